@@ -1,0 +1,64 @@
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppDeps } from './deps.js';
+import { installAccessControl } from './http/access.js';
+import { installErrorHandler } from './http/errors.js';
+import { installNotFoundHandler } from './http/method-not-allowed.js';
+import { installOpenApi } from './http/openapi.js';
+import { requestId } from './http/request-id.js';
+import { installRouteRegistry } from './http/route-registry.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { findCallerByToken } from './modules/auth/login-tokens.repository.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+
+export const VERSION = '0.1.0';
+
+/** The TMS API is served at both prefixes, as the published service does. */
+export const API_PREFIXES = ['/api2', '/web/api2'] as const;
+
+export interface BuildOptions {
+  /** Fastify's logger option; tests pass `false`. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the whole HTTP application without listening, so that tests drive it with `inject`
+ * and main.ts decides where it listens.
+ */
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: deps.config.logLevel },
+    genReqId: requestId,
+    bodyLimit: deps.config.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Clients that keep a connection open must not hold up a shutdown.
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installRouteRegistry(app);
+  installErrorHandler(app);
+  installNotFoundHandler(app);
+  installAccessControl(app, (token) => findCallerByToken(deps.database.db, token, deps.clock()), ['/api2', '/web/api2', '/health']);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await installOpenApi(app, VERSION);
+
+  await app.register(healthRoutes(deps));
+  for (const prefix of API_PREFIXES) {
+    await app.register(
+      async (api) => {
+        await api.register(authRoutes(deps));
+        await api.register(usersRoutes(deps));
+      },
+      { prefix },
+    );
+  }
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as organizationsUsers from './2026-11-21T1300_organizations_users.js';
+
+/**
+ * Every migration, by name. Names start with the date they were written, so they sort in the
+ * order they must run; a released migration is frozen and never edited.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-21T1300_organizations_users': organizationsUsers,
+};

@@ -1,0 +1,12 @@
+import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
+
+/**
+ * `column` contains `value`, ignoring case, with `%` and `_` in the value taken literally.
+ * Written once here because the two dialects differ: SQLite's LIKE has no default escape
+ * character and PostgreSQL's LIKE is case-sensitive.
+ */
+export function containsText(column: string, value: string): RawBuilder<boolean> {
+  const pattern = `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
