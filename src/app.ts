@@ -29,7 +29,8 @@ export interface BuildOptions {
  */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: deps.config.logLevel },
+    // ISO 8601 times read better than epoch milliseconds and sort the same.
+    logger: options.logger ?? { level: deps.config.logLevel, timestamp: () => `,"time":"${new Date().toISOString()}"` },
     genReqId: requestId,
     bodyLimit: deps.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
