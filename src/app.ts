@@ -9,7 +9,7 @@ import { installOpenApi } from './http/openapi.js';
 import { requestId } from './http/request-id.js';
 import { installRouteRegistry } from './http/route-registry.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { findCallerByToken } from './modules/auth/login-tokens.repository.js';
+import { createAuthenticator } from './modules/auth/authenticate.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 
@@ -42,7 +42,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   installRouteRegistry(app);
   installErrorHandler(app);
   installNotFoundHandler(app);
-  installAccessControl(app, (token) => findCallerByToken(deps.database.db, token, deps.clock()), ['/api2', '/web/api2', '/health']);
+  installAccessControl(app, createAuthenticator(deps), ['/api2', '/web/api2', '/health', '/idm']);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

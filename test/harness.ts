@@ -51,10 +51,13 @@ export const testDialect = TEST_DATABASE_URL ? 'postgres' : 'sqlite';
  * A fresh, migrated database for one test file: an in-memory SQLite database, or on PostgreSQL a
  * schema of its own (dropped again by `close`), so that test files can run in parallel.
  */
-export async function createTestDatabase(): Promise<{ database: Database; drop(): Promise<void>; schema: string | null }> {
+export async function createTestDatabase(
+  options: { migrate?: boolean } = {},
+): Promise<{ database: Database; drop(): Promise<void>; schema: string | null }> {
+  const migrate = options.migrate ?? true;
   if (!TEST_DATABASE_URL) {
     const database = openDatabase({ kind: 'sqlite', path: ':memory:' });
-    await migrateToLatest(database);
+    if (migrate) await migrateToLatest(database);
     return { database, schema: null, drop: () => database.close().catch(() => undefined) };
   }
   const schema = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -63,7 +66,7 @@ export async function createTestDatabase(): Promise<{ database: Database; drop()
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const database = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL, schema, maxConnections: 4 });
-  await migrateToLatest(database);
+  if (migrate) await migrateToLatest(database);
   return {
     database,
     schema,

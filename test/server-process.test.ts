@@ -76,13 +76,8 @@ describe(`the server process (${testDialect})`, () => {
   it('starts from nothing, prints a generated admin password once, and answers /health', async () => {
     if (TEST_DATABASE_URL) {
       // An empty schema of its own, passed through the connection string as a user would.
-      const { database, schema, drop } = await createTestDatabase();
+      const { schema, drop } = await createTestDatabase({ migrate: false });
       dropDatabase = drop;
-      await database.db.schema.dropTable('login_tokens').execute();
-      await database.db.schema.dropTable('users').execute();
-      await database.db.schema.dropTable('organizations').execute();
-      await database.db.schema.dropTable('kysely_migration').execute();
-      await database.db.schema.dropTable('kysely_migration_lock').execute();
       const url = new URL(TEST_DATABASE_URL);
       url.searchParams.set('options', `-c search_path=${schema}`);
       env = { ...env, DATABASE_URL: url.toString() };

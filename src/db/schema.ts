@@ -20,6 +20,26 @@ export interface OrganizationsTable {
   uid: string;
   name: string;
   createdAt: Timestamp;
+  /** The installation's own organization, home of SYS_ADMIN users. */
+  isSystem: Generated<SqlBool>;
+  /** Authentication is restricted to SSO (description, "Legacy login rules"). */
+  ssoOnly: Generated<SqlBool>;
+  /** With ssoOnly: API-token (password) logins are refused too. */
+  apiTokenSsoEnforced: Generated<SqlBool>;
+  /** Most human users the organization may have; null = no limit. Bot users do not count. */
+  seatLimit: number | null;
+  /** Requests per minute for the whole organization; null = the configured default. */
+  rateLimitPerMinute: number | null;
+}
+
+export interface ClientsTable {
+  id: Generated<Id>;
+  uid: string;
+  organizationId: Id;
+  name: string;
+  externalId: string | null;
+  createdAt: Timestamp;
+  createdById: Id | null;
 }
 
 export const USER_ROLES = ['SYS_ADMIN', 'ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER'] as const;
@@ -41,6 +61,14 @@ export interface UsersTable {
   createdAt: Timestamp;
   createdById: string | number | null;
   deletedAt: Timestamp | null;
+  /** JSON: the role-specific fields of the spec (rights, locales, references). */
+  roleSettings: Generated<string>;
+  guestClientId: Id | null;
+  isBot: Generated<SqlBool>;
+  receiveNewsletter: Generated<SqlBool>;
+  lastLoginAt: Timestamp | null;
+  /** Tokens issued before this moment are refused ("invalidate all sessions"). */
+  sessionsInvalidatedAt: Timestamp | null;
 }
 
 /** Tokens handed out by the login operations; only their SHA-256 hash is stored. */
@@ -52,10 +80,77 @@ export interface LoginTokensTable {
   createdAt: Timestamp;
   expiresAt: Timestamp;
   revokedAt: Timestamp | null;
+  kind: Generated<'login' | 'session'>;
+  /** SHA-256 of the CSRF token a session's mutating requests must echo. */
+  csrfTokenHash: string | null;
+  /** Set by "login as another user": the ADMIN acting as this user. */
+  impersonatorId: Id | null;
+}
+
+/** Personal API tokens (OpenTMS extension); only the SHA-256 is stored. */
+export interface ApiTokensTable {
+  id: Generated<Id>;
+  uid: string;
+  tokenHash: string;
+  userId: Id;
+  organizationId: Id;
+  name: string;
+  createdAt: Timestamp;
+  expiresAt: Timestamp | null;
+  lastUsedAt: Timestamp | null;
+  revokedAt: Timestamp | null;
+}
+
+export interface ServiceAccountsTable {
+  id: Generated<Id>;
+  uid: string;
+  organizationId: Id;
+  name: string;
+  clientId: string;
+  clientSecretHash: string;
+  /** JSON: [{ product, scopes: [...] }] */
+  products: string;
+  botUserId: Id;
+  createdAt: Timestamp;
+  createdById: Id | null;
+}
+
+/** Keys that sign the token service's JWTs; the public halves are served as a JWKS. */
+export interface SigningKeysTable {
+  id: Generated<Id>;
+  kid: string;
+  algorithm: string;
+  privateJwk: string;
+  publicJwk: string;
+  createdAt: Timestamp;
+  retiredAt: Timestamp | null;
+}
+
+export interface LoginFailuresTable {
+  /** Lower-cased user name as typed, whether or not such a user exists. */
+  userName: string;
+  failures: number;
+  lastFailureAt: Timestamp;
+  lockedUntil: Timestamp | null;
+}
+
+export interface LoginEventsTable {
+  id: Generated<Id>;
+  userId: Id;
+  organizationId: Id;
+  at: Timestamp;
+  ipAddress: string | null;
+  userAgent: string | null;
 }
 
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;
+  clients: ClientsTable;
+  apiTokens: ApiTokensTable;
+  serviceAccounts: ServiceAccountsTable;
+  signingKeys: SigningKeysTable;
+  loginFailures: LoginFailuresTable;
+  loginEvents: LoginEventsTable;
 }

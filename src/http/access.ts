@@ -1,30 +1,54 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRole } from '../db/schema.js';
-import { forbidden, unauthenticated } from './errors.js';
+import { hasRight } from '../domain/users/role-settings.js';
+import type { ProjectManagerRight, RoleSettings } from '../domain/users/role-settings.js';
+import { ApiError, forbidden, unauthenticated } from './errors.js';
 
 /**
- * Who may call a route. Every route under the API surfaces must declare one in
- * `config.access`; a route without it makes the app refuse to start, so nothing is ever
- * reachable by accident.
+ * Who may call a route. Every route of the API surfaces declares one in `config.access`; a
+ * route without it makes the app refuse to start, so nothing is reachable by accident. The
+ * shared access matrix (test/access-matrix.test.ts) reads these declarations and calls every
+ * route with every kind of caller.
  *
- * - `public`: no token needed (login, health, documentation);
- * - `authenticated`: any valid token of an active user;
- * - `roles`: a valid token whose user has one of the roles.
+ * - `public`: no token needed (login, health, documentation, SCIM discovery);
+ * - `roles`: the caller's role must be listed (omitted = any role);
+ * - `right`: project managers must also hold this right (ADMIN holds every right);
+ * - `humansOnly`: bot users of service accounts are refused (they cannot manage human users).
+ *
+ * Ownership ("edit users created by others") depends on the record, so services check it.
  */
-export type Access = { readonly public: true } | { readonly authenticated: true } | { readonly roles: readonly UserRole[] };
+export interface Access {
+  readonly public?: true;
+  readonly roles?: readonly UserRole[];
+  readonly right?: ProjectManagerRight;
+  readonly humansOnly?: boolean;
+}
 
 export const PUBLIC: Access = { public: true };
-export const AUTHENTICATED: Access = { authenticated: true };
+/** Any authenticated user of any role except SYS_ADMIN, which has no organization work. */
+export const AUTHENTICATED: Access = { roles: ['ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER'] };
 export const roles = (...allowed: UserRole[]): Access => ({ roles: allowed });
+
+export type CredentialKind = 'login' | 'session' | 'api_token' | 'jwt';
 
 /** The authenticated caller of a request. Ids are strings on both databases. */
 export interface Caller {
   readonly userId: string;
   readonly userUid: string;
+  readonly userName: string;
   readonly organizationId: string;
   readonly role: UserRole;
-  /** The presented token's row, so that logout can revoke exactly that token. */
-  readonly tokenId: string;
+  readonly isBot: boolean;
+  readonly settings: RoleSettings | null;
+  /** What the request presented: a login token, a browser session, a personal API token or a JWT. */
+  readonly credential: { readonly kind: CredentialKind; readonly id: string };
+  /** Scopes a JWT grants on this product (`read`, `write`); null when the credential is unrestricted. */
+  readonly scopes: readonly string[] | null;
+  /** The ADMIN acting as this user through "login as another user". */
+  readonly impersonatorId: string | null;
+  /** Sessions only: SHA-256 of the CSRF token that unsafe requests must echo. */
+  readonly csrfTokenHash: string | null;
 }
 
 declare module 'fastify' {
@@ -36,19 +60,11 @@ declare module 'fastify' {
   }
 }
 
-export type TokenResolver = (token: string) => Promise<Caller | null>;
+/** Finds the caller a request's credentials stand for; null when it presents none that are valid. */
+export type Authenticator = (request: FastifyRequest) => Promise<Caller | null>;
 
-/** The token a request presents: `Authorization: ApiToken <t>` or the legacy `?token=<t>`. */
-export function presentedToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (typeof header === 'string' && header.trim() !== '') {
-    const match = /^ApiToken\s+(\S+)\s*$/i.exec(header.trim());
-    return match ? match[1]! : null;
-  }
-  const query = request.query as Record<string, unknown> | undefined;
-  const token = query?.token;
-  return typeof token === 'string' && token !== '' ? token : null;
-}
+/** Thrown by an Authenticator when the request's credentials are malformed (not merely unknown). */
+export const badCredentials = (description: string) => new ApiError('invalid', 'InvalidCredentialsFormat', description);
 
 /** The caller of a request whose route already passed the access check. */
 export function callerOf(request: FastifyRequest): Caller {
@@ -56,7 +72,27 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-export function installAccessControl(app: FastifyInstance, resolveToken: TokenResolver, guardedPrefixes: string[]): void {
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const CSRF_HEADER = 'x-csrf-token';
+
+function csrfMatches(request: FastifyRequest, expectedHash: string | null): boolean {
+  const given = request.headers[CSRF_HEADER];
+  if (typeof given !== 'string' || !expectedHash) return false;
+  const actual = createHash('sha256').update(given).digest();
+  const expected = Buffer.from(expectedHash, 'hex');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Whether `caller` satisfies `access` (roles, rights, bots); the matrix test uses the same rule. */
+export function allows(access: Access, caller: Caller): boolean {
+  if (access.public) return true;
+  if (access.roles && !access.roles.includes(caller.role)) return false;
+  if (access.right && !hasRight(caller.role, caller.settings, access.right)) return false;
+  if (access.humansOnly && caller.isBot) return false;
+  return true;
+}
+
+export function installAccessControl(app: FastifyInstance, authenticate: Authenticator, guardedPrefixes: string[]): void {
   app.decorateRequest('caller', null);
 
   app.addHook('onRoute', (route) => {
@@ -68,12 +104,19 @@ export function installAccessControl(app: FastifyInstance, resolveToken: TokenRe
 
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access;
-    if (!access || 'public' in access) return;
-    const token = presentedToken(request);
-    if (!token) throw unauthenticated();
-    const caller = await resolveToken(token);
-    if (!caller) throw unauthenticated('The token is not valid: it is unknown, expired or revoked.');
+    if (!access || access.public) return;
+    const caller = await authenticate(request);
+    if (!caller) throw unauthenticated();
     request.caller = caller;
-    if ('roles' in access && !access.roles.includes(caller.role)) throw forbidden();
+    const unsafe = !SAFE_METHODS.has(request.method);
+    // A browser session's cookie is sent by the browser on its own; the CSRF header proves the
+    // request was made by the page that logged in.
+    if (caller.credential.kind === 'session' && unsafe && !csrfMatches(request, caller.csrfTokenHash)) {
+      throw new ApiError('forbidden', 'CsrfTokenInvalid', `A request authenticated by the session cookie must send the ${CSRF_HEADER} header of its login.`);
+    }
+    if (caller.scopes && !caller.scopes.includes(unsafe ? 'write' : 'read')) {
+      throw new ApiError('forbidden', 'InsufficientScope', `The token does not grant the "${unsafe ? 'write' : 'read'}" scope this operation needs.`);
+    }
+    if (!allows(access, caller)) throw forbidden();
   });
 }

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as organizationsUsers from './2026-11-21T1300_organizations_users.js';
+import * as identityAndAccess from './2026-11-21T1400_identity_and_access.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -7,4 +8,5 @@ import * as organizationsUsers from './2026-11-21T1300_organizations_users.js';
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-21T1300_organizations_users': organizationsUsers,
+  '2026-11-21T1400_identity_and_access': identityAndAccess,
 };

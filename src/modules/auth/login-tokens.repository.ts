@@ -1,19 +1,26 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Caller } from '../../http/access.js';
-import type { DB } from '../../db/schema.js';
-import { bool } from '../../db/database.js';
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, LoginTokensTable } from '../../db/schema.js';
+import { hashToken } from './token-hash.js';
 
-/** Tokens are looked up by their SHA-256: a leaked database does not leak usable tokens. */
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+export type LoginTokenRow = Selectable<LoginTokensTable>;
+
+export interface NewLoginToken {
+  userId: string;
+  organizationId: string;
+  now: Date;
+  ttlSeconds: number;
+  kind?: 'login' | 'session';
+  impersonatorId?: string | null;
 }
 
+/** Issues a login token (or a session with its CSRF token); only hashes are stored. */
 export async function createLoginToken(
   db: Kysely<DB>,
-  input: { userId: string; organizationId: string; now: Date; ttlSeconds: number },
-): Promise<{ token: string; expiresAt: string }> {
+  input: NewLoginToken,
+): Promise<{ token: string; expiresAt: string; csrfToken: string | null }> {
   const token = randomBytes(32).toString('base64url');
+  const csrfToken = input.kind === 'session' ? randomBytes(24).toString('base64url') : null;
   const expiresAt = new Date(input.now.getTime() + input.ttlSeconds * 1000).toISOString();
   await db
     .insertInto('loginTokens')
@@ -24,28 +31,31 @@ export async function createLoginToken(
       createdAt: input.now.toISOString(),
       expiresAt,
       revokedAt: null,
+      kind: input.kind ?? 'login',
+      csrfTokenHash: csrfToken ? hashToken(csrfToken) : null,
+      impersonatorId: input.impersonatorId ?? null,
     })
     .execute();
-  return { token, expiresAt };
+  return { token, expiresAt, csrfToken };
 }
 
-/** The caller a token stands for, or null when it is unknown, expired, revoked or its user gone. */
-export async function findCallerByToken(db: Kysely<DB>, token: string, now: Date): Promise<Caller | null> {
-  const row = await db
-    .selectFrom('loginTokens as t')
-    .innerJoin('users as u', 'u.id', 't.userId')
-    .select(['t.id as tokenId', 'u.id as userId', 'u.uid as userUid', 'u.organizationId', 'u.role', 'u.active'])
-    .where('t.tokenHash', '=', hashToken(token))
-    .where('t.revokedAt', 'is', null)
-    .where('t.expiresAt', '>', now.toISOString())
-    .where('u.deletedAt', 'is', null)
+/** The live token row (not revoked, not expired) for a presented token of the given kind. */
+export function findLiveLoginToken(db: Kysely<DB>, token: string, kind: 'login' | 'session', now: Date): Promise<LoginTokenRow | undefined> {
+  return db
+    .selectFrom('loginTokens')
+    .selectAll()
+    .where('tokenHash', '=', hashToken(token))
+    .where('kind', '=', kind)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', now.toISOString())
     .executeTakeFirst();
-  if (!row || !bool(row.active)) return null;
-  return {
-    tokenId: String(row.tokenId),
-    userId: String(row.userId),
-    userUid: row.userUid,
-    organizationId: String(row.organizationId),
-    role: row.role,
-  };
+}
+
+export async function revokeLoginToken(db: Kysely<DB>, id: string, now: Date): Promise<void> {
+  await db.updateTable('loginTokens').set({ revokedAt: now.toISOString() }).where('id', '=', id).where('revokedAt', 'is', null).execute();
+}
+
+/** Revokes every login token and session of a user (password change, deletion, deactivation). */
+export async function revokeUserLoginTokens(db: Kysely<DB>, userId: string, now: Date): Promise<void> {
+  await db.updateTable('loginTokens').set({ revokedAt: now.toISOString() }).where('userId', '=', userId).where('revokedAt', 'is', null).execute();
 }

@@ -57,6 +57,11 @@ export function findUserById(db: Kysely<DB>, organizationId: string, id: string)
     .executeTakeFirst();
 }
 
+/** For credentials that carry only a user id (JWTs); the organization comes from the user. */
+export function findUserByIdAnyOrganization(db: Kysely<DB>, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function findUsersByIds(db: Kysely<DB>, organizationId: string, ids: string[]): Promise<UserRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db
