@@ -6,12 +6,18 @@ import { installAccessControl } from './http/access.js';
 import { installErrorHandler } from './http/errors.js';
 import { installNotFoundHandler } from './http/method-not-allowed.js';
 import { installOpenApi } from './http/openapi.js';
+import { installRateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { installRouteRegistry } from './http/route-registry.js';
+import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthenticator } from './modules/auth/authenticate.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { serviceAccountsRoutes } from './modules/service-accounts/service-accounts.routes.js';
+import { tokenServiceRoutes } from './modules/token-service/token-service.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { profileRoutes } from './modules/users/profile.routes.js';
+import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -43,6 +49,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   installErrorHandler(app);
   installNotFoundHandler(app);
   installAccessControl(app, createAuthenticator(deps), ['/api2', '/web/api2', '/health', '/idm']);
+  await installRateLimit(app, deps);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -50,11 +57,16 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await installOpenApi(app, VERSION);
 
   await app.register(healthRoutes(deps));
+  await app.register(tokenServiceRoutes(deps));
   for (const prefix of API_PREFIXES) {
     await app.register(
       async (api) => {
         await api.register(authRoutes(deps));
         await api.register(usersRoutes(deps));
+        await api.register(apiTokensRoutes(deps));
+        await api.register(serviceAccountsRoutes(deps));
+        await api.register(profileRoutes(deps));
+        await api.register(organizationsRoutes(deps));
       },
       { prefix },
     );

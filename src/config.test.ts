@@ -52,3 +52,46 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe('loadConfig: rate limits and Redis', () => {
+  it('defaults to 6,000 per token, 30,000 per organization and 600 per IP a minute, counted in memory', () => {
+    const config = loadConfig({});
+    expect(config.rateLimit).toEqual({ perToken: 6000, perOrganization: 30000, perIp: 600 });
+    expect(Object.isFrozen(config.rateLimit)).toBe(true);
+    expect(config.redisUrl).toBeNull();
+    expect(config.redisKeyPrefix).toBe('opentms:');
+  });
+
+  it('reads the limits (0 disables one), REDIS_URL and the key prefix', () => {
+    const config = loadConfig({
+      OPENTMS_RATE_LIMIT_PER_TOKEN: '100',
+      OPENTMS_RATE_LIMIT_PER_ORGANIZATION: '0',
+      OPENTMS_RATE_LIMIT_PER_IP: ' 20 ',
+      REDIS_URL: 'rediss://:secret@cache.internal:6380/2',
+      OPENTMS_REDIS_KEY_PREFIX: 'tms-eu:',
+    });
+    expect(config.rateLimit).toEqual({ perToken: 100, perOrganization: 0, perIp: 20 });
+    expect(config.redisUrl).toBe('rediss://:secret@cache.internal:6380/2');
+    expect(config.redisKeyPrefix).toBe('tms-eu:');
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
+  it.each([
+    [{ OPENTMS_RATE_LIMIT_PER_TOKEN: 'many' }, /OPENTMS_RATE_LIMIT_PER_TOKEN must be a whole number/],
+    [{ OPENTMS_RATE_LIMIT_PER_TOKEN: '-5' }, /OPENTMS_RATE_LIMIT_PER_TOKEN/],
+    [{ OPENTMS_RATE_LIMIT_PER_ORGANIZATION: '1.5' }, /OPENTMS_RATE_LIMIT_PER_ORGANIZATION must be a whole number/],
+    [{ OPENTMS_RATE_LIMIT_PER_IP: '1000000000' }, /OPENTMS_RATE_LIMIT_PER_IP must be between 0 and 100000000/],
+    [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL must be a URL starting with redis:\/\/ or rediss:\/\//],
+    [{ REDIS_URL: 'redis://' }, /REDIS_URL/],
+    [{ REDIS_URL: 'cache.internal:6379' }, /REDIS_URL/],
+    [{ OPENTMS_REDIS_KEY_PREFIX: 'has space' }, /OPENTMS_REDIS_KEY_PREFIX/],
+    [{ OPENTMS_REDIS_KEY_PREFIX: 'x'.repeat(65) }, /OPENTMS_REDIS_KEY_PREFIX/],
+  ])('rejects %j with a readable message', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never repeats a bad REDIS_URL, which may hold a password, in the message', () => {
+    expect(() => loadConfig({ REDIS_URL: 'http://:hunter2@cache:6379' })).toThrow(/^(?!.*hunter2)/);
+  });
+});

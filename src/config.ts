@@ -15,10 +15,24 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly logLevel: string;
   readonly admin: { readonly username: string; readonly password: string | null };
+  /** The installation's system administrator, created at start when both are set. */
+  readonly sysAdmin: { readonly username: string; readonly password: string } | null;
   /** Lifetime of a token returned by the login operations, in seconds. */
   readonly loginTokenTtlSeconds: number;
+  /** Lifetime of a JWT access token issued by the token service (`/idm/oauth/token`), in seconds. */
+  readonly accessTokenTtlSeconds: number;
   /** Public base URL used in generated documents; derived from host and port when unset. */
   readonly publicUrl: string | null;
+  /**
+   * Requests per minute (docs/rate-limits.md): per token, per organization (unless the
+   * organization has its own `rate_limit_per_minute`), and per client IP for requests without a
+   * token (login, token service). 0 disables that limit.
+   */
+  readonly rateLimit: { readonly perToken: number; readonly perOrganization: number; readonly perIp: number };
+  /** `redis://…` or `rediss://…`: rate-limit counters shared by every API process; null = process memory. */
+  readonly redisUrl: string | null;
+  /** Prefix of every key OpenTMS writes to Redis, so that several installations can share one. */
+  readonly redisKeyPrefix: string;
 }
 
 export class ConfigError extends Error {}
@@ -61,7 +75,51 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     bodyLimitBytes: integer(env, 'OPENTMS_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31 - 1),
     logLevel,
     admin: Object.freeze({ username: text(env, 'OPENTMS_ADMIN_USERNAME') ?? 'admin', password }),
+    sysAdmin: sysAdmin(env),
     loginTokenTtlSeconds: integer(env, 'OPENTMS_LOGIN_TOKEN_TTL_SECONDS', 24 * 3600, 60, 365 * 24 * 3600),
+    // Revocation does not wait for expiry (every request re-checks the token's source), so the
+    // lifetime only bounds how long a stolen JWT of a still-valid source stays usable.
+    accessTokenTtlSeconds: integer(env, 'OPENTMS_ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
     publicUrl: text(env, 'OPENTMS_PUBLIC_URL'),
+    rateLimit: Object.freeze({
+      perToken: integer(env, 'OPENTMS_RATE_LIMIT_PER_TOKEN', 6_000, 0, 100_000_000),
+      perOrganization: integer(env, 'OPENTMS_RATE_LIMIT_PER_ORGANIZATION', 30_000, 0, 100_000_000),
+      perIp: integer(env, 'OPENTMS_RATE_LIMIT_PER_IP', 600, 0, 100_000_000),
+    }),
+    redisUrl: redisUrl(env),
+    redisKeyPrefix: redisKeyPrefix(env),
   });
+}
+
+function redisUrl(env: Env): string | null {
+  const url = text(env, 'REDIS_URL');
+  if (url === null) return null;
+  // The URL may hold a password: never repeat it in the message.
+  let valid = /^rediss?:\/\//.test(url);
+  try {
+    if (valid) valid = new URL(url).hostname !== '';
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new ConfigError('REDIS_URL must be a URL starting with redis:// or rediss:// (leave it unset to keep rate-limit counters in memory)');
+  return url;
+}
+
+function redisKeyPrefix(env: Env): string {
+  const prefix = text(env, 'OPENTMS_REDIS_KEY_PREFIX') ?? 'opentms:';
+  if (!/^[\x21-\x7e]{1,64}$/.test(prefix)) {
+    throw new ConfigError('OPENTMS_REDIS_KEY_PREFIX must be 1 to 64 printable ASCII characters without spaces');
+  }
+  return prefix;
+}
+
+function sysAdmin(env: Env): Config['sysAdmin'] {
+  const username = text(env, 'OPENTMS_SYSADMIN_USERNAME');
+  const password = text(env, 'OPENTMS_SYSADMIN_PASSWORD');
+  if (username === null && password === null) return null;
+  if (username === null || password === null) {
+    throw new ConfigError('OPENTMS_SYSADMIN_USERNAME and OPENTMS_SYSADMIN_PASSWORD go together: set both or neither');
+  }
+  if (password.length < 8) throw new ConfigError('OPENTMS_SYSADMIN_PASSWORD must have at least 8 characters');
+  return Object.freeze({ username, password });
 }

@@ -4,7 +4,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { ensureFirstAdmin } from './modules/organizations/first-start.js';
+import { ensureFirstAdmin, ensureSysAdmin } from './modules/organizations/first-start.js';
 
 /** read config -> open db -> migrate -> first-start seeding -> listen; SIGTERM/SIGINT stop cleanly. */
 async function main(): Promise<void> {
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database, clock: () => new Date() });
   app.log.info({ dialect: database.dialect, applied }, applied.length ? 'database migrated' : 'database schema up to date');
   await ensureFirstAdmin(database.db, config, app.log);
+  await ensureSysAdmin(database.db, config, app.log);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, UserRole } from '../src/db/schema.js';
+import { newUid } from '../src/db/ids.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
 import { insertOrganization } from '../src/modules/organizations/organizations.repository.js';
 import type { OrganizationRow } from '../src/modules/organizations/organizations.repository.js';
@@ -51,6 +52,15 @@ export async function makeUser(db: Kysely<DB>, organization: OrganizationRow, ov
   });
 }
 
+/** A client record (the GUEST role and, later, projects point at clients). */
+export async function makeClient(db: Kysely<DB>, organization: OrganizationRow, name = unique('Client ')) {
+  return db
+    .insertInto('clients')
+    .values({ uid: newUid(), organizationId: organization.id, name, externalId: null, createdAt: new Date().toISOString(), createdById: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 /** Logs the user in through the API (v3) and returns the token. */
 export async function loginAs(t: TestApp, user: UserRow, password = DEFAULT_PASSWORD): Promise<string> {
   const response = await t.inject({
@@ -70,4 +80,37 @@ export async function signedInUser(t: TestApp, role: UserRole = 'ADMIN', organiz
   const user = await makeUser(t.database.db, org, { role });
   const token = await loginAs(t, user);
   return { organization: org, user, token, headers: apiToken(token) };
+}
+
+export interface MadeServiceAccount {
+  uid: string;
+  clientId: string;
+  clientSecret: string;
+  botUser: { id: string; uid: string; userName: string };
+}
+
+/** A service account made through the API by an ADMIN (`adminHeaders`), with its one-time secret. */
+export async function makeServiceAccount(
+  t: TestApp,
+  adminHeaders: Record<string, string>,
+  input: { name?: string; products?: string[]; scopes?: string[] } = {},
+): Promise<MadeServiceAccount> {
+  const response = await t.inject({
+    method: 'POST',
+    url: '/api2/v1/serviceAccounts',
+    headers: adminHeaders,
+    payload: { name: input.name ?? unique('Integration '), products: input.products ?? ['tms'], scopes: input.scopes ?? ['read', 'write'] },
+  });
+  if (response.statusCode !== 201) throw new Error(`service account not created: ${response.statusCode} ${response.body}`);
+  return response.json() as MadeServiceAccount;
+}
+
+/** A form-encoded request to the token service. */
+export function tokenRequest(t: TestApp, form: Record<string, string>, headers: Record<string, string> = {}) {
+  return t.inject({
+    method: 'POST',
+    url: '/idm/oauth/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams(form).toString(),
+  });
 }

@@ -20,7 +20,7 @@ describe('OpenAPI document and /docs', () => {
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
     );
     const routed = t.app.registeredRoutes
-      .filter((r) => r.url.startsWith('/api2/v') || r.url === '/health')
+      .filter((r) => r.url.startsWith('/api2/v') || r.url.startsWith('/idm/') || r.url === '/health')
       .map((r) => `${r.method} ${r.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
     expect(new Set(documented)).toEqual(new Set(routed));
   });

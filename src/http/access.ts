@@ -83,6 +83,12 @@ function csrfMatches(request: FastifyRequest, expectedHash: string | null): bool
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/** The 403 a cookie-authenticated unsafe request gets without its session's CSRF token, or null. */
+export function csrfRejection(request: FastifyRequest, caller: Caller): ApiError | null {
+  if (caller.credential.kind !== 'session' || SAFE_METHODS.has(request.method) || csrfMatches(request, caller.csrfTokenHash)) return null;
+  return new ApiError('forbidden', 'CsrfTokenInvalid', `A request authenticated by the session cookie must send the ${CSRF_HEADER} header of its login.`);
+}
+
 /** Whether `caller` satisfies `access` (roles, rights, bots); the matrix test uses the same rule. */
 export function allows(access: Access, caller: Caller): boolean {
   if (access.public) return true;
@@ -111,9 +117,8 @@ export function installAccessControl(app: FastifyInstance, authenticate: Authent
     const unsafe = !SAFE_METHODS.has(request.method);
     // A browser session's cookie is sent by the browser on its own; the CSRF header proves the
     // request was made by the page that logged in.
-    if (caller.credential.kind === 'session' && unsafe && !csrfMatches(request, caller.csrfTokenHash)) {
-      throw new ApiError('forbidden', 'CsrfTokenInvalid', `A request authenticated by the session cookie must send the ${CSRF_HEADER} header of its login.`);
-    }
+    const csrf = csrfRejection(request, caller);
+    if (csrf) throw csrf;
     if (caller.scopes && !caller.scopes.includes(unsafe ? 'write' : 'read')) {
       throw new ApiError('forbidden', 'InsufficientScope', `The token does not grant the "${unsafe ? 'write' : 'read'}" scope this operation needs.`);
     }

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiTokensTable, DB } from '../../db/schema.js';
+import { num } from '../../db/database.js';
 import { newUid } from '../../db/ids.js';
+import { pageWindow } from '../../http/paging.js';
+import type { PageRequest } from '../../http/paging.js';
 import { hashToken } from '../auth/token-hash.js';
 
 export type ApiTokenRow = Selectable<ApiTokensTable>;
@@ -77,4 +80,29 @@ export async function revokeApiToken(db: Kysely<DB>, userId: string, uid: string
     .where('revokedAt', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** One page of a user's tokens, revoked and expired ones included, oldest first. */
+export async function listApiTokensPage(
+  db: Kysely<DB>,
+  organizationId: string,
+  userId: string,
+  page: PageRequest,
+): Promise<{ rows: ApiTokenRow[]; total: number }> {
+  const query = db.selectFrom('apiTokens').where('organizationId', '=', organizationId).where('userId', '=', userId);
+  const { total } = await query.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+  const { offset, limit } = pageWindow(page);
+  const rows = await query.selectAll().orderBy('id', 'asc').limit(limit).offset(offset).execute();
+  return { rows, total: num(total as string | number) };
+}
+
+/** One of the user's own tokens by uid, live or not; someone else's is not found. */
+export function findOwnApiToken(db: Kysely<DB>, organizationId: string, userId: string, uid: string): Promise<ApiTokenRow | undefined> {
+  return db
+    .selectFrom('apiTokens')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('userId', '=', userId)
+    .where('uid', '=', uid)
+    .executeTakeFirst();
 }

@@ -55,7 +55,12 @@ export async function revokeLoginToken(db: Kysely<DB>, id: string, now: Date): P
   await db.updateTable('loginTokens').set({ revokedAt: now.toISOString() }).where('id', '=', id).where('revokedAt', 'is', null).execute();
 }
 
-/** Revokes every login token and session of a user (password change, deletion, deactivation). */
-export async function revokeUserLoginTokens(db: Kysely<DB>, userId: string, now: Date): Promise<void> {
-  await db.updateTable('loginTokens').set({ revokedAt: now.toISOString() }).where('userId', '=', userId).where('revokedAt', 'is', null).execute();
+/**
+ * Revokes every login token and session of a user (password change, deletion, deactivation),
+ * except `keepId`: the token of a user who changes their own password stays valid.
+ */
+export async function revokeUserLoginTokens(db: Kysely<DB>, userId: string, now: Date, keepId?: string): Promise<void> {
+  let query = db.updateTable('loginTokens').set({ revokedAt: now.toISOString() }).where('userId', '=', userId).where('revokedAt', 'is', null);
+  if (keepId) query = query.where('id', '!=', keepId);
+  await query.execute();
 }

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/schema.js';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
-import { insertUser } from '../users/users.repository.js';
-import { countOrganizations, insertOrganization } from './organizations.repository.js';
+import { findUserByUserName, insertUser } from '../users/users.repository.js';
+import { countOrganizations, findSystemOrganization, insertOrganization } from './organizations.repository.js';
 
 /**
  * On the very first start (no organization yet) creates the organization and its ADMIN user from
@@ -45,4 +45,38 @@ export async function ensureFirstAdmin(db: Kysely<DB>, config: Config, log: Fast
   } else {
     log.info({ userName: config.admin.username }, `Created the first ADMIN user "${config.admin.username}" with the password from OPENTMS_ADMIN_PASSWORD.`);
   }
+}
+
+/**
+ * When OPENTMS_SYSADMIN_USERNAME and OPENTMS_SYSADMIN_PASSWORD are set, makes sure the system
+ * organization and that SYS_ADMIN user exist. An existing user keeps its password: the variables
+ * create the account, they do not reset it on every start.
+ */
+export async function ensureSysAdmin(db: Kysely<DB>, config: Config, log: FastifyBaseLogger): Promise<void> {
+  const wanted = config.sysAdmin;
+  if (!wanted) return;
+  const existing = await findUserByUserName(db, wanted.username);
+  if (existing) {
+    if (existing.role !== 'SYS_ADMIN') log.error({ userName: wanted.username }, 'OPENTMS_SYSADMIN_USERNAME names an existing user who is not a SYS_ADMIN; no system administrator was created');
+    return;
+  }
+  const passwordHash = await hashPassword(wanted.password);
+  try {
+    await db.transaction().execute(async (trx) => {
+      const system = (await findSystemOrganization(trx)) ?? (await insertOrganization(trx, { name: 'OpenTMS system', isSystem: true }));
+      await insertUser(trx, {
+        organizationId: String(system.id),
+        userName: wanted.username,
+        email: `${wanted.username}@localhost`,
+        firstName: 'System',
+        lastName: 'Administrator',
+        role: 'SYS_ADMIN',
+        passwordHash,
+      });
+    });
+  } catch (error) {
+    if (await findUserByUserName(db, wanted.username)) return; // another process won the race
+    throw error;
+  }
+  log.info({ userName: wanted.username }, `Created the SYS_ADMIN user "${wanted.username}".`);
 }

@@ -19,6 +19,11 @@ export interface NewUser {
   timezone?: string;
   note?: string | null;
   createdById?: string | null;
+  active?: boolean;
+  receiveNewsletter?: boolean;
+  roleSettings?: string;
+  guestClientId?: string | null;
+  isBot?: boolean;
 }
 
 export async function insertUser(db: Kysely<DB>, input: NewUser): Promise<UserRow> {
@@ -35,17 +40,88 @@ export async function insertUser(db: Kysely<DB>, input: NewUser): Promise<UserRo
       passwordHash: input.passwordHash,
       timezone: input.timezone ?? 'Europe/London',
       note: input.note ?? null,
-      active: true,
+      active: input.active ?? true,
       createdAt: nowIso(),
       createdById: input.createdById ?? null,
       deletedAt: null,
+      receiveNewsletter: input.receiveNewsletter ?? true,
+      roleSettings: input.roleSettings ?? '{}',
+      guestClientId: input.guestClientId ?? null,
+      isBot: input.isBot ?? false,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
+/** User names are unique across the installation and compared without regard to case. */
 export function findUserByUserName(db: Kysely<DB>, userName: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('userName', '=', userName).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['userName']), '=', userName.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export function findUserByUid(db: Kysely<DB>, organizationId: string, uid: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('organizationId', '=', organizationId).where('uid', '=', uid).executeTakeFirst();
+}
+
+export type UserChanges = Partial<
+  Pick<
+    UserRow,
+    | 'userName'
+    | 'email'
+    | 'firstName'
+    | 'lastName'
+    | 'role'
+    | 'passwordHash'
+    | 'timezone'
+    | 'note'
+    | 'active'
+    | 'deletedAt'
+    | 'receiveNewsletter'
+    | 'roleSettings'
+    | 'guestClientId'
+    | 'lastLoginAt'
+    | 'sessionsInvalidatedAt'
+  >
+>;
+
+export async function updateUser(db: Kysely<DB>, organizationId: string, id: string, changes: UserChanges): Promise<UserRow> {
+  return db
+    .updateTable('users')
+    .set(changes)
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Human users that hold a seat: active, not deleted, not bots. */
+export async function countSeats(db: Kysely<DB>, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('organizationId', '=', organizationId)
+    .where('deletedAt', 'is', null)
+    .where('active', '=', true)
+    .where('isBot', '=', false)
+    .executeTakeFirstOrThrow();
+  return num(row.n as string | number);
+}
+
+/** Other active ADMIN users besides `exceptId`: an organization must keep at least one. */
+export async function countOtherAdmins(db: Kysely<DB>, organizationId: string, exceptId: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('organizationId', '=', organizationId)
+    .where('role', '=', 'ADMIN')
+    .where('deletedAt', 'is', null)
+    .where('active', '=', true)
+    .where('id', '!=', exceptId)
+    .executeTakeFirstOrThrow();
+  return num(row.n as string | number);
 }
 
 export function findUserById(db: Kysely<DB>, organizationId: string, id: string): Promise<UserRow | undefined> {
@@ -73,6 +149,9 @@ export function findUsersByIds(db: Kysely<DB>, organizationId: string, ids: stri
 }
 
 export interface UserFilter {
+  /** Project managers without userViewOther see only the users they created (and themselves). */
+  visibleTo?: { userId: string };
+  includeBots?: boolean;
   firstName?: string;
   lastName?: string;
   /** Matches first name, last name or "first last". */
@@ -104,6 +183,11 @@ export async function listUsers(
 ): Promise<{ rows: UserRow[]; total: number }> {
   let query = db.selectFrom('users').where('organizationId', '=', organizationId);
   if (!filter.includeDeleted) query = query.where('deletedAt', 'is', null);
+  if (!filter.includeBots) query = query.where('isBot', '=', false);
+  if (filter.visibleTo) {
+    const { userId } = filter.visibleTo;
+    query = query.where((eb) => eb.or([eb('createdById', '=', userId), eb('id', '=', userId)]));
+  }
   for (const key of ['firstName', 'lastName', 'userName', 'email'] as const) {
     const value = filter[key];
     if (value) query = query.where(containsText(key, value));
