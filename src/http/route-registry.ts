@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Access } from './access.js';
 
 export interface RegisteredRoute {
   readonly method: string;
@@ -6,6 +7,10 @@ export interface RegisteredRoute {
   readonly url: string;
   readonly operationId: string | undefined;
   readonly deprecated: boolean;
+  /** Who may call it (`config.access`); undefined for routes outside the API surfaces. */
+  readonly access: Access | undefined;
+  /** Whether the route validates a request body. */
+  readonly hasBody: boolean;
 }
 
 declare module 'fastify' {
@@ -20,11 +25,18 @@ export function installRouteRegistry(app: FastifyInstance): void {
   const routes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (route) => {
-    const schema = route.schema as { operationId?: string; deprecated?: boolean } | undefined;
+    const schema = route.schema as { operationId?: string; deprecated?: boolean; body?: unknown } | undefined;
     for (const method of [route.method].flat()) {
       // Fastify adds a HEAD route beside every GET; the API defines no HEAD operation of its own.
       if (method === 'HEAD') continue;
-      routes.push({ method, url: route.url, operationId: schema?.operationId, deprecated: schema?.deprecated === true });
+      routes.push({
+        method,
+        url: route.url,
+        operationId: schema?.operationId,
+        deprecated: schema?.deprecated === true,
+        access: route.config?.access,
+        hasBody: schema?.body !== undefined,
+      });
     }
   });
 }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { boolDefault, boolType, refType, withId } from './dialect.js';
 
@@ -27,9 +26,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_by_id', refType(db), (c) => c.references('users.id').onDelete('set null'))
     .execute();
   await db.schema.createIndex('clients_organization_name_unique').on('clients').columns(['organization_id', 'name']).unique().execute();
-
-  // People type their user name in any case: "Anna" and "anna" must not be two accounts.
-  await db.schema.createIndex('users_user_name_lower_unique').on('users').expression(sql`lower(user_name)`).unique().execute();
 
   // Role-specific settings (rights, locale lists, references) as one JSON document: which fields
   // exist depends on the role, and they are always read and written with the user.

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as organizationsUsers from './2026-11-21T1300_organizations_users.js';
 import * as identityAndAccess from './2026-11-21T1400_identity_and_access.js';
+import * as userNamesIgnoreCase from './2026-11-21T1500_user_names_ignore_case.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -9,4 +10,5 @@ import * as identityAndAccess from './2026-11-21T1400_identity_and_access.js';
 export const migrations: Record<string, Migration> = {
   '2026-11-21T1300_organizations_users': organizationsUsers,
   '2026-11-21T1400_identity_and_access': identityAndAccess,
+  '2026-11-21T1500_user_names_ignore_case': userNamesIgnoreCase,
 };

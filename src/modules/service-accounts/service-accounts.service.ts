@@ -63,22 +63,20 @@ export async function createServiceAccount(
 
   // The account and its bot user exist together or not at all.
   const result = await deps.database.db.transaction().execute(async (trx) => {
-    const inserted = await insertUser(trx, {
+    const botUser = await insertUser(trx, {
       organizationId: caller.organizationId,
       userName,
+      // `.invalid` is reserved (RFC 2606): nothing is ever sent to a bot.
       email: `${userName}@bots.invalid`,
       firstName: input.name,
       lastName: 'Bot',
       role: BOT_ROLE,
       passwordHash: null,
       createdById: caller.userId,
+      isBot: true,
+      roleSettings,
+      receiveNewsletter: false,
     });
-    const botUser = await trx
-      .updateTable('users')
-      .set({ isBot: true, roleSettings })
-      .where('id', '=', inserted.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
     const row = await insertServiceAccount(trx, {
       organizationId: caller.organizationId,
       name: input.name,
