@@ -28,6 +28,8 @@ export interface Access {
 export const PUBLIC: Access = { public: true };
 /** Any authenticated user of any role except SYS_ADMIN, which has no organization work. */
 export const AUTHENTICATED: Access = { roles: ['ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER'] };
+/** Every role, SYS_ADMIN included: for operations on the caller's own account (whoAmI, profile). */
+export const ANY_ROLE: Access = { roles: ['SYS_ADMIN', 'ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER'] };
 export const roles = (...allowed: UserRole[]): Access => ({ roles: allowed });
 
 export type CredentialKind = 'login' | 'session' | 'api_token' | 'jwt';

@@ -1,18 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { PUBLIC, callerOf, csrfRejection } from '../../http/access.js';
-import type { Access } from '../../http/access.js';
+import { ANY_ROLE, PUBLIC, callerOf, csrfRejection } from '../../http/access.js';
 import { invalid, notFound, unauthenticated } from '../../http/errors.js';
 import { findOrganizationById } from '../organizations/organizations.repository.js';
 import { findUserById } from '../users/users.repository.js';
 import { toUserReference } from '../users/user-views.js';
 import { LoginBody, LoginOtherBody, LoginResponse, LoginToSessionBody, LoginToSessionResponse, LoginV3Body, LogoutQuery, WhoAmIResponse } from './auth.schemas.js';
-import { login, loginOther, loginToSession, logout, refreshLogin } from './auth.service.js';
+import { loginOther, logout, passwordLogin, refreshLogin } from './auth.service.js';
 import type { ClientInfo, IssuedLogin } from './auth.service.js';
 import { SESSION_COOKIE, createAuthenticator, headerToken, queryToken } from './authenticate.js';
-
-const ANY_USER: Access = { roles: ['SYS_ADMIN', 'ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER'] };
 
 function clientInfo(request: FastifyRequest): ClientInfo {
   const agent = request.headers['user-agent'];
@@ -56,7 +53,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             response: { 200: LoginResponse },
           },
         },
-        async (request) => loginResponse(await login(deps, request.body as { userName: string; password: string; userUid?: string }, clientInfo(request))),
+        async (request) => loginResponse(await passwordLogin(deps, 'login', request.body as { userName: string; password: string; userUid?: string }, clientInfo(request))),
       );
     }
 
@@ -80,7 +77,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             response: { 200: LoginToSessionResponse },
           },
         },
-        async (request, reply) => sessionReply(reply, await loginToSession(deps, request.body, clientInfo(request))),
+        async (request, reply) => sessionReply(reply, await passwordLogin(deps, 'session', request.body, clientInfo(request))),
       );
     }
 
@@ -139,7 +136,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/auth/refresh',
       {
-        config: { access: ANY_USER },
+        config: { access: ANY_ROLE },
         schema: {
           tags: ['OpenTMS'],
           operationId: 'refreshLogin',
@@ -154,7 +151,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/auth/whoAmI',
       {
-        config: { access: ANY_USER },
+        config: { access: ANY_ROLE },
         schema: { tags: ['Authentication'], operationId: 'whoAmI', summary: 'Who am I', response: { 200: WhoAmIResponse } },
       },
       async (request) => {

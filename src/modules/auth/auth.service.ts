@@ -81,30 +81,22 @@ async function issue(deps: AppDeps, user: UserRow, kind: 'login' | 'session', cl
   return { user, token, expires: expiresAt, csrfToken };
 }
 
-/** v1 and v3 login: a token for `Authorization: ApiToken <token>`. */
-export async function login(
+/**
+ * Password logins: `login` (v1, v3) gives a token for `Authorization: ApiToken <token>`;
+ * `session` (loginToSession v1, v3) a session cookie and the CSRF token its unsafe requests must
+ * send. v3's `userUid` is "when not filled, default user of identity will be logged in"; an
+ * identity here has exactly one user, so a different uid is simply wrong credentials.
+ */
+export async function passwordLogin(
   deps: AppDeps,
-  input: { userName: string; password: string; userUid?: string | undefined },
-  client: ClientInfo,
-): Promise<IssuedLogin> {
-  const user = await checkPassword(deps, input.userName, input.password);
-  // v3 `userUid`: "when not filled, default user of identity will be logged in"; an identity
-  // here has exactly one user, so a different uid is simply wrong credentials.
-  if (input.userUid && input.userUid !== user.uid) throw invalidCredentials();
-  await assertPasswordLoginAllowed(deps, user, 'login');
-  return issue(deps, user, 'login', client);
-}
-
-/** v1 and v3 loginToSession: a session cookie and the CSRF token its unsafe requests must send. */
-export async function loginToSession(
-  deps: AppDeps,
+  kind: 'login' | 'session',
   input: { userName: string; password: string; userUid?: string | undefined },
   client: ClientInfo,
 ): Promise<IssuedLogin> {
   const user = await checkPassword(deps, input.userName, input.password);
   if (input.userUid && input.userUid !== user.uid) throw invalidCredentials();
-  await assertPasswordLoginAllowed(deps, user, 'session');
-  return issue(deps, user, 'session', client);
+  await assertPasswordLoginAllowed(deps, user, kind);
+  return issue(deps, user, kind, client);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Access } from '../../http/access.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { PageOf, PagingQuery, pageWindow, toPage } from '../../http/paging.js';
 import { hashPassword } from '../auth/passwords.js';
-import { checkPassword } from '../users/users.service.js';
+import { assertTimezone, checkPassword } from '../users/users.service.js';
 import { toUserReference } from '../users/user-views.js';
 import { UserReference } from '../users/users.schemas.js';
 import { countSeats, findUserByUserName, insertUser } from '../users/users.repository.js';
@@ -93,11 +93,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { admin, ...organization } = request.body;
         checkPassword(admin.password, admin.userName);
         const timezone = admin.timezone ?? 'UTC';
-        try {
-          new Intl.DateTimeFormat('en', { timeZone: timezone });
-        } catch {
-          throw new ApiError('invalid', 'InvalidArguments', `Unknown time zone "${timezone}".`, { details: [{ field: 'admin.timezone', message: 'unknown time zone' }] });
-        }
+        assertTimezone(timezone, 'admin.timezone');
         const passwordHash = await hashPassword(admin.password);
         const created = await db.transaction().execute(async (trx) => {
           if (await findUserByUserName(trx, admin.userName)) {

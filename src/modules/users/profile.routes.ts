@@ -2,16 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import { bool } from '../../db/database.js';
-import { callerOf } from '../../http/access.js';
-import type { Access } from '../../http/access.js';
-import { ApiError, invalid, notFound } from '../../http/errors.js';
+import { ANY_ROLE, callerOf } from '../../http/access.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { revokeUserLoginTokens } from '../auth/login-tokens.repository.js';
 import { findUserById, updateUser } from './users.repository.js';
 import { Password, UserDetailsV3 } from './users.schemas.js';
-import { checkPassword, userDetails } from './users.service.js';
-
-const ANY_USER: Access = { roles: ['SYS_ADMIN', 'ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER'] };
+import { assertTimezone, checkPassword, userDetails } from './users.service.js';
 
 const ProfileEditBody = Type.Object({
   firstName: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
@@ -34,7 +31,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/userProfile',
       {
-        config: { access: ANY_USER },
+        config: { access: ANY_ROLE },
         schema: { tags: ['User Profile'], operationId: 'getUserProfile', summary: 'Read your own profile', response: { 200: UserDetailsV3 } },
       },
       async (request) => {
@@ -48,7 +45,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/userProfile',
       {
-        config: { access: { ...ANY_USER, humansOnly: true } },
+        config: { access: { ...ANY_ROLE, humansOnly: true } },
         schema: {
           tags: ['User Profile'],
           operationId: 'updateUserProfile',
@@ -63,13 +60,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const body = request.body;
         const user = await findUserById(db, caller.organizationId, caller.userId);
         if (!user) throw notFound('User');
-        if (body.timezone !== undefined) {
-          try {
-            new Intl.DateTimeFormat('en', { timeZone: body.timezone });
-          } catch {
-            throw invalid(`Unknown time zone "${body.timezone}".`, [{ field: 'timezone', message: 'unknown time zone' }]);
-          }
-        }
+        if (body.timezone !== undefined) assertTimezone(body.timezone);
         let passwordHash: string | undefined;
         if (body.newPassword !== undefined) {
           if (!body.currentPassword || !user.passwordHash || !(await verifyPassword(body.currentPassword, user.passwordHash))) {

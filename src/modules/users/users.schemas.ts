@@ -102,22 +102,6 @@ const Email = Type.String({ minLength: 3, maxLength: 255, pattern: '^[^\\s@]+@[^
 const UserName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\s]+$' });
 export const Password = Type.String({ minLength: 8, maxLength: 255 });
 
-/** Spec definitions `AbstractUserCreateDto` and its role forms (ADMIN, PROJECT_MANAGER, …). */
-export const UserCreateBody = Type.Object({
-  userName: UserName,
-  firstName: Name,
-  lastName: Name,
-  email: Email,
-  password: Password,
-  role: AssignableRole,
-  timezone: Type.String({ minLength: 1, maxLength: 255 }),
-  receiveNewsletter: Type.Optional(Type.Boolean()),
-  note: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
-  active: Type.Optional(Type.Boolean()),
-  ...roleSpecificFields('in'),
-});
-export type UserCreateBody = Static<typeof UserCreateBody>;
-
 /** Spec definitions `AbstractUserEditDto` and its role forms (ADMIN_EDIT, …). */
 export const UserEditBody = Type.Object({
   userName: UserName,
@@ -132,6 +116,10 @@ export const UserEditBody = Type.Object({
   ...roleSpecificFields('in'),
 });
 export type UserEditBody = Static<typeof UserEditBody>;
+
+/** Spec definitions `AbstractUserCreateDto` and its role forms (ADMIN, PROJECT_MANAGER, …): the edit fields and a password. */
+export const UserCreateBody = Type.Object({ ...UserEditBody.properties, password: Password });
+export type UserCreateBody = Static<typeof UserCreateBody>;
 
 /** Spec definition `UserPasswordEditDto`. */
 export const PasswordBody = Type.Object({ password: Password });

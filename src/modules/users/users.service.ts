@@ -52,12 +52,12 @@ export function mayAccessUser(caller: Caller, target: UserRow, right: Extract<Pr
   return own || hasRight(caller.role, caller.settings, right);
 }
 
-function validTimezone(timezone: string): boolean {
+/** Time zones are IANA names (`Europe/Prague`, `UTC`); anything else is a 400 naming `field`. */
+export function assertTimezone(timezone: string, field = 'timezone'): void {
   try {
     new Intl.DateTimeFormat('en', { timeZone: timezone });
-    return true;
   } catch {
-    return false;
+    throw invalid(`Unknown time zone "${timezone}".`, [{ field, message: 'unknown time zone' }]);
   }
 }
 
@@ -153,7 +153,7 @@ export async function userDetails(deps: AppDeps, caller: Caller, user: UserRow):
 export async function createUser(deps: AppDeps, caller: Caller, body: UserCreateBody): Promise<UserRow> {
   const db = deps.database.db;
   if (!assignableRoles(caller).includes(body.role)) throw forbidden(`You may not create users with the role ${body.role}.`);
-  if (!validTimezone(body.timezone)) throw invalid(`Unknown time zone "${body.timezone}".`, [{ field: 'timezone', message: 'unknown time zone' }]);
+  assertTimezone(body.timezone);
   checkPassword(body.password, body.userName);
   const { settings, guestClientId } = await resolveRoleSettings(db, caller.organizationId, body.role, body, null);
   const passwordHash = await hashPassword(body.password);
@@ -191,7 +191,7 @@ export async function editUser(deps: AppDeps, caller: Caller, uid: string, body:
     if (!assignableRoles(caller).includes(body.role)) throw forbidden(`You may not give users the role ${body.role}.`);
   }
   if (self && body.active === false) throw invalid('You cannot deactivate yourself.', [{ field: 'active', message: 'cannot deactivate yourself' }]);
-  if (!validTimezone(body.timezone)) throw invalid(`Unknown time zone "${body.timezone}".`, [{ field: 'timezone', message: 'unknown time zone' }]);
+  assertTimezone(body.timezone);
   const previousGuestClient = target.guestClientId === null ? undefined : (await findClientsByIds(db, caller.organizationId, [String(target.guestClientId)]))[0];
   const { settings, guestClientId } = await resolveRoleSettings(db, caller.organizationId, body.role, body, {
     role: target.role,
