@@ -38,6 +38,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // ISO 8601 times read better than epoch milliseconds and sort the same.
     logger: options.logger ?? { level: deps.config.logLevel, timestamp: () => `,"time":"${new Date().toISOString()}"` },
     genReqId: requestId,
+    // NOTE: Fastify accepts a hop count here (documented), but its types leave numbers out.
+    trustProxy: deps.config.trustProxy as boolean | string[],
     bodyLimit: deps.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Clients that keep a connection open must not hold up a shutdown.

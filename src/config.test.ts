@@ -95,3 +95,20 @@ describe('loadConfig: rate limits and Redis', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://:hunter2@cache:6379' })).toThrow(/^(?!.*hunter2)/);
   });
 });
+
+describe('OPENTMS_TRUST_PROXY', () => {
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
+    ['loopback', ['loopback']],
+  ])('%s -> %j', (raw, expected) => {
+    expect(loadConfig(raw === undefined ? {} : { OPENTMS_TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+  });
+
+  it('rejects anything else', () => {
+    expect(() => loadConfig({ OPENTMS_TRUST_PROXY: 'my proxy' })).toThrow(/OPENTMS_TRUST_PROXY/);
+  });
+});

@@ -24,6 +24,12 @@ export interface Config {
   /** Public base URL used in generated documents; derived from host and port when unset. */
   readonly publicUrl: string | null;
   /**
+   * Which proxies in front of the service to believe about the client's address
+   * (X-Forwarded-For): false, true (all), a hop count, or a list of addresses/CIDRs.
+   * Rate limits per client IP and the login history use the address this yields.
+   */
+  readonly trustProxy: boolean | number | string[];
+  /**
    * Requests per minute (docs/rate-limits.md): per token, per organization (unless the
    * organization has its own `rate_limit_per_minute`), and per client IP for requests without a
    * token (login, token service). 0 disables that limit.
@@ -81,6 +87,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     // lifetime only bounds how long a stolen JWT of a still-valid source stays usable.
     accessTokenTtlSeconds: integer(env, 'OPENTMS_ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
     publicUrl: text(env, 'OPENTMS_PUBLIC_URL'),
+    trustProxy: trustProxy(env),
     rateLimit: Object.freeze({
       perToken: integer(env, 'OPENTMS_RATE_LIMIT_PER_TOKEN', 6_000, 0, 100_000_000),
       perOrganization: integer(env, 'OPENTMS_RATE_LIMIT_PER_ORGANIZATION', 30_000, 0, 100_000_000),
@@ -122,4 +129,18 @@ function sysAdmin(env: Env): Config['sysAdmin'] {
   }
   if (password.length < 8) throw new ConfigError('OPENTMS_SYSADMIN_PASSWORD must have at least 8 characters');
   return Object.freeze({ username, password });
+}
+
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = text(env, 'OPENTMS_TRUST_PROXY');
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  const address = /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/;
+  const bad = entries.find((e) => !address.test(e) && !['loopback', 'linklocal', 'uniquelocal'].includes(e));
+  if (bad || entries.length === 0) {
+    throw new ConfigError(`OPENTMS_TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses/CIDRs (got "${bad ?? raw}")`);
+  }
+  return Object.freeze(entries) as string[];
 }

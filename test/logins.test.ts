@@ -186,3 +186,18 @@ describe('logins', () => {
     });
   });
 });
+
+describe('client addresses behind a proxy', () => {
+  it.each([
+    [{}, '127.0.0.1'],
+    [{ OPENTMS_TRUST_PROXY: 'loopback' }, '203.0.113.9'],
+  ])('with %j the login history records %s', async (env, expected) => {
+    const t = await createTestApp({ env });
+    const { headers, organization } = await signedInUser(t, 'ADMIN');
+    const user = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
+    await t.inject({ method: 'POST', url: '/api2/v3/auth/login', headers: { 'x-forwarded-for': '203.0.113.9' }, payload: { userName: user.userName, password: DEFAULT_PASSWORD } });
+    const stats = (await t.inject({ url: `/api2/v1/users/${user.uid}/loginStatistics`, headers })).json();
+    expect(stats.userStatistics[0].ipAddress).toBe(expected);
+    await t.close();
+  });
+});
