@@ -16,6 +16,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { serviceAccountsRoutes } from './modules/service-accounts/service-accounts.routes.js';
 import { tokenServiceRoutes } from './modules/token-service/token-service.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { scimRoutes } from './modules/scim/scim.routes.js';
 import { profileRoutes } from './modules/users/profile.routes.js';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
 
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       async (api) => {
         await api.register(authRoutes(deps));
         await api.register(usersRoutes(deps));
+        await api.register(scimRoutes(deps));
         await api.register(apiTokensRoutes(deps));
         await api.register(serviceAccountsRoutes(deps));
         await api.register(profileRoutes(deps));

@@ -10,7 +10,7 @@
  *      - unknown fields are violations on "closed" definitions (see `isClosedDefinition`),
  *        apart from the deliberate extensions in `EXTENSION_FIELDS`;
  *  - errors under /api2: `{errorCode, errorDescription, errorDetails}`, our error convention,
- *    even where the spec declares no body.
+ *    even where the spec declares no body; under /api2/v1/scim/ the SCIM error body instead.
  *
  * The spec is never copied into the project; without `../shared` the check is skipped.
  */
@@ -46,7 +46,10 @@ export interface ContractChecker {
  * 2xx statuses OpenTMS may answer although the spec does not declare them, by operationId.
  * Every entry needs a comment saying why (e.g. "the live service answers 201, the spec is wrong").
  */
-export const STATUS_EXCEPTIONS: Record<string, number[]> = {};
+export const STATUS_EXCEPTIONS: Record<string, number[]> = {
+  // SCIM delete: RFC 7644 §3.6 says 204, and the spec's own description of its 200 is "No Content".
+  deleteUser: [204],
+};
 
 /**
  * Fields OpenTMS adds on purpose to closed definitions, by definition name.
@@ -55,6 +58,13 @@ export const STATUS_EXCEPTIONS: Record<string, number[]> = {};
 export const EXTENSION_FIELDS: Record<string, string[]> = {
   // Every record gets both `uid` and `id` (our convention), also where the spec lists only one.
   OrganizationReference: ['id'],
+  // SCIM (RFC 7643): every resource names its `schemas` (§3); `roles` is a core User attribute
+  // (§4.1.2) that carries the OpenTMS role.
+  ScimUserCoreDto: ['schemas', 'roles'],
+  // RFC 7643 §3.1: meta.resourceType and meta.lastModified.
+  ScimMeta: ['resourceType', 'lastModified'],
+  // RFC 7643 §5: the limits of bulk and filter (the spec's `Supported` has only `supported`).
+  Supported: ['maxResults', 'maxOperations', 'maxPayloadSize'],
 };
 
 const SPEC_FILE = 'phrase-tms-api.yaml';
@@ -456,7 +466,8 @@ function createContractChecker(spec: SwaggerSpec): ContractChecker {
       }
       // HEAD answers carry no body to check.
       if (isUnderApi2(path) && response.statusCode >= 400 && method !== 'HEAD') {
-        problems.push(...checkErrorConvention(response));
+        // SCIM answers its own error body (RFC 7644 §3.12), which SCIM clients expect.
+        problems.push(...(isScimPath(path) ? checkScimError(response) : checkErrorConvention(response)));
       }
       const where = operation
         ? `${method} ${operation.path} ${response.statusCode} (${operation.operationId})`
@@ -473,6 +484,24 @@ function checkSuccessStatus(operation: SpecOperation, status: number): string[] 
   if (declared.length === 0 || declared.includes(String(status))) return [];
   if (STATUS_EXCEPTIONS[operation.operationId]?.includes(status)) return [];
   return [`spec declares ${declared.join(' or ')}, got ${status}`];
+}
+
+function isScimPath(path: string): boolean {
+  return path.startsWith('/api2/v1/scim/');
+}
+
+/** SCIM errors: `{schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "404", scimType?, detail?}`. */
+function checkScimError(response: ObservedResponse): string[] {
+  const shape = 'a SCIM error body must be JSON {schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: string}';
+  if (!isJsonContentType(response.contentType)) return [`${shape}, got ${describeContentType(response.contentType)}`];
+  const parsed = parseJson(response.body);
+  if (!parsed.ok) return [`${shape}, got invalid JSON (${parsed.error})`];
+  const body = parsed.value;
+  if (!isObject(body)) return [`${shape}, got ${describeValue(body)}`];
+  const problems: string[] = [];
+  if (!Array.isArray(body.schemas) || !body.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error')) problems.push(`$.schemas: expected the SCIM Error schema, got ${describeValue(body.schemas)}`);
+  if (body.status !== String(response.statusCode)) problems.push(`$.status: expected string "${response.statusCode}", got ${describeValue(body.status)}`);
+  return problems;
 }
 
 /** Errors under /api2 follow our convention (the spec declares no error bodies, the live service sends these). */
