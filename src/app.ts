@@ -9,6 +9,7 @@ import { installOpenApi } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { installRouteRegistry } from './http/route-registry.js';
+import { installValidation } from './http/validation.js';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthenticator } from './modules/auth/authenticate.js';
@@ -45,10 +46,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Clients that keep a connection open must not hold up a shutdown.
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installRouteRegistry(app);
+  installValidation(app);
   installErrorHandler(app);
   installNotFoundHandler(app);
   installAccessControl(app, createAuthenticator(deps), ['/api2', '/web/api2', '/health', '/idm']);
