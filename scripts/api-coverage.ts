@@ -14,6 +14,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { createTaskWakeup } from '../src/queue/types.js';
 import { normalizePath } from '../src/http/route-registry.js';
 import { sharedSpecDisplayPath, sharedSpecPath } from '../test/contract/shared-dir.js';
 
@@ -78,7 +79,7 @@ async function readServiceRoutes(): Promise<ServiceRoute[]> {
   const database = openDatabase({ kind: 'sqlite', path: ':memory:' });
   try {
     await migrateToLatest(database);
-    const app = await buildApp({ config: loadConfig({}), database, clock: () => new Date() }, { logger: false });
+    const app = await buildApp({ config: loadConfig({}), database, clock: () => new Date(), taskWakeup: createTaskWakeup() }, { logger: false });
     const routes = app.registeredRoutes.map(({ method, url, operationId }) => ({ method, url, operationId }));
     await app.close();
     return routes;

@@ -39,6 +39,21 @@ export interface Config {
   readonly redisUrl: string | null;
   /** Prefix of every key OpenTMS writes to Redis, so that several installations can share one. */
   readonly redisKeyPrefix: string;
+  /** Background work: tasks run by the worker (docs/async-and-webhooks.md). */
+  readonly tasks: {
+    /** Tasks one worker process runs at once. */
+    readonly concurrency: number;
+    /** How long a claimed task is reserved for its worker before another may take it over; renewed while it runs. */
+    readonly leaseSeconds: number;
+    /** How often an idle worker looks for due tasks when no notification arrives. */
+    readonly pollMilliseconds: number;
+  };
+  /** Pending asynchronous requests an organization may have; one more gets 429. */
+  readonly asyncPendingLimit: number;
+  /** Let webhooks and callbacks target loopback, private and link-local addresses (off: they are refused). */
+  readonly allowPrivateCallbacks: boolean;
+  /** Time a webhook or callback receiver gets to answer, in milliseconds. */
+  readonly outboundTimeoutMilliseconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +98,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     admin: Object.freeze({ username: text(env, 'OPENTMS_ADMIN_USERNAME') ?? 'admin', password }),
     sysAdmin: sysAdmin(env),
     loginTokenTtlSeconds: integer(env, 'OPENTMS_LOGIN_TOKEN_TTL_SECONDS', 24 * 3600, 60, 365 * 24 * 3600),
+    tasks: Object.freeze({
+      concurrency: integer(env, 'OPENTMS_WORKER_CONCURRENCY', 4, 1, 256),
+      leaseSeconds: integer(env, 'OPENTMS_TASK_LEASE_SECONDS', 60, 1, 24 * 3600),
+      pollMilliseconds: integer(env, 'OPENTMS_TASK_POLL_MS', 250, 10, 60_000),
+    }),
+    asyncPendingLimit: integer(env, 'OPENTMS_ASYNC_PENDING_LIMIT', 200, 1, 1_000_000),
+    allowPrivateCallbacks: flag(env, 'OPENTMS_ALLOW_PRIVATE_CALLBACKS'),
+    outboundTimeoutMilliseconds: integer(env, 'OPENTMS_OUTBOUND_TIMEOUT_MS', 10_000, 100, 300_000),
     // Revocation does not wait for expiry (every request re-checks the token's source), so the
     // lifetime only bounds how long a stolen JWT of a still-valid source stays usable.
     accessTokenTtlSeconds: integer(env, 'OPENTMS_ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
@@ -143,4 +166,11 @@ function trustProxy(env: Env): Config['trustProxy'] {
     throw new ConfigError(`OPENTMS_TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses/CIDRs (got "${bad ?? raw}")`);
   }
   return Object.freeze(entries) as string[];
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = text(env, name);
+  if (raw === null || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }

@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import type { TaskWakeup } from './queue/types.js';
 
 /** What the app is built from; tests build it with their own database and clock. */
 export interface AppDeps {
@@ -7,4 +8,6 @@ export interface AppDeps {
   readonly database: Database;
   /** The current time; injectable so that expiry can be tested without waiting. */
   readonly clock: () => Date;
+  /** Wakes this process's worker after a transaction that enqueued tasks has committed. */
+  readonly taskWakeup: TaskWakeup;
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { buildApp } from './app.js';
+import { createTaskWakeup } from './queue/types.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
     : openDatabase({ kind: 'sqlite', path: join(config.dataDir, 'opentms.sqlite') });
 
   const applied = await migrateToLatest(database);
-  const app = await buildApp({ config, database, clock: () => new Date() });
+  const app = await buildApp({ config, database, clock: () => new Date(), taskWakeup: createTaskWakeup() });
   app.log.info({ dialect: database.dialect, applied }, applied.length ? 'database migrated' : 'database schema up to date');
   await ensureFirstAdmin(database.db, config, app.log);
   await ensureSysAdmin(database.db, config, app.log);

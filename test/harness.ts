@@ -7,6 +7,8 @@ import type { Config } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import type { AppDeps } from '../src/deps.js';
+import { createTaskWakeup } from '../src/queue/types.js';
 import { loadContractChecker } from './contract/response-contract.js';
 
 /** A clock the test moves by hand. */
@@ -30,6 +32,8 @@ export function testClock(start = new Date('2026-11-21T12:00:00.000Z')): TestClo
 
 export interface TestApp {
   readonly app: FastifyInstance;
+  /** What the app was built from: build a second app (a second API process) with `buildApp(t.deps)`. */
+  readonly deps: AppDeps;
   readonly database: Database;
   readonly config: Config;
   readonly clock: TestClock;
@@ -102,7 +106,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const { database, drop } = await createTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env });
   const clock = testClock();
-  const app = await buildApp({ config, database, clock }, { logger: false });
+  const deps: AppDeps = { config, database, clock, taskWakeup: createTaskWakeup() };
+  const app = await buildApp(deps, { logger: false });
   const inject = async (injectOptions: InjectOptions | string) => {
     const opts = typeof injectOptions === 'string' ? { url: injectOptions } : injectOptions;
     const response = await app.inject(opts);
@@ -111,6 +116,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
   return {
     app,
+    deps,
     database,
     config,
     clock,

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { createTaskWakeup } from '../src/queue/types.js';
 import { loadConfig } from '../src/config.js';
 import { clientAddressKey } from '../src/http/rate-limit.js';
 import { MINUTE_WINDOW, MemoryStore, describeWindow, estimate } from '../src/http/rate-limit-store.js';
@@ -359,7 +360,7 @@ describe('clientAddressKey', () => {
 
 /** A second app on the same database and clock, as a second API process would be. */
 async function secondApp(t: TestApp): Promise<FastifyInstance> {
-  return buildApp({ config: t.config, database: t.database, clock: t.clock }, { logger: false });
+  return buildApp(t.deps, { logger: false });
 }
 
 async function redisAnswers(host: string, port: number): Promise<boolean> {
@@ -443,7 +444,7 @@ describe('when Redis is unreachable', () => {
     });
     const clock = testClock();
     const config = loadConfig({ LOG_LEVEL: 'warn', REDIS_URL: 'redis://127.0.0.1:1', OPENTMS_RATE_LIMIT_PER_TOKEN: '2', OPENTMS_RATE_LIMIT_PER_IP: '1' });
-    const app = await buildApp({ config, database, clock }, { logger: { level: 'warn', stream } });
+    const app = await buildApp({ config, database, clock, taskWakeup: createTaskWakeup() }, { logger: { level: 'warn', stream } });
     try {
       const user = await makeUser(database.db, await makeOrganization(database.db));
       const login = await app.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: user.userName, password: 'correct horse battery staple' } });

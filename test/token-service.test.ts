@@ -327,7 +327,7 @@ describe('token service', () => {
       const apiToken = await newApiToken();
       const jwt = (await tokenRequest(t, { grant_type: EXCHANGE, subject_token: apiToken })).json().access_token;
       const before = await jwks();
-      const rebuilt = await buildApp({ config: t.config, database: t.database, clock: t.clock }, { logger: false });
+      const rebuilt = await buildApp(t.deps, { logger: false });
       try {
         const who = await rebuilt.inject({ url: '/api2/v1/auth/whoAmI', headers: bearer(jwt) });
         expect(who.statusCode).toBe(200);
@@ -349,7 +349,7 @@ describe('token service', () => {
     it('two apps starting at once on an empty key table agree on one signing key', async () => {
       const fresh = await createTestApp();
       try {
-        const other = await buildApp({ config: fresh.config, database: fresh.database, clock: fresh.clock }, { logger: false });
+        const other = await buildApp(fresh.deps, { logger: false });
         try {
           const [a, b] = await Promise.all([fresh.app.inject('/idm/.well-known/jwks.json'), other.inject('/idm/.well-known/jwks.json')]);
           expect(a.statusCode).toBe(200);

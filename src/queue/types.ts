@@ -1,0 +1,76 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { AppDeps } from '../deps.js';
+
+/**
+ * The durable task queue's contract (docs/async-and-webhooks.md). Work that can outlast a request
+ * is written as a task in the same transaction as the change that needs it; a worker claims it
+ * with a lease, runs its handler, and retries it with backoff when the handler throws.
+ *
+ * Every handler must be safe to run twice: a worker that dies after the work but before marking
+ * the task done leaves it to be run again when the lease expires.
+ */
+
+export interface TaskSpec<P = unknown> {
+  /** Names the handler, e.g. `webhook.deliver`. */
+  readonly kind: string;
+  /** JSON-serialisable input of the handler. */
+  readonly payload: P;
+  /** The organization the work is for: tasks are shared fairly between organizations. Null = the installation's own work. */
+  readonly organizationId: string | null;
+  /** Not before this time (default: now). */
+  readonly runAt?: Date;
+  /** Overrides the handler's maxAttempts for this task. */
+  readonly maxAttempts?: number;
+  /** The async request this task completes, if any: a final failure is recorded on it. */
+  readonly asyncRequestId?: string | null;
+}
+
+export interface TaskContext {
+  readonly deps: AppDeps;
+  readonly taskId: string;
+  /** 1 on the first run. */
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  readonly organizationId: string | null;
+  readonly asyncRequestId: string | null;
+  /** Aborted when the worker stops or loses the task's lease: stop early, the task will run again. */
+  readonly signal: AbortSignal;
+}
+
+export interface TaskHandler<P = unknown> {
+  readonly kind: string;
+  run(context: TaskContext, payload: P): Promise<void>;
+  /** Attempts before the task fails for good (default 5). */
+  readonly maxAttempts?: number;
+  /** Milliseconds to wait before attempt `attempt + 1`, after `attempt` failed (default: exponential from 1 s, capped at 5 min, with jitter). */
+  backoffMs?(attempt: number): number;
+  /** Called once when the last attempt failed (after the task is marked failed). */
+  onFinalFailure?(context: TaskContext, payload: P, error: unknown): Promise<void>;
+}
+
+/** A database handle or an open transaction: enqueue inside the caller's transaction. */
+export type Db = Kysely<DB> | Transaction<DB>;
+
+/**
+ * Wakes this process's worker at once when a task was committed (SQLite has no LISTEN/NOTIFY;
+ * on PostgreSQL, enqueue also issues NOTIFY, which reaches workers in every process).
+ */
+export interface TaskWakeup {
+  notify(): void;
+  /** Returns the unsubscribe function. */
+  onNotify(listener: () => void): () => void;
+}
+
+export function createTaskWakeup(): TaskWakeup {
+  const listeners = new Set<() => void>();
+  return {
+    notify() {
+      for (const listener of listeners) listener();
+    },
+    onNotify(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
