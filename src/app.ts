@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
+import { VERSION } from './version.js';
 import { installAccessControl } from './http/access.js';
 import { installErrorHandler } from './http/errors.js';
 import { installNotFoundHandler } from './http/method-not-allowed.js';
@@ -18,10 +19,12 @@ import { serviceAccountsRoutes } from './modules/service-accounts/service-accoun
 import { tokenServiceRoutes } from './modules/token-service/token-service.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { scimRoutes } from './modules/scim/scim.routes.js';
+import { asyncRequestsRoutes } from './modules/async-requests/async-requests.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { webhookCallsRoutes } from './modules/webhooks/webhook-calls.routes.js';
 import { profileRoutes } from './modules/users/profile.routes.js';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
 
-export const VERSION = '0.1.0';
 
 /** The TMS API is served at both prefixes, as the published service does. */
 export const API_PREFIXES = ['/api2', '/web/api2'] as const;
@@ -68,6 +71,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(authRoutes(deps));
         await api.register(usersRoutes(deps));
         await api.register(scimRoutes(deps));
+        await api.register(asyncRequestsRoutes(deps));
+        await api.register(webhooksRoutes(deps));
+        await api.register(webhookCallsRoutes(deps));
         await api.register(apiTokensRoutes(deps));
         await api.register(serviceAccountsRoutes(deps));
         await api.register(profileRoutes(deps));

@@ -1,22 +1,55 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { createTaskWakeup } from './queue/types.js';
+import type { TaskLogger } from './queue/types.js';
 import { ConfigError, loadConfig } from './config.js';
+import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import type { AppDeps } from './deps.js';
 import { ensureFirstAdmin, ensureSysAdmin } from './modules/organizations/first-start.js';
+import { createJsonLogger } from './queue/log.js';
+import { buildTaskFailureHook, buildTaskRegistry } from './queue/registry.js';
+import { startWorker } from './queue/worker.js';
+import type { Worker } from './queue/worker.js';
 
-/** read config -> open db -> migrate -> first-start seeding -> listen; SIGTERM/SIGINT stop cleanly. */
+type Role = 'api' | 'worker';
+const ROLES: readonly Role[] = ['api', 'worker'];
+const USAGE = 'usage: opentms [--role=api|--role=worker] (without --role, the API and a worker run in one process)';
+
+/** `--role=api` or `--role=worker` runs one; no argument runs both. Throws a message otherwise. */
+function parseRoles(args: readonly string[]): Role[] {
+  let roles: Role[] | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    let value: string | undefined;
+    if (arg.startsWith('--role=')) value = arg.slice('--role='.length);
+    else if (arg === '--role') value = args[++i];
+    else throw new Error(`unknown argument "${arg}"; ${USAGE}`);
+    if (roles !== null) throw new Error(`--role given twice; ${USAGE}`);
+    if (!ROLES.includes(value as Role)) throw new Error(`unknown role "${value ?? ''}" (use api or worker); ${USAGE}`);
+    roles = [value as Role];
+  }
+  return roles ?? [...ROLES];
+}
+
+function exitWith(message: string): never {
+  process.stderr.write(`opentms: ${message}\n`);
+  process.exit(2);
+}
+
+/** read config and roles -> open db -> migrate -> start http and/or worker; SIGTERM/SIGINT stop both cleanly. */
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
+  let roles: Role[];
   try {
+    roles = parseRoles(process.argv.slice(2));
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`opentms: configuration error: ${error.message}\n`);
-      process.exit(2);
-    }
+    if (error instanceof ConfigError) exitWith(`configuration error: ${error.message}`);
+    if (error instanceof Error) exitWith(error.message);
     throw error;
   }
 
@@ -26,33 +59,54 @@ async function main(): Promise<void> {
     : openDatabase({ kind: 'sqlite', path: join(config.dataDir, 'opentms.sqlite') });
 
   const applied = await migrateToLatest(database);
-  const app = await buildApp({ config, database, clock: () => new Date(), taskWakeup: createTaskWakeup() });
-  app.log.info({ dialect: database.dialect, applied }, applied.length ? 'database migrated' : 'database schema up to date');
-  await ensureFirstAdmin(database.db, config, app.log);
-  await ensureSysAdmin(database.db, config, app.log);
+  const deps: AppDeps = { config, database, clock: () => new Date(), taskWakeup: createTaskWakeup() };
+
+  let app: FastifyInstance | null = null;
+  let log: TaskLogger;
+  if (roles.includes('api')) {
+    app = await buildApp(deps);
+    log = app.log;
+  } else {
+    log = createJsonLogger(config.logLevel);
+  }
+  log.info({ roles, dialect: database.dialect }, `starting: ${roles.join(' and ')}`);
+  log.info({ dialect: database.dialect, applied }, applied.length ? 'database migrated' : 'database schema up to date');
+
+  if (app) {
+    await ensureFirstAdmin(database.db, config, app.log);
+    await ensureSysAdmin(database.db, config, app.log);
+  }
+
+  let worker: Worker | null = null;
+  if (roles.includes('worker')) {
+    worker = startWorker(deps, buildTaskRegistry(deps), {
+      log: app ? app.log.child({ component: 'worker' }) : log,
+      onTaskFailed: buildTaskFailureHook(deps),
+    });
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'stopping: finishing in-flight requests');
-    // Stop accepting connections, let in-flight requests finish, then release the database.
-    app
-      .close()
+    log.info({ signal }, app ? 'stopping: finishing in-flight requests and tasks' : 'stopping: finishing running tasks');
+    // Stop accepting connections and claiming tasks, let requests and tasks in flight finish,
+    // then release the database.
+    Promise.all([app?.close(), worker?.stop()])
       .then(() => database.close())
       .then(() => {
-        app.log.info('stopped');
+        log.info({}, 'stopped');
         process.exit(0);
       })
       .catch((error: unknown) => {
-        app.log.error({ err: error }, 'error while stopping');
+        log.error({ err: error }, 'error while stopping');
         process.exit(1);
       });
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  if (app) await app.listen({ port: config.port, host: config.host });
 }
 
 main().catch((error: unknown) => {

@@ -6,6 +6,7 @@ import type { Caller } from '../src/http/access.js';
 import { createLoginToken, revokeLoginToken } from '../src/modules/auth/login-tokens.repository.js';
 import { insertApiToken } from '../src/modules/api-tokens/api-tokens.repository.js';
 import { insertOrganization } from '../src/modules/organizations/organizations.repository.js';
+import { createAsyncRequest } from '../src/modules/async-requests/async-requests.service.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { apiToken, makeClient, makeOrganization, makeServiceAccount, makeUser, signedInUser, tokenRequest } from './factories.js';
@@ -33,6 +34,8 @@ interface Fixtures {
    * caller would get 400 and the matrix could not see that the record stays hidden (404).
    */
   bodies: Record<string, unknown>;
+  /** `<METHOD> <route pattern>` -> a valid query string, for routes with required query parameters (same reason). */
+  queries: Record<string, string>;
 }
 
 describe('access matrix: every route, every kind of caller', () => {
@@ -40,7 +43,7 @@ describe('access matrix: every route, every kind of caller', () => {
   const users = new Map<UserRole, UserRow>();
   let botToken: string;
   let otherAdmin: UserRow;
-  const fixtures: Fixtures = { values: {}, bodies: {} };
+  const fixtures: Fixtures = { values: {}, bodies: {}, queries: {} };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -63,6 +66,15 @@ describe('access matrix: every route, every kind of caller', () => {
 
     const target = await makeUser(db, organization, { role: 'LINGUIST', createdById: String(admin.id) });
     const serviceAccount = await makeServiceAccount(t, adminHeaders);
+    const webhook = await t.inject({
+      method: 'POST',
+      url: '/api2/v2/webhooks',
+      headers: adminHeaders,
+      payload: { url: 'https://hooks.example.test/in', events: ['JOB_CREATED'] },
+    });
+    const asyncRequest = await db.transaction().execute((trx) =>
+      createAsyncRequest(t.deps, trx, { organizationId: String(organization.id), createdById: String(admin.id), action: 'IMPORT_JOB' }),
+    );
     const { row: token } = await insertApiToken(db, { userId: String(admin.id), organizationId: String(organization.id), name: 'fixture', expiresAt: null, now: t.clock() });
     fixtures.values = {
       userUid: target.uid,
@@ -71,11 +83,18 @@ describe('access matrix: every route, every kind of caller', () => {
       schemaUrn: 'urn:ietf:params:scim:schemas:core:2.0:User',
       '/api2/v1/auth/apiTokens/:uid:uid': token.uid,
       '/api2/v1/serviceAccounts/:uid:uid': serviceAccount.uid,
+      webHookUid: webhook.json().uid,
+      webhookUid: webhook.json().uid,
+      asyncRequestId: String(asyncRequest.id),
+    };
+    fixtures.queries = {
+      'POST /api2/v2/webhooks/:webhookUid/test': 'event=JOB_CREATED',
     };
     fixtures.bodies = {
       'PUT /api2/v3/users/:userUid': { userName: target.userName, firstName: 'F', lastName: 'L', email: 'f@l.test', role: 'LINGUIST', timezone: 'UTC' },
       'POST /api2/v1/users/:userUid/updatePassword': { password: 'matrix password 1' },
       'PATCH /api2/v1/admin/organizations/:organizationUid': { seatLimit: null },
+      'PUT /api2/v2/webhooks/:webHookUid': { url: 'https://hooks.example.test/in', events: ['JOB_CREATED'] },
       'PUT /api2/v1/scim/Users/:userId': { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: target.userName, name: { givenName: 'F', familyName: 'L' }, emails: [{ value: 'f@l.test', primary: true }] },
       'PATCH /api2/v1/scim/Users/:userId': { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'name.givenName', value: 'G' }] },
     };
@@ -139,7 +158,8 @@ describe('access matrix: every route, every kind of caller', () => {
     for (const route of guardedRoutes()) {
       const access = route.access!;
       if (access.public) continue;
-      const url = concreteUrl(route.url);
+      const query = fixtures.queries[`${route.method} ${route.url}`];
+      const url = concreteUrl(route.url) + (query ? `?${query}` : '');
       const body = fixtures.bodies[`${route.method} ${route.url}`];
       const call = async (headers: Record<string, string>) =>
         (await t.inject({ method: route.method as 'GET', url, headers, ...(body === undefined ? {} : { payload: body as object }) })).statusCode;

@@ -143,6 +143,97 @@ export interface LoginEventsTable {
   userAgent: string | null;
 }
 
+export interface AsyncRequestsTable {
+  id: Generated<Id>;
+  uid: string;
+  organizationId: Id;
+  createdById: Id | null;
+  action: string;
+  parentId: Id | null;
+  projectUid: string | null;
+  projectName: string | null;
+  callbackUrl: string | null;
+  createdAt: Timestamp;
+  finishedAt: Timestamp | null;
+  /** JSON of AsyncResponseDto; null until finished. */
+  response: string | null;
+}
+
+export interface WebhooksTable {
+  id: Generated<Id>;
+  uid: string;
+  organizationId: Id;
+  name: string | null;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  secretToken: string | null;
+  /** Key of the X-OpenTMS-Signature HMAC. */
+  signingSecret: string;
+  hidden: SqlBool;
+  status: 'ENABLED' | 'DISABLED';
+  /** Calls in a row that failed for good; reset by a delivered call. */
+  failedAttempts: number;
+  createdAt: Timestamp;
+  createdById: Id | null;
+  lastModifiedAt: Timestamp;
+  lastModifiedById: Id | null;
+}
+
+/** One delivery of one event to one webhook (the outbox); replays are calls of their own. */
+export interface WebhookCallsTable {
+  id: Generated<Id>;
+  uid: string;
+  organizationId: Id;
+  webhookId: Id;
+  event: string;
+  eventUid: string;
+  parentUid: string | null;
+  url: string;
+  body: string;
+  status: 'PENDING' | 'SUCCESS' | 'FAIL';
+  attempts: number;
+  forced: SqlBool;
+  statusCode: number | null;
+  errorMessage: string | null;
+  createdAt: Timestamp;
+  lastAttemptAt: Timestamp | null;
+  deliveredAt: Timestamp | null;
+}
+
+/** The durable task queue (docs/async-and-webhooks.md, "Task queue"). */
+export type TaskStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface TasksTable {
+  id: Generated<Id>;
+  /** Names the handler, e.g. `webhook.deliver`. */
+  kind: string;
+  /** JSON: the handler's input. */
+  payload: string;
+  organizationId: Id | null;
+  /** Fairness lane: the organization's id, or 0 for the installation's own work. */
+  lane: Id;
+  status: TaskStatus;
+  /** Claims so far (1 while the first attempt runs). */
+  attempts: Generated<number>;
+  /** Null: the handler's maxAttempts. */
+  maxAttempts: number | null;
+  runAt: Timestamp;
+  lockedBy: string | null;
+  leaseUntil: Timestamp | null;
+  lastError: string | null;
+  asyncRequestId: Id | null;
+  createdAt: Timestamp;
+  startedAt: Timestamp | null;
+  finishedAt: Timestamp | null;
+}
+
+/** When each lane was last served, as a counter: the smallest turn is served next. */
+export interface TaskTurnsTable {
+  lane: Id;
+  turn: Id;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -153,4 +244,9 @@ export interface DB {
   signingKeys: SigningKeysTable;
   loginFailures: LoginFailuresTable;
   loginEvents: LoginEventsTable;
+  asyncRequests: AsyncRequestsTable;
+  webhooks: WebhooksTable;
+  webhookCalls: WebhookCallsTable;
+  tasks: TasksTable;
+  taskTurns: TaskTurnsTable;
 }

@@ -74,3 +74,33 @@ export function createTaskWakeup(): TaskWakeup {
     },
   };
 }
+
+/** A task as the worker's failure hook sees it. */
+export interface TaskRecord {
+  readonly id: string;
+  readonly kind: string;
+  /** The parsed payload (the stored text when it is not valid JSON). */
+  readonly payload: unknown;
+  readonly organizationId: string | null;
+  readonly asyncRequestId: string | null;
+  /** Attempts made, including the last one. */
+  readonly attempts: number;
+  readonly maxAttempts: number;
+}
+
+/** The handlers a worker runs, by kind. */
+export interface TaskRegistry {
+  get(kind: string): TaskHandler | undefined;
+  readonly handlers: readonly TaskHandler[];
+}
+
+/**
+ * What the worker logs through: a subset of pino's logger, so that Fastify's `app.log` (or a
+ * child of it) can be passed as is.
+ */
+export interface TaskLogger {
+  debug(object: object, message?: string): void;
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
