@@ -179,6 +179,8 @@ async function claimLatency(name: string, claims: number): Promise<string[]> {
   await clear();
   await fill(100_000, (i) => organizations[i % 100]!);
   await db.updateTable('tasks').set({ runAt: new Date(Date.now() + 3_600_000).toISOString() }).execute();
+  // What autovacuum does after such a mass update (the dead index entries would be walked).
+  await sql`${sql.raw(database.dialect === 'postgres' ? 'vacuum analyze tasks' : 'analyze')}`.execute(db);
   const times: number[] = [];
   for (let i = 0; i < 200; i++) {
     const began = performance.now();

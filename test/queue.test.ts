@@ -42,6 +42,7 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
 });
 
+/** Starts a worker on the test database (QUEUE_TEST_LOG=1 prints its log). */
 function start(handlers: TaskHandler<never>[], options: WorkerOptions = {}): Worker {
   const worker = startWorker(deps, createTaskRegistry(handlers as TaskHandler[]), { listenConnectionString: null, ...(process.env.QUEUE_TEST_LOG ? { log: createJsonLogger('debug') } : {}), ...options });
   workers.push(worker);
@@ -62,6 +63,14 @@ async function waitForStatus(id: string, status: string, timeoutMs = 5_000) {
     const row = await task(id);
     return row.status === status ? row : null;
   }, timeoutMs);
+}
+
+/** Waits until attempt `attempt` of the task failed and the task is queued again. */
+async function waitForRetry(id: string, attempt: number) {
+  return waitFor(`attempt ${attempt} of task ${id} to fail`, async () => {
+    const row = await task(id);
+    return row.status === 'queued' && row.attempts === attempt ? row : null;
+  });
 }
 
 describe(`enqueue (${testDialect})`, () => {
@@ -119,7 +128,7 @@ describe(`the worker (${testDialect})`, () => {
     ]);
     const id = await add({ kind: 'test.flaky' });
     deps.taskWakeup.notify();
-    let row = await waitForStatus(id, 'queued').then(() => waitFor('attempt 1 to fail', async () => ((await task(id)).attempts === 1 && (await task(id)).status === 'queued' ? task(id) : null)));
+    let row = await waitForRetry(id, 1);
     expect(row.lastError).toBe('Error: boom 1');
     // Default backoff after attempt 1: 1 s ± 20%.
     const delay = new Date(row.runAt).getTime() - t.clock().getTime();
@@ -133,7 +142,7 @@ describe(`the worker (${testDialect})`, () => {
 
     t.clock.advance(1_200);
     deps.taskWakeup.notify();
-    row = await waitFor('attempt 2 to fail', async () => ((await task(id)).attempts === 2 && (await task(id)).status === 'queued' ? task(id) : null));
+    row = await waitForRetry(id, 2);
     const delay2 = new Date(row.runAt).getTime() - t.clock().getTime();
     expect(delay2).toBeGreaterThanOrEqual(1_600);
     expect(delay2).toBeLessThanOrEqual(2_400);
@@ -161,7 +170,7 @@ describe(`the worker (${testDialect})`, () => {
     ]);
     const id = await add({ kind: 'test.custom-backoff' });
     deps.taskWakeup.notify();
-    const row = await waitFor('the retry', async () => ((await task(id)).attempts === 1 && (await task(id)).status === 'queued' ? task(id) : null));
+    const row = await waitForRetry(id, 1);
     expect(asked).toEqual([1]);
     expect(row.runAt).toBe('2026-11-21T12:00:30.000Z');
   });

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
+import { isPostgres } from '../db/dialect.js';
 import type { Db, TaskHandler, TaskRegistry, TaskSpec } from './types.js';
 
 /** The PostgreSQL channel enqueue notifies and workers LISTEN on; the payload is the schema. */
@@ -18,10 +19,6 @@ const BACKOFF_CAP_MS = 5 * 60_000;
 export function defaultBackoffMs(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1), BACKOFF_CAP_MS);
   return Math.round(base * (0.8 + 0.4 * random()));
-}
-
-function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /**

@@ -119,9 +119,10 @@ export async function claimNext(database: Database, workerId: string, now: Date,
 }
 
 /**
- * SQLite serialises writers, and an UPDATE takes the write lock before it reads, so one
- * `UPDATE … WHERE id = (SELECT …) RETURNING` claims atomically, also against other processes on
- * the same file.
+ * SQLite serialises writers, and a statement that writes takes the write lock before it reads,
+ * so `UPDATE … WHERE id = (SELECT …) RETURNING` claims atomically, also against other processes
+ * on the same file. The claim, the takeover check before it and the lane's turn after it are one
+ * transaction that starts with that write.
  */
 async function claimSqlite(db: Kysely<DB>, workerId: string, now: string, leaseUntil: string): Promise<ClaimedTask | null> {
   return db.transaction().execute(async (trx) => {
@@ -136,10 +137,10 @@ async function claimSqlite(db: Kysely<DB>, workerId: string, now: string, leaseU
       trx,
       sql`(
         select (
-          select t.id from tasks t where t.status = 'queued' and t.lane = due.lane and t.run_at <= ${now}
+          select t.id from tasks t where t.status = 'queued' and t.lane = next.lane and t.run_at <= ${now}
           order by t.run_at, t.id limit 1
         )
-        from (${dueLanes(now)} select lane, head, turn from due) due order by due.turn, due.head, due.lane limit 1
+        from (${dueLanes(now)} select lane from due order by turn, head, lane limit 1) next
       )`,
       workerId,
       now,
@@ -162,20 +163,17 @@ async function claimSqlite(db: Kysely<DB>, workerId: string, now: string, leaseU
 async function claimPostgres(db: Kysely<DB>, workerId: string, now: string, leaseUntil: string): Promise<ClaimedTask | null> {
   const { rows } = await sql<Row>`
     ${dueLanes(now)},
-    candidate as (
-      (select id from tasks where status = 'running' and lease_until < ${now} order by lease_until limit 1 for update skip locked)
-      union all
-      (select t.id from (select lane, head, turn from due order by turn, head, lane) l
-        cross join lateral (
-          select id from tasks where status = 'queued' and lane = l.lane and run_at <= ${now}
-          order by run_at, id limit 1 for update skip locked
-        ) t
-        limit 1)
-      limit 1
-    ),
     claimed as (
       update tasks set status = 'running', attempts = attempts + 1, locked_by = ${workerId}, lease_until = ${leaseUntil}, started_at = ${now}
-      where id = (select id from candidate)
+      where id = coalesce(
+        (select id from tasks where status = 'running' and lease_until < ${now} order by lease_until limit 1 for update skip locked),
+        (select t.id from (select lane, head, turn from due order by turn, head, lane) l
+          cross join lateral (
+            select id from tasks where status = 'queued' and lane = l.lane and run_at <= ${now}
+            order by run_at, id limit 1 for update skip locked
+          ) t
+          limit 1)
+      )
       returning id, kind, payload, organization_id, lane, attempts, max_attempts, async_request_id, locked_by, lease_until
     ),
     turn as (

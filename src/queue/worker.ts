@@ -194,6 +194,7 @@ export function startWorker(deps: AppDeps, registry: TaskRegistry, options: Work
     // Keep the lease while the handler runs; losing it (the task was taken over) aborts the handler.
     let leaseUntil = new Date(task.leaseUntil).getTime();
     let renewing = false;
+    let returned = false;
     const renewTimer = setInterval(() => {
       if (renewing || entry.reason) return;
       renewing = true;
@@ -212,7 +213,8 @@ export function startWorker(deps: AppDeps, registry: TaskRegistry, options: Work
         });
     }, renewMs);
     const loseLease = () => {
-      if (entry.reason) return;
+      // A renewal that raced with the handler's end (the task is being marked) proves nothing.
+      if (entry.reason || returned) return;
       entry.reason = 'lease-lost';
       log.warn({ taskId: task.id, kind: task.kind }, 'lost the lease of a running task; aborting its handler');
       entry.controller.abort(new LeaseLostError());
@@ -225,6 +227,7 @@ export function startWorker(deps: AppDeps, registry: TaskRegistry, options: Work
     } catch (error) {
       outcome = { ok: false, error };
     } finally {
+      returned = true;
       clearInterval(renewTimer);
     }
 
