@@ -7,7 +7,8 @@ import { completeAsyncRequest, createAsyncRequest } from '../src/modules/async-r
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { apiToken, loginAs, makeOrganization, makeUser, signedInUser } from './factories.js';
-import { eventually, startReceiver } from './support/receiver.js';
+import { startReceiver } from './support/receiver.js';
+import { waitFor } from './support/wait.js';
 
 /** Issue 4, point 2: the async request API, the pending limit, failures and callbacks. */
 
@@ -93,7 +94,7 @@ describe('asynchronous requests', () => {
       return created;
     });
     t.deps.taskWakeup.notify();
-    const failed = await eventually(async () => {
+    const failed = await waitFor('the call to be recorded', async () => {
       const body = (await t.inject({ url: `/api2/v1/async/${request.id}`, headers })).json();
       return body.asyncResponse ? body : undefined;
     });

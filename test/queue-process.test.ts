@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
@@ -11,20 +9,15 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { enqueue } from '../src/queue/queue.js';
 import { createTestDatabase, testDialect, TEST_DATABASE_URL } from './harness.js';
 import { waitFor } from './support/wait.js';
+import { killAllStarted, startProcess, withTimeout } from './support/child-process.js';
+import type { StartedProcess } from './support/child-process.js';
 
 /**
  * The worker as a process of its own (test/support/worker-process.ts: the real worker plus test
  * handlers), killed with -9 while it runs a task, and two of them sharing one PostgreSQL
  * database. Loopback only; every wait has a deadline; every child is killed in afterAll.
  */
-const ROOT = resolve(import.meta.dirname, '..');
-const children: ChildProcessWithoutNullStreams[] = [];
-
-interface WorkerProcess {
-  child: ChildProcessWithoutNullStreams;
-  lines: Record<string, unknown>[];
-  exited: Promise<number | null>;
-}
+type WorkerProcess = StartedProcess;
 
 let database: Database;
 let env: Record<string, string>;
@@ -55,45 +48,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((done) => child.on('exit', done)) : null)));
+  await killAllStarted();
   await cleanup?.();
 });
 
 function startWorkerProcess(extraEnv: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/worker-process.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env, ...extraEnv },
-  });
-  children.push(child);
-  const lines: Record<string, unknown>[] = [];
-  let stderr = '';
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  return new Promise((ready, fail) => {
-    const deadline = setTimeout(() => fail(new Error(`worker did not start in 20 s; stderr: ${stderr}`)), 20_000);
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let newline;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>;
-        buffer = buffer.slice(newline + 1);
-        lines.push(line);
-        if (line.msg === 'worker started') {
-          clearTimeout(deadline);
-          ready({ child, lines, exited });
-        }
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    void exited.then((code) => fail(new Error(`worker exited with ${code} before starting: ${stderr}`)));
-  });
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, fail) => setTimeout(() => fail(new Error(`${what} took over ${ms} ms`)), ms))]);
+  return startProcess('test/support/worker-process.ts', [], { LOG_LEVEL: 'info', ...env, ...extraEnv }, (line) => line.msg === 'worker started', 'the worker');
 }
 
 async function runs(taskIds?: string[]) {

@@ -1,21 +1,19 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/database.js';
 import { enqueue } from '../src/queue/queue.js';
 import { createTestDatabase, testDialect, TEST_DATABASE_URL } from './harness.js';
 import { waitFor } from './support/wait.js';
+import { killAllStarted, runToExit, startProcess, withTimeout } from './support/child-process.js';
+import type { StartedProcess } from './support/child-process.js';
 
 /**
  * `src/main.ts --role=…` as a child process: the API and a worker by default, one of them with
  * `--role=api` or `--role=worker`, exit 2 for anything else. Bounded waits; children killed.
  */
-const ROOT = resolve(import.meta.dirname, '..');
-const children: ChildProcessWithoutNullStreams[] = [];
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 let database: Database | null = null;
@@ -39,51 +37,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await killAllStarted();
   await cleanup?.();
 });
 
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  lines: Record<string, unknown>[];
-  exited: Promise<number | null>;
-}
+type Started = StartedProcess;
 
 /** Starts main.ts and resolves once a log line matches `ready`. */
 function startMain(args: string[], ready: (line: Record<string, unknown>) => boolean): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
-  });
-  children.push(child);
-  const lines: Record<string, unknown>[] = [];
-  let stderr = '';
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  return new Promise((resolveStarted, fail) => {
-    const deadline = setTimeout(() => fail(new Error(`not ready in 20 s; stderr: ${stderr}`)), 20_000);
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let newline;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>;
-        buffer = buffer.slice(newline + 1);
-        lines.push(line);
-        if (ready(line)) {
-          clearTimeout(deadline);
-          resolveStarted({ child, lines, exited });
-        }
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    void exited.then((code) => fail(new Error(`exited with ${code} before it was ready: ${stderr}`)));
-  });
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, fail) => setTimeout(() => fail(new Error(`${what} took over ${ms} ms`)), ms))]);
+  return startProcess('src/main.ts', args, { HOST: '127.0.0.1', PORT: '0', ...env }, ready, `main.ts ${args.join(' ')}`);
 }
 
 const listening = (l: Record<string, unknown>) => /listening at http/.test(String(l.msg));
@@ -132,13 +94,7 @@ describe(`roles of src/main.ts (${testDialect})`, () => {
   });
 
   it('refuses an unknown role with exit code 2 and a message', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role=scheduler'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
-    children.push(child);
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await withTimeout(new Promise((done) => child.on('exit', done)), 20_000, 'exiting');
+    const { code, stderr } = await runToExit('src/main.ts', ['--role=scheduler'], env);
     expect(code).toBe(2);
     expect(stderr).toContain('unknown role "scheduler"');
     expect(stderr).toContain('--role=api|--role=worker');

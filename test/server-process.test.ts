@@ -1,67 +1,31 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, TEST_DATABASE_URL } from './harness.js';
+import { killAllStarted, runToExit, startProcess, withTimeout } from './support/child-process.js';
+import type { StartedProcess } from './support/child-process.js';
 
 /**
  * The real entry point (src/main.ts) as a child process: it starts from nothing, announces the
  * generated admin password once, answers /health, and on SIGTERM finishes a request that is
  * still arriving before it exits 0. Bounded: every wait has a deadline and the children are killed.
  */
-const ROOT = resolve(import.meta.dirname, '..');
-const children: ChildProcessWithoutNullStreams[] = [];
 
-interface Server {
-  child: ChildProcessWithoutNullStreams;
+interface Server extends StartedProcess {
   port: number;
-  lines: Record<string, unknown>[];
-  exited: Promise<number | null>;
 }
 
 function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
-  });
-  children.push(child);
-  const lines: Record<string, unknown>[] = [];
-  let stderr = '';
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  return new Promise((ready, fail) => {
-    const deadline = setTimeout(() => fail(new Error(`server did not start in 20 s; stderr: ${stderr}`)), 20_000);
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let newline;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>;
-        buffer = buffer.slice(newline + 1);
-        lines.push(line);
-        const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(String(line.msg));
-        if (match) {
-          clearTimeout(deadline);
-          ready({ child, port: Number(match[1]), lines, exited });
-        }
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    void exited.then((code) => fail(new Error(`server exited with ${code} before listening: ${stderr}`)));
-  });
+  const listening = (line: Record<string, unknown>) => /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(String(line.msg));
+  return startProcess('src/main.ts', [], { HOST: '127.0.0.1', PORT: '0', ...env }, (line) => listening(line) !== null, 'the server').then((started) => ({
+    ...started,
+    port: Number(started.lines.map(listening).find((m) => m)?.[1]),
+  }));
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, fail) => setTimeout(() => fail(new Error(`${what} took over ${ms} ms`)), ms))]);
-}
-
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-});
+afterAll(killAllStarted);
 
 describe(`the server process (${testDialect})`, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'opentms-process-'));
@@ -141,16 +105,7 @@ describe(`the server process (${testDialect})`, () => {
   });
 
   it('refuses to start with a readable message when the configuration is wrong', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', PORT: 'eighty', OPENTMS_DATA_DIR: dataDir },
-    });
-    children.push(child);
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await withTimeout(new Promise((done) => child.on('exit', done)), 20_000, 'exiting');
+    const { code, stderr } = await runToExit('src/main.ts', [], { PORT: 'eighty', OPENTMS_DATA_DIR: dataDir });
     expect(code).toBe(2);
     expect(stderr).toContain('PORT must be a whole number');
   });

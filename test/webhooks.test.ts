@@ -9,7 +9,8 @@ import { deliverTask } from '../src/modules/webhooks/deliver.task.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { makeOrganization, signedInUser } from './factories.js';
-import { eventually, startReceiver } from './support/receiver.js';
+import { startReceiver } from './support/receiver.js';
+import { waitFor } from './support/wait.js';
 
 /** Issue 4, points 3-5: webhooks v2, deliveries with retries, signatures, the outbound URL policy. */
 
@@ -142,7 +143,7 @@ describe('webhooks', () => {
       expect(verifySignature(webhook.signingSecret, call!.body, String(call!.headers['x-opentms-signature']))).toBe(true);
       expect(verifySignature(webhook.signingSecret, call!.body + ' ', String(call!.headers['x-opentms-signature']))).toBe(false);
       expect(JSON.parse(call!.body)).toMatchObject({ event: 'JOB_STATUS_CHANGED', timestamp: expect.any(Number), jobParts: expect.any(Array) });
-      const calls = await eventually(async () => {
+      const calls = await waitFor('the call to be recorded', async () => {
         const list = await callsOf(webhook.uid);
         return list[0]?.statusCode === 200 ? list : undefined;
       });
@@ -181,7 +182,7 @@ describe('webhooks', () => {
       await t.database.db.transaction().execute((trx) => emitEvent(t.deps, trx, { organizationId, event: 'JOB_CREATED', records: [{ uid: 'j1' }] }));
       t.deps.taskWakeup.notify();
       await r.waitFor(1);
-      const afterFirst = await eventually(async () => ((await callsOf(webhook.uid))[0]?.statusCode === 503 ? (await callsOf(webhook.uid))[0] : undefined));
+      const afterFirst = await waitFor('the call to be recorded', async () => ((await callsOf(webhook.uid))[0]?.statusCode === 503 ? (await callsOf(webhook.uid))[0] : undefined));
       expect(afterFirst.errorMessage).toMatch(/503/);
       // Nothing happens before the backoff (30 s) has passed...
       await new Promise((done) => setTimeout(done, 150));
@@ -193,7 +194,7 @@ describe('webhooks', () => {
       t.clock.advance(61_000);
       t.deps.taskWakeup.notify();
       await r.waitFor(3);
-      const delivered = await eventually(async () => ((await callsOf(webhook.uid))[0]?.statusCode === 200 ? (await callsOf(webhook.uid))[0] : undefined));
+      const delivered = await waitFor('the call to be recorded', async () => ((await callsOf(webhook.uid))[0]?.statusCode === 200 ? (await callsOf(webhook.uid))[0] : undefined));
       expect(delivered).toMatchObject({ retryAttempt: 2, errorMessage: null });
       expect(r.calls.map((c) => c.headers['x-opentms-delivery'])).toEqual(Array(3).fill(delivered.uid));
     });

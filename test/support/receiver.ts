@@ -52,14 +52,3 @@ export async function startReceiver(answer: (call: ReceivedCall, index: number) 
     },
   };
 }
-
-/** Polls `check` until it returns a value (not undefined/false), or fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not reached within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
