@@ -3,11 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.js';
 
 /**
- * Fastify answers a known path called with the wrong method as "not found". The API must say 405
- * with an `Allow` header instead, so every route's path is recorded here and looked up when the
- * not-found handler runs.
+ * The methods each route path answers, for telling "no such path" (404) from "not with this
+ * method" (405, with `Allow`). Fastify answers both as "not found", so every route added to `app`
+ * (and to the plugins registered on it afterwards) is recorded here.
  */
-export function installNotFoundHandler(app: FastifyInstance): void {
+export interface RouteIndex {
+  /** The methods `path` answers, or undefined when no route matches it. */
+  methodsOf(path: string): ReadonlySet<string> | undefined;
+}
+
+export function createRouteIndex(app: FastifyInstance): RouteIndex {
   // One tree for all paths: parameter names are normalised so that `/users/:userUid` (GET) and
   // `/users/:id` (DELETE) land on the same node, as they do in Fastify's per-method trees.
   const paths = FindMyWay({ ignoreTrailingSlash: true });
@@ -24,17 +29,27 @@ export function installNotFoundHandler(app: FastifyInstance): void {
     for (const method of [route.method].flat()) methods.add(method.toUpperCase());
   });
 
+  return {
+    methodsOf(path) {
+      const pattern = (paths.find('GET', path)?.store as { pattern?: string } | undefined)?.pattern;
+      return pattern ? methodsByPath.get(pattern) : undefined;
+    },
+  };
+}
+
+/** The 405 for a known path called with another method, or null when the path is unknown. */
+export function methodNotAllowed(index: RouteIndex, method: string, path: string): ApiError | null {
+  const methods = index.methodsOf(path);
+  if (!methods || methods.has(method)) return null;
+  const allow = [...methods].sort().join(', ');
+  return new ApiError('method_not_allowed', 'MethodNotAllowed', `${method} is not supported here; use ${allow}.`, { headers: { allow } });
+}
+
+/** The TMS surface's not-found handler: 405 with `Allow` for a known path, else 404. */
+export function installNotFoundHandler(app: FastifyInstance): void {
+  const index = createRouteIndex(app);
   app.setNotFoundHandler((request) => {
     const path = request.url.split('?')[0] ?? '/';
-    const found = paths.find('GET', path);
-    const pattern = (found?.store as { pattern?: string } | undefined)?.pattern;
-    const methods = pattern ? methodsByPath.get(pattern) : undefined;
-    if (methods && !methods.has(request.method)) {
-      const allow = [...methods].sort().join(', ');
-      throw new ApiError('method_not_allowed', 'MethodNotAllowed', `${request.method} is not supported here; use ${allow}.`, {
-        headers: { allow },
-      });
-    }
-    throw new ApiError('not_found', 'ResourceNotFound', `There is no operation at ${request.method} ${path}.`);
+    throw methodNotAllowed(index, request.method, path) ?? new ApiError('not_found', 'ResourceNotFound', `There is no operation at ${request.method} ${path}.`);
   });
 }

@@ -1,8 +1,8 @@
-import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SCIM_ERROR_URN, ScimError } from '../../domain/scim/errors.js';
 import type { ScimErrorType } from '../../domain/scim/errors.js';
 import { ApiError } from '../../http/errors.js';
+import { createRouteIndex, methodNotAllowed } from '../../http/method-not-allowed.js';
 
 /**
  * What makes the SCIM routes speak SCIM rather than the TMS conventions, installed on the SCIM
@@ -117,26 +117,11 @@ export function installScimProtocol(app: FastifyInstance): void {
 
   // Unknown SCIM paths answer a SCIM 404, known paths with another method a SCIM 405 (as
   // src/http/method-not-allowed.ts does for the TMS surface).
-  const paths = FindMyWay({ ignoreTrailingSlash: true });
-  const methodsByPath = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    const pattern = route.url.replace(/:[A-Za-z0-9_]+(\([^)]*\))?/g, ':p');
-    let methods = methodsByPath.get(pattern);
-    if (!methods) {
-      methods = new Set();
-      methodsByPath.set(pattern, methods);
-      paths.on('GET', pattern, () => undefined, { pattern });
-    }
-    for (const method of [route.method].flat()) methods.add(method.toUpperCase());
-  });
+  const index = createRouteIndex(app);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const pattern = (paths.find('GET', path)?.store as { pattern?: string } | undefined)?.pattern;
-    const methods = pattern ? methodsByPath.get(pattern) : undefined;
-    if (methods && !methods.has(request.method)) {
-      const allow = [...methods].sort().join(', ');
-      return sendScimError(request, reply, new ApiError('method_not_allowed', 'MethodNotAllowed', `${request.method} is not supported here; use ${allow}.`, { headers: { allow } }));
-    }
+    const wrongMethod = methodNotAllowed(index, request.method, path);
+    if (wrongMethod) return sendScimError(request, reply, wrongMethod);
     return sendScimError(request, reply, new ScimError(404, null, `There is no SCIM endpoint at ${request.method} ${path}.`));
   });
 
