@@ -490,6 +490,14 @@ function checkSuccessStatus(operation: SpecOperation, status: number): string[] 
   return [`spec declares ${declared.join(' or ')}, got ${status}`];
 }
 
+/** The error body as an object, or the violation that it is not one (not JSON, not an object). */
+function errorObject(response: ObservedResponse, shape: string): Record<string, unknown> | string {
+  if (!isJsonContentType(response.contentType)) return `${shape}, got ${describeContentType(response.contentType)}`;
+  const parsed = parseJson(response.body);
+  if (!parsed.ok) return `${shape}, got invalid JSON (${parsed.error})`;
+  return isObject(parsed.value) ? parsed.value : `${shape}, got ${describeValue(parsed.value)}`;
+}
+
 function isScimPath(path: string): boolean {
   return path.startsWith('/api2/v1/scim/');
 }
@@ -497,11 +505,8 @@ function isScimPath(path: string): boolean {
 /** SCIM errors: `{schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "404", scimType?, detail?}`. */
 function checkScimError(response: ObservedResponse): string[] {
   const shape = 'a SCIM error body must be JSON {schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: string}';
-  if (!isJsonContentType(response.contentType)) return [`${shape}, got ${describeContentType(response.contentType)}`];
-  const parsed = parseJson(response.body);
-  if (!parsed.ok) return [`${shape}, got invalid JSON (${parsed.error})`];
-  const body = parsed.value;
-  if (!isObject(body)) return [`${shape}, got ${describeValue(body)}`];
+  const body = errorObject(response, shape);
+  if (typeof body === 'string') return [body];
   const problems: string[] = [];
   if (!Array.isArray(body.schemas) || !body.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error')) problems.push(`$.schemas: expected the SCIM Error schema, got ${describeValue(body.schemas)}`);
   if (body.status !== String(response.statusCode)) problems.push(`$.status: expected string "${response.statusCode}", got ${describeValue(body.status)}`);
@@ -511,11 +516,8 @@ function checkScimError(response: ObservedResponse): string[] {
 /** Errors under /api2 follow our convention (the spec declares no error bodies, the live service sends these). */
 function checkErrorConvention(response: ObservedResponse): string[] {
   const shape = 'an error body must be JSON {errorCode: string, errorDescription: string, errorDetails: array}';
-  if (!isJsonContentType(response.contentType)) return [`${shape}, got ${describeContentType(response.contentType)}`];
-  const parsed = parseJson(response.body);
-  if (!parsed.ok) return [`${shape}, got invalid JSON (${parsed.error})`];
-  const body = parsed.value;
-  if (!isObject(body)) return [`${shape}, got ${describeValue(body)}`];
+  const body = errorObject(response, shape);
+  if (typeof body === 'string') return [body];
   const problems: string[] = [];
   if (typeof body.errorCode !== 'string') problems.push(`$.errorCode: expected string, got ${describeValue(body.errorCode)}`);
   if (typeof body.errorDescription !== 'string') problems.push(`$.errorDescription: expected string, got ${describeValue(body.errorDescription)}`);

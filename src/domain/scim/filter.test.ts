@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ScimError } from './errors.js';
 import { evaluateFilter, parseAttributePath, parseFilter, parsePatchPath } from './filter.js';
 import type { Filter } from './filter.js';
 import { USER_ATTRIBUTES } from './schema.js';
+import { scimError } from '../../../test/support/scim.js';
 
 /** Filters written back in a compact prefix form, so that the table below stays readable. */
 function show(filter: Filter): string {
@@ -23,15 +23,6 @@ function show(filter: Filter): string {
   }
 }
 
-function scimError(run: () => unknown): ScimError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ScimError) return error;
-    throw error;
-  }
-  throw new Error('expected a ScimError');
-}
 
 describe('parseFilter', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ScimError } from './errors.js';
 import { applyPatch, parsePatchRequest } from './patch.js';
 import { USER_ATTRIBUTES } from './schema.js';
+import { scimError } from '../../../test/support/scim.js';
 
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
@@ -18,15 +18,6 @@ function patch(operations: unknown[], resource: Record<string, unknown> = base()
   return applyPatch(resource, parsePatchRequest({ schemas: [PATCH_OP], Operations: operations }), USER_ATTRIBUTES);
 }
 
-function scimError(run: () => unknown): ScimError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ScimError) return error;
-    throw error;
-  }
-  throw new Error('expected a ScimError');
-}
 
 describe('applyPatch', () => {
   it.each<[string, unknown[], Record<string, unknown>]>([

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ScimError } from './errors.js';
 import { normalizeAttributes, parseAttributeList, projectResource } from './resource.js';
 import { USER_ATTRIBUTES } from './schema.js';
+import { scimError } from '../../../test/support/scim.js';
 
-function scimError(run: () => unknown): ScimError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ScimError) return error;
-    throw error;
-  }
-  throw new Error('expected a ScimError');
-}
 
 describe('normalizeAttributes', () => {
   it('keeps known attributes under their canonical names, coerced to their types', () => {

@@ -2,10 +2,10 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { PageOf, PagingQuery } from '../../http/paging.js';
 import type { ApiTokenRow } from './api-tokens.repository.js';
+import { Nullable } from '../../http/schema-helpers.js';
 
 /** OpenTMS extension: personal API tokens, the subject tokens of the token exchange grant. */
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ApiTokenCreateBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255, description: 'What the token is for; shown in the list.' }),

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
-import type { TSchema } from 'typebox';
 import { PageOf, PagingQuery } from '../../http/paging.js';
 import { UserReference } from '../users/users.schemas.js';
+import { Nullable } from '../../http/schema-helpers.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Spec enum of AsyncRequestDto.action. */
 export const ASYNC_ACTIONS = [

@@ -3,8 +3,8 @@ import type { Static, TSchema } from 'typebox';
 import { PagingQuery, PageOf } from '../../http/paging.js';
 import { ROLE_SHAPES } from '../../domain/users/role-settings.js';
 import type { ReferenceKind } from '../../domain/users/role-settings.js';
+import { Nullable } from '../../http/schema-helpers.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Roles as the user records carry them (SYS_ADMIN exists only in the system organization). */
 export const Role = Type.Enum(['SYS_ADMIN', 'ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER']);

@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
-import type { TSchema } from 'typebox';
 import { WEBHOOK_EVENTS } from '../../domain/webhooks/events.js';
 import { PageOf, PagingQuery } from '../../http/paging.js';
 import { UserReference } from '../users/users.schemas.js';
+import { Nullable } from '../../http/schema-helpers.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const WebhookEventSchema = Type.Enum([...WEBHOOK_EVENTS]);
 
 /** Spec definition `CreateWebHookDto` (create and edit). */
