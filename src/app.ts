@@ -24,6 +24,17 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { webhookCallsRoutes } from './modules/webhooks/webhook-calls.routes.js';
 import { profileRoutes } from './modules/users/profile.routes.js';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.js';
+import { setupRecordsRoutes } from './modules/setup-records/setup-records.routes.js';
+import { languagesRoutes } from './modules/languages/languages.routes.js';
+import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
+import { vendorsRoutes } from './modules/vendors/vendors.routes.js';
+import { buyersRoutes } from './modules/vendors/buyers.routes.js';
+import { servicesRoutes } from './modules/services/services.routes.js';
+import { workflowStepsRoutes } from './modules/workflow-steps/workflow-steps.routes.js';
+import { additionalWorkflowStepsRoutes } from './modules/workflow-steps/additional-workflow-steps.routes.js';
+import { emailTemplatesRoutes } from './modules/email-templates/email-templates.routes.js';
+import { dueDateSchemesRoutes } from './modules/due-date-schemes/due-date-schemes.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 
 
 /** The TMS API is served at both prefixes, as the published service does. */
@@ -78,6 +89,17 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(serviceAccountsRoutes(deps));
         await api.register(profileRoutes(deps));
         await api.register(organizationsRoutes(deps));
+        await api.register(setupRecordsRoutes(deps));
+        await api.register(languagesRoutes(deps));
+        await api.register(customFieldsRoutes(deps));
+        await api.register(vendorsRoutes(deps));
+        await api.register(buyersRoutes(deps));
+        await api.register(servicesRoutes(deps));
+        await api.register(workflowStepsRoutes(deps));
+        await api.register(additionalWorkflowStepsRoutes(deps));
+        await api.register(emailTemplatesRoutes(deps));
+        await api.register(dueDateSchemesRoutes(deps));
+        await api.register(notificationsRoutes(deps));
       },
       { prefix },
     );

@@ -11,32 +11,22 @@ import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { apiToken, makeClient, makeOrganization, makeServiceAccount, makeUser, signedInUser, tokenRequest } from './factories.js';
 import type { UserRow } from '../src/modules/users/users.repository.js';
+import { loadAreaFixtures } from './support/access-fixtures.js';
+import type { Fixtures } from './support/access-fixtures.js';
 
 /**
  * The shared access matrix (issue 3, point 9): every route of the app, current and future, is
  * called by no token, a token of each role, a bot, a revoked token, an expired token, and
  * another organization's ADMIN. The expected answer comes from the route's own declaration
  * (`config.access`), so a new route is covered the moment it exists; a route whose path
- * parameters have no fixture below fails until one is added.
+ * parameters have no fixture fails until one is added: below, or in a file of its area under
+ * test/access-fixtures/ (see test/support/access-fixtures.ts).
  */
 
 const ROLES: UserRole[] = ['SYS_ADMIN', 'ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER'];
 
 /** Routes outside the access mechanism: documentation and the OpenAPI document. */
 const UNGUARDED = (url: string) => url.startsWith('/docs') || url === '/api2/openapi.json' || url === '/health';
-
-interface Fixtures {
-  /** `<route pattern>:<param>` or `<param>` -> a value naming a record of organization A. */
-  values: Record<string, string>;
-  /**
-   * `<METHOD> <route pattern>` -> a valid body, for routes that take a body and address a
-   * record: validation runs before the lookup, so without a valid body another organization's
-   * caller would get 400 and the matrix could not see that the record stays hidden (404).
-   */
-  bodies: Record<string, unknown>;
-  /** `<METHOD> <route pattern>` -> a valid query string, for routes with required query parameters (same reason). */
-  queries: Record<string, string>;
-}
 
 describe('access matrix: every route, every kind of caller', () => {
   let t: TestApp;
@@ -98,6 +88,7 @@ describe('access matrix: every route, every kind of caller', () => {
       'PUT /api2/v1/scim/Users/:userId': { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: target.userName, name: { givenName: 'F', familyName: 'L' }, emails: [{ value: 'f@l.test', primary: true }] },
       'PATCH /api2/v1/scim/Users/:userId': { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'name.givenName', value: 'G' }] },
     };
+    await loadAreaFixtures({ t, organization, admin, adminHeaders, client }, fixtures);
   });
   afterAll(() => t.close());
 
@@ -132,7 +123,7 @@ describe('access matrix: every route, every kind of caller', () => {
   function concreteUrl(pattern: string): string {
     return pattern.replace(/:([A-Za-z0-9_]+)/g, (_, param: string) => {
       const value = fixtures.values[`${pattern}:${param}`] ?? fixtures.values[param];
-      if (value === undefined) throw new Error(`no fixture for path parameter "${param}" of ${pattern}: add one to test/access-matrix.test.ts`);
+      if (value === undefined) throw new Error(`no fixture for path parameter "${param}" of ${pattern}: add one to test/access-fixtures/ (or test/access-matrix.test.ts)`);
       return encodeURIComponent(value);
     });
   }

@@ -1,4 +1,8 @@
 import type { Generated, SqlBool } from 'kysely';
+import type { CustomFieldTables } from './tables/custom-fields.js';
+import type { SetupRecordTables } from './tables/setup-records.js';
+import type { VendorTables } from './tables/vendors.js';
+import type { WorkflowStepTables } from './tables/workflow-steps.js';
 
 /**
  * Table types, as the application sees them through Kysely's CamelCasePlugin
@@ -234,7 +238,8 @@ export interface TaskTurnsTable {
   turn: Id;
 }
 
-export interface DB {
+/** Every table. Tables of later modules are declared in ./tables/ by area and joined here. */
+export interface DB extends SetupRecordTables, WorkflowStepTables, CustomFieldTables, VendorTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

@@ -4,6 +4,10 @@ import * as identityAndAccess from './2026-11-21T1400_identity_and_access.js';
 import * as userNamesIgnoreCase from './2026-11-21T1500_user_names_ignore_case.js';
 import * as taskQueue from './2026-11-21T1600_task_queue.js';
 import * as asyncRequestsAndWebhooks from './2026-11-21T1610_async_requests_and_webhooks.js';
+import * as setupRecords from './2026-11-21T1700_setup_records.js';
+import * as workflowStepsAndOrganizationDefaults from './2026-11-21T1710_workflow_steps_and_organization_defaults.js';
+import * as customFields from './2026-11-21T1720_custom_fields.js';
+import * as vendorsAndServices from './2026-11-21T1730_vendors_and_services.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -15,4 +19,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T1500_user_names_ignore_case': userNamesIgnoreCase,
   '2026-11-21T1600_task_queue': taskQueue,
   '2026-11-21T1610_async_requests_and_webhooks': asyncRequestsAndWebhooks,
+  '2026-11-21T1700_setup_records': setupRecords,
+  '2026-11-21T1710_workflow_steps_and_organization_defaults': workflowStepsAndOrganizationDefaults,
+  '2026-11-21T1720_custom_fields': customFields,
+  '2026-11-21T1730_vendors_and_services': vendorsAndServices,
 };

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, OrganizationsTable } from '../../db/schema.js';
 import { newUid, nowIso } from '../../db/ids.js';
+import { seedOrganizationDefaults } from './organization-defaults.js';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 
@@ -13,9 +14,10 @@ export interface NewOrganization {
   rateLimitPerMinute?: number | null;
 }
 
-export function insertOrganization(db: Kysely<DB>, input: string | NewOrganization): Promise<OrganizationRow> {
+/** Creates an organization with its default records (organization-defaults.ts); pass a transaction. */
+export async function insertOrganization(db: Kysely<DB>, input: string | NewOrganization): Promise<OrganizationRow> {
   const org = typeof input === 'string' ? { name: input } : input;
-  return db
+  const row = await db
     .insertInto('organizations')
     .values({
       uid: newUid(),
@@ -29,6 +31,8 @@ export function insertOrganization(db: Kysely<DB>, input: string | NewOrganizati
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  if (!org.isSystem) await seedOrganizationDefaults(db, row);
+  return row;
 }
 
 export function findOrganizationByUid(db: Kysely<DB>, uid: string): Promise<OrganizationRow | undefined> {

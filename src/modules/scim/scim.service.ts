@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../deps.js';
 import { bool } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/constraint-errors.js';
 import { ScimError, invalidSyntax, invalidValue, uniqueness } from '../../domain/scim/errors.js';
 import { parseFilter } from '../../domain/scim/filter.js';
 import { applyPatch, parsePatchRequest } from '../../domain/scim/patch.js';
@@ -109,11 +110,6 @@ async function assertSeatAvailable(db: Kysely<DB>, organizationId: string): Prom
 }
 
 const takenMessage = (userName: string) => `The userName "${userName}" is taken.`;
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 export async function createScimUser(deps: AppDeps, caller: Caller, body: unknown): Promise<UserRow> {
   const db = deps.database.db;

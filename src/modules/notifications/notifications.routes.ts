@@ -1,0 +1,7 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../deps.js';
+
+/** Placeholder: filled in by the module's author (issue 5). */
+export function notificationsRoutes(_deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async () => {};
+}
