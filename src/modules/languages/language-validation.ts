@@ -1,0 +1,25 @@
+import { normalizeLanguage } from '../../domain/languages/supported-languages.js';
+import { ApiError } from '../../http/errors.js';
+
+/**
+ * Every language parameter of the API goes through here: each code must be on the supported
+ * list (GET /api2/v1/languages), else 400 `UnsupportedLanguage` naming the field and the code.
+ * Returns the canonical codes, without duplicates, in the order given.
+ */
+export function assertLanguages(field: string, codes: readonly string[]): string[] {
+  const result: string[] = [];
+  for (const code of codes) {
+    const canonical = normalizeLanguage(code);
+    if (canonical === null) {
+      throw new ApiError('invalid', 'UnsupportedLanguage', `"${code}" in ${field} is not a supported language code (see GET /api2/v1/languages).`, {
+        details: [{ field, message: `unsupported language code "${code}"` }],
+      });
+    }
+    if (!result.includes(canonical)) result.push(canonical);
+  }
+  return result;
+}
+
+export function assertLanguage(field: string, code: string): string {
+  return assertLanguages(field, [code])[0]!;
+}
