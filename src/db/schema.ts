@@ -34,6 +34,8 @@ export interface OrganizationsTable {
   seatLimit: number | null;
   /** Requests per minute for the whole organization; null = the configured default. */
   rateLimitPerMinute: number | null;
+  /** Business units exist only when the feature is enabled (description, "Behaviour of other operations" 2). */
+  businessUnitsEnabled: Generated<SqlBool>;
 }
 
 export interface ClientsTable {
@@ -42,6 +44,11 @@ export interface ClientsTable {
   organizationId: Id;
   name: string;
   externalId: string | null;
+  note: string | null;
+  displayNoteInProject: Generated<SqlBool>;
+  /** Price lists and net rate schemes are later records; null until then. */
+  priceListId: Id | null;
+  netRateSchemeId: Id | null;
   createdAt: Timestamp;
   createdById: Id | null;
 }

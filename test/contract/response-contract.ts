@@ -69,6 +69,10 @@ export const EXTENSION_FIELDS: Record<string, string[]> = {
   WebHookDtoV2: ['signingSecret'],
   // RFC 7643 §5: the limits of bulk and filter (the spec's `Supported` has only `supported`).
   Supported: ['maxResults', 'maxOperations', 'maxPayloadSize'],
+  // The description's client contacts (deleted with the client), which the spec does not show.
+  ClientDto: ['contacts'],
+  // The client a business unit belongs to (the description deletes a client's business units with it).
+  BusinessUnitDto: ['client'],
 };
 
 const SPEC_FILE = 'phrase-tms-api.yaml';

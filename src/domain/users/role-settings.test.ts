@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROJECT_MANAGER_RIGHTS, RoleSettingsError, hasRight, parseRoleSettings, referencedKeys, roleSettingsFromInput } from './role-settings.js';
+import { PROJECT_MANAGER_RIGHTS, RoleSettingsError, hasRight, parseRoleSettings, referencedKeys, roleSettingsFromInput, withoutReferences } from './role-settings.js';
 
 describe('role settings', () => {
   it.each([
@@ -82,5 +82,30 @@ describe('role settings', () => {
     const settings = parseRoleSettings('PROJECT_MANAGER', stored);
     expect(settings.rights.projectCreate).toBe(false);
     expect(settings.rights.vendorCreate).toBe(PROJECT_MANAGER_RIGHTS.vendorCreate);
+  });
+
+  describe('withoutReferences: a deleted record leaves every list that named it', () => {
+    const pm = roleSettingsFromInput('PROJECT_MANAGER', {
+      clients: [{ uid: 'c1' }, { uid: 'c2' }],
+      projectClients: [{ uid: 'c1' }],
+      domains: [{ uid: 'c1' }],
+    });
+    const cases: { name: string; kind: Parameters<typeof withoutReferences>[2]; keys: string[]; expected: Record<string, string[]> | null }[] = [
+      { name: 'client lists lose the client, a domain of the same key stays', kind: 'client', keys: ['c1'], expected: { clients: ['c2'], projectClients: [], domains: ['c1'] } },
+      { name: 'several keys at once', kind: 'client', keys: ['c1', 'c2'], expected: { clients: [], projectClients: [], domains: ['c1'] } },
+      { name: 'a key nobody names changes nothing', kind: 'client', keys: ['zz'], expected: null },
+      { name: 'a kind the role has no list of changes nothing', kind: 'priceList', keys: ['c1'], expected: null },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const result = withoutReferences('PROJECT_MANAGER', pm, c.kind, new Set(c.keys));
+        if (c.expected === null) expect(result).toBeNull();
+        else for (const [field, keys] of Object.entries(c.expected)) expect(result!.referenceLists[field]).toEqual(keys);
+      });
+    }
+    it('single references are cleared to null', () => {
+      const linguist = roleSettingsFromInput('LINGUIST', { netRateScheme: { uid: 'n1' } });
+      expect(withoutReferences('LINGUIST', linguist, 'netRateScheme', new Set(['n1']))!.references.netRateScheme).toBeNull();
+    });
   });
 });

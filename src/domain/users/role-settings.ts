@@ -241,3 +241,30 @@ export function referencedKeys(role: Role, settings: RoleSettings): Map<Referenc
   }
   return byKind;
 }
+
+/**
+ * The settings without the references of `kind` to `keys` (a deleted client, domain, …), or
+ * null when they hold none of them. A deleted record disappears from every list that named it.
+ */
+export function withoutReferences(role: Role, settings: RoleSettings, kind: ReferenceKind, keys: ReadonlySet<string>): RoleSettings | null {
+  const shape = ROLE_SHAPES[role];
+  let changed = false;
+  const referenceLists = { ...settings.referenceLists };
+  for (const [field, fieldKind] of Object.entries(shape.referenceLists)) {
+    if (fieldKind !== kind) continue;
+    const kept = (referenceLists[field] ?? []).filter((key) => !keys.has(key));
+    if (kept.length !== (referenceLists[field] ?? []).length) {
+      referenceLists[field] = kept;
+      changed = true;
+    }
+  }
+  const references = { ...settings.references };
+  for (const [field, fieldKind] of Object.entries(shape.references)) {
+    const key = references[field];
+    if (fieldKind === kind && key && keys.has(key)) {
+      references[field] = null;
+      changed = true;
+    }
+  }
+  return changed ? { ...settings, referenceLists, references } : null;
+}

@@ -12,6 +12,7 @@ export interface NewOrganization {
   apiTokenSsoEnforced?: boolean;
   seatLimit?: number | null;
   rateLimitPerMinute?: number | null;
+  businessUnitsEnabled?: boolean;
 }
 
 /** Creates an organization with its default records (organization-defaults.ts); pass a transaction. */
@@ -28,6 +29,7 @@ export async function insertOrganization(db: Kysely<DB>, input: string | NewOrga
       apiTokenSsoEnforced: org.apiTokenSsoEnforced ?? false,
       seatLimit: org.seatLimit ?? null,
       rateLimitPerMinute: org.rateLimitPerMinute ?? null,
+      businessUnitsEnabled: org.businessUnitsEnabled ?? true,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -43,7 +45,7 @@ export function findSystemOrganization(db: Kysely<DB>): Promise<OrganizationRow 
   return db.selectFrom('organizations').selectAll().where('isSystem', '=', true).executeTakeFirst();
 }
 
-export type OrganizationChanges = Partial<Pick<OrganizationRow, 'name' | 'ssoOnly' | 'apiTokenSsoEnforced' | 'seatLimit' | 'rateLimitPerMinute'>>;
+export type OrganizationChanges = Partial<Pick<OrganizationRow, 'name' | 'ssoOnly' | 'apiTokenSsoEnforced' | 'seatLimit' | 'rateLimitPerMinute' | 'businessUnitsEnabled'>>;
 
 export function updateOrganization(db: Kysely<DB>, id: string, changes: OrganizationChanges): Promise<OrganizationRow> {
   return db.updateTable('organizations').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();

@@ -22,6 +22,7 @@ const Settings = {
   apiTokenSsoEnforced: Type.Optional(Type.Boolean({ description: 'With ssoOnly, password logins (v1/v3 login) are refused too.' })),
   seatLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], { description: 'Most active human users; bots do not count.' })),
   rateLimitPerMinute: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()])),
+  businessUnitsEnabled: Type.Optional(Type.Boolean({ description: 'Business units exist only when enabled (default true); when off, their operations answer 403.' })),
 };
 
 const CreateOrganizationBody = Type.Object({
@@ -50,6 +51,7 @@ const Organization = Type.Object(
     seatLimit: Type.Union([Type.Integer(), Type.Null()]),
     usedSeats: Type.Integer(),
     rateLimitPerMinute: Type.Union([Type.Integer(), Type.Null()]),
+    businessUnitsEnabled: Type.Boolean(),
   },
   { title: 'OrganizationDto' },
 );
@@ -67,6 +69,7 @@ async function view(db: Kysely<DB>, row: OrganizationRow) {
     seatLimit: row.seatLimit,
     usedSeats: await countSeats(db, String(row.id)),
     rateLimitPerMinute: row.rateLimitPerMinute,
+    businessUnitsEnabled: bool(row.businessUnitsEnabled),
   };
 }
 

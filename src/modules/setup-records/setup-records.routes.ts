@@ -1,7 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../deps.js';
+import { namedRecordRoutes } from './named-record-kit.js';
+import { NAMED_RECORD_KINDS } from './named-record-kinds.js';
 
-/** Placeholder: filled in by the module's author (issue 5). */
-export function setupRecordsRoutes(_deps: AppDeps): FastifyPluginAsyncTypebox {
-  return async () => {};
+/** Clients, business units, cost centers, domains and subdomains: one kit, five kinds. */
+export function setupRecordsRoutes(deps: AppDeps): FastifyPluginAsync {
+  return async (app) => {
+    for (const kind of NAMED_RECORD_KINDS) await app.register(namedRecordRoutes(deps, kind));
+  };
 }

@@ -1,5 +1,7 @@
 import { bool } from '../../db/database.js';
 import { ROLE_SHAPES, parseRoleSettings } from '../../domain/users/role-settings.js';
+import type { ReferenceKind } from '../../domain/users/role-settings.js';
+import type { ReferencedRecord } from './setting-references.js';
 import type { ClientRow } from '../clients/clients.repository.js';
 import type { UserDetailsV3, UserDto, UserReference } from './users.schemas.js';
 import type { UserRow } from './users.repository.js';
@@ -32,19 +34,16 @@ export function toUserDto(row: UserRow, createdBy: UserRow | undefined): UserDto
 
 /** Records a user's settings point at, so that references go out with their id and name. */
 export interface ReferencedRecords {
-  /** Clients by uid. */
-  clients: Map<string, ClientRow>;
+  /** Referenced records by kind, then uid. */
+  records: Map<ReferenceKind, Map<string, ReferencedRecord>>;
   /** A GUEST user's client (the `guest_client_id` reference). */
   guestClient?: ClientRow | undefined;
 }
 
-function reference(kind: string, key: string, records: ReferencedRecords): Record<string, string> {
+function reference(kind: ReferenceKind, key: string, records: ReferencedRecords): Record<string, string> {
+  const found = records.records.get(kind)?.get(key);
   if (kind === 'automationWidget') return { id: key };
-  if (kind === 'client') {
-    const client = records.clients.get(key);
-    if (client) return { id: String(client.id), uid: client.uid, name: client.name };
-  }
-  return { uid: key };
+  return found ? { id: found.id, uid: found.uid, name: found.name } : { uid: key };
 }
 
 export function toUserDetailsV3(

@@ -8,7 +8,8 @@ import type { Caller } from '../../http/access.js';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import { revokeUserLoginTokens } from '../auth/login-tokens.repository.js';
-import { findClientsByIds, findClientsByUids } from '../clients/clients.repository.js';
+import { findClientsByIds } from '../clients/clients.repository.js';
+import { findAllReferencedRecords, findReferencedRecords, hasReferenceTable } from './setting-references.js';
 import { findOrganizationById } from '../organizations/organizations.repository.js';
 import { toUserDetailsV3 } from './user-views.js';
 import {
@@ -93,15 +94,15 @@ async function resolveRoleSettings(
   }
   let guestClientId: string | null = null;
   for (const [kind, keys] of referencedKeys(role, settings)) {
-    if (kind !== 'client') {
-      // NOTE: these records (domains, workflow steps, price lists, …) arrive with the setup
-      // records; until then no reference to them can be valid.
+    if (!hasReferenceTable(kind)) {
+      // NOTE: price lists, net rate schemes and automation widgets arrive in later issues; until
+      // then no reference to them can be valid.
       throw new ApiError('invalid', 'ReferenceNotFound', `No ${kind} with uid ${[...keys][0]} exists in this organization.`);
     }
-    const found = await findClientsByUids(db, organizationId, [...keys]);
-    const missing = [...keys].find((key) => !found.some((c) => c.uid === key));
-    if (missing) throw new ApiError('invalid', 'ReferenceNotFound', `No client with uid ${missing} exists in this organization.`);
-    if (role === 'GUEST') guestClientId = String(found.find((c) => c.uid === settings.references.client)?.id ?? '') || null;
+    const found = await findReferencedRecords(db, organizationId, kind, keys);
+    const missing = [...keys].find((key) => !found.has(key));
+    if (missing) throw new ApiError('invalid', 'ReferenceNotFound', `No ${kind} with uid ${missing} exists in this organization.`);
+    if (role === 'GUEST' && kind === 'client') guestClientId = found.get(settings.references.client ?? '')?.id ?? null;
   }
   if (role === 'GUEST') {
     // The guest's client lives in the users.guest_client_id foreign key, not in the JSON.
@@ -141,13 +142,12 @@ export async function getUserOr404(deps: AppDeps, caller: Caller, uid: string): 
 export async function userDetails(deps: AppDeps, caller: Caller, user: UserRow): Promise<UserDetailsV3> {
   const db = deps.database.db;
   const settings = parseRoleSettings(user.role, user.roleSettings);
-  const clientUids = [...(referencedKeys(user.role, settings).get('client') ?? [])];
-  const [clients, [createdBy], [guestClient]] = await Promise.all([
-    findClientsByUids(db, caller.organizationId, clientUids),
+  const [records, [createdBy], [guestClient]] = await Promise.all([
+    findAllReferencedRecords(db, caller.organizationId, referencedKeys(user.role, settings)),
     user.createdById === null ? Promise.resolve([]) : findUsersByIds(db, caller.organizationId, [String(user.createdById)]),
     user.guestClientId === null ? Promise.resolve([]) : findClientsByIds(db, caller.organizationId, [String(user.guestClientId)]),
   ]);
-  return toUserDetailsV3(user, createdBy, { clients: new Map(clients.map((c) => [c.uid, c])), guestClient }, assignableRoles(caller));
+  return toUserDetailsV3(user, createdBy, { records, guestClient }, assignableRoles(caller));
 }
 
 export async function createUser(deps: AppDeps, caller: Caller, body: UserCreateBody): Promise<UserRow> {
