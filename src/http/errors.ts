@@ -167,3 +167,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
   });
 }
+
+/** 409 for a name already used in the organization (`what`: "a client", "an additional workflow step"). */
+export const nameAlreadyExists = (what: string, name: string) =>
+  new ApiError('conflict', 'NameAlreadyExists', `${what.charAt(0).toUpperCase()}${what.slice(1)} named "${name}" already exists in this organization.`, {
+    details: [{ field: 'name', message: 'already exists' }],
+  });

@@ -10,7 +10,7 @@ import { hasRight } from '../../domain/users/role-settings.js';
 import type { ProjectManagerRight } from '../../domain/users/role-settings.js';
 import { callerOf } from '../../http/access.js';
 import type { Access, Caller } from '../../http/access.js';
-import { ApiError, forbidden, invalid, notFound } from '../../http/errors.js';
+import { forbidden, invalid, nameAlreadyExists, notFound } from '../../http/errors.js';
 import { PageOf, toPage } from '../../http/paging.js';
 import { findUserByUid } from '../users/users.repository.js';
 import { userReferenceLookup } from '../users/user-references.js';
@@ -74,11 +74,6 @@ function mayTouch(caller: Caller, row: NamedRow, right: ProjectManagerRight | un
   return hasRight(caller.role, caller.settings, right);
 }
 
-export const nameAlreadyExists = (label: string, name: string) =>
-  new ApiError('conflict', 'NameAlreadyExists', `A ${label.toLowerCase()} named "${name}" already exists in this organization.`, {
-    details: [{ field: 'name', message: 'already exists' }],
-  });
-
 /**
  * The five operations of `kind`. Typed loosely on purpose: the kit serves every kind, so the
  * handlers read `request.query`/`body` through the kind's own schemas, which Fastify has already
@@ -128,7 +123,7 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
     try {
       return await db.transaction().execute(async (trx) => {
         if (kind.uniqueNames && typeof name === 'string' && (await nameTaken(trx, kind, ctx.caller.organizationId, name, existing?.id))) {
-          throw nameAlreadyExists(kind.label, name);
+          throw nameAlreadyExists(`a ${kind.label.toLowerCase()}`, name);
         }
         const columns = kind.columns ? await kind.columns(ctx, trx, body, existing) : {};
         const changes = { ...(typeof name === 'string' ? { name } : {}), ...columns };
@@ -148,7 +143,7 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
         return row;
       });
     } catch (error) {
-      if (isUniqueViolation(error) && typeof name === 'string') throw nameAlreadyExists(kind.label, name);
+      if (isUniqueViolation(error) && typeof name === 'string') throw nameAlreadyExists(`a ${kind.label.toLowerCase()}`, name);
       throw error;
     }
   }
