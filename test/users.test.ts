@@ -69,7 +69,7 @@ describe('users', () => {
       ['a GUEST without client', { role: 'GUEST' }, 400, 'InvalidArguments'],
       ['a GUEST with an unknown client', { role: 'GUEST', client: { uid: 'nope' } }, 400, 'ReferenceNotFound'],
       ['a linguist with a domain that does not exist', { role: 'LINGUIST', domains: [{ uid: 'nope' }] }, 400, 'ReferenceNotFound'],
-      ['a bad locale', { role: 'LINGUIST', targetLocales: ['Klingon!'] }, 400, 'InvalidArguments'],
+      ['a bad locale', { role: 'LINGUIST', targetLocales: ['Klingon!'] }, 400, 'UnsupportedLanguage'],
       ['a right that is not a boolean', { role: 'PROJECT_MANAGER', projectCreate: 'yes' }, 400, 'InvalidArguments'],
     ])('refuses %s and writes nothing', async (_what, override, status, code) => {
       const { headers, organization } = await signedInUser(t, 'ADMIN');

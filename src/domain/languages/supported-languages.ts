@@ -1,42 +1,48 @@
+import { LANGUAGE_TABLE } from './language-table.js';
+import type { Language } from './language-table.js';
+
+export type { Language } from './language-table.js';
+
 /**
- * PLACEHOLDER (issue 5, languages helper replaces this file): the supported language list.
- * Contract kept by the real list:
- *  - `normalizeLanguage(code)`: the canonical code (lowercase, `_`-separated, e.g. `en_us`) of a
- *    supported language given in any case, or null when the code is not supported;
- *  - `isSupportedLanguage(code)`: normalizeLanguage(code) !== null.
+ * The supported language list: the one place that says which language codes the API accepts.
+ * Every language parameter goes through `normalizeLanguage` (via assertLanguages in
+ * src/modules/languages/language-validation.ts); GET /api2/v1/languages shows the same list.
+ *
+ * - `normalizeLanguage(code)`: the canonical code (lowercase, `_`-separated, e.g. `en_us`) of a
+ *   listed language given in any case and with `-` or `_` (`EN-us`, `sr_Latn_RS`), or null when
+ *   the code is not listed. Inactive (legacy) codes are listed, so they normalize too.
+ * - `isSupportedLanguage(code)`: normalizeLanguage(code) !== null.
+ * - `findLanguage(code)`: the list entry for a code in any of those spellings.
+ * - `supportedLanguages({ active })`: the whole list, or only the active / inactive entries.
+ *
+ * Lookups are one Map access; the filtered lists are computed once, at module load.
  */
-export interface Language {
-  code: string;
-  name: string;
-  rfc: string;
-  android: string;
-  androidBcp: string;
+
+const BY_CODE: ReadonlyMap<string, Language> = new Map(LANGUAGE_TABLE.map((language) => [language.code, Object.freeze({ ...language })]));
+
+const ALL: readonly Language[] = Object.freeze([...BY_CODE.values()]);
+const ACTIVE: readonly Language[] = Object.freeze(ALL.filter((language) => language.active));
+const INACTIVE: readonly Language[] = Object.freeze(ALL.filter((language) => !language.active));
+
+/** The lookup key of a code: trimmed, lowercase, `-` read as `_`. */
+function keyOf(code: string): string {
+  return code.trim().toLowerCase().replace(/-/g, '_');
 }
 
-const LANGUAGES: Language[] = [
-  { code: 'en', name: 'English', rfc: 'en', android: 'en', androidBcp: 'en' },
-  { code: 'en_us', name: 'English (USA)', rfc: 'en-US', android: 'en-rUS', androidBcp: 'en-US' },
-  { code: 'en_gb', name: 'English (United Kingdom)', rfc: 'en-GB', android: 'en-rGB', androidBcp: 'en-GB' },
-  { code: 'de', name: 'German', rfc: 'de', android: 'de', androidBcp: 'de' },
-  { code: 'de_de', name: 'German (Germany)', rfc: 'de-DE', android: 'de-rDE', androidBcp: 'de-DE' },
-  { code: 'fr', name: 'French', rfc: 'fr', android: 'fr', androidBcp: 'fr' },
-  { code: 'fr_fr', name: 'French (France)', rfc: 'fr-FR', android: 'fr-rFR', androidBcp: 'fr-FR' },
-  { code: 'cs', name: 'Czech', rfc: 'cs', android: 'cs', androidBcp: 'cs' },
-  { code: 'cs_cz', name: 'Czech (Czech Republic)', rfc: 'cs-CZ', android: 'cs-rCZ', androidBcp: 'cs-CZ' },
-  { code: 'zh_cn', name: 'Chinese (PRC)', rfc: 'zh-CN', android: 'zh-rCN', androidBcp: 'zh-CN' },
-];
-
-const BY_CODE = new Map(LANGUAGES.map((l) => [l.code, l]));
+export function findLanguage(code: string): Language | null {
+  return BY_CODE.get(keyOf(code)) ?? null;
+}
 
 export function normalizeLanguage(code: string): string | null {
-  const key = code.trim().toLowerCase().replace(/-/g, '_');
-  return BY_CODE.has(key) ? key : null;
+  return findLanguage(code)?.code ?? null;
 }
 
 export function isSupportedLanguage(code: string): boolean {
   return normalizeLanguage(code) !== null;
 }
 
-export function supportedLanguages(): readonly Language[] {
-  return LANGUAGES;
+/** All listed languages sorted by code; `active: true` / `false` keeps only those entries. */
+export function supportedLanguages(filter: { active?: boolean } = {}): readonly Language[] {
+  if (filter.active === undefined) return ALL;
+  return filter.active ? ACTIVE : INACTIVE;
 }

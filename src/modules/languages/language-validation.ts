@@ -3,11 +3,13 @@ import { ApiError } from '../../http/errors.js';
 
 /**
  * Every language parameter of the API goes through here: each code must be on the supported
- * list (GET /api2/v1/languages), else 400 `UnsupportedLanguage` naming the field and the code.
- * Returns the canonical codes, without duplicates, in the order given.
+ * list (GET /api2/v1/languages; any case, `-` or `_`), else 400 `UnsupportedLanguage` naming the
+ * field and the code, and nothing is written. Returns the canonical codes (`EN-us` -> `en_us`),
+ * without duplicates, in the order given. Legacy codes (active=false on the list) are accepted:
+ * older data carries them. See docs/languages.md.
  */
 export function assertLanguages(field: string, codes: readonly string[]): string[] {
-  const result: string[] = [];
+  const result = new Set<string>();
   for (const code of codes) {
     const canonical = normalizeLanguage(code);
     if (canonical === null) {
@@ -15,9 +17,9 @@ export function assertLanguages(field: string, codes: readonly string[]): string
         details: [{ field, message: `unsupported language code "${code}"` }],
       });
     }
-    if (!result.includes(canonical)) result.push(canonical);
+    result.add(canonical);
   }
-  return result;
+  return [...result];
 }
 
 export function assertLanguage(field: string, code: string): string {

@@ -9,6 +9,7 @@ import { ApiError, forbidden, invalid, notFound } from '../../http/errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import { revokeUserLoginTokens } from '../auth/login-tokens.repository.js';
 import { findClientsByIds } from '../clients/clients.repository.js';
+import { assertLanguages } from '../languages/language-validation.js';
 import { findAllReferencedRecords, findReferencedRecords, hasReferenceTable } from './setting-references.js';
 import { findOrganizationById } from '../organizations/organizations.repository.js';
 import { toUserDetailsV3 } from './user-views.js';
@@ -62,8 +63,6 @@ export function assertTimezone(timezone: string, field = 'timezone'): void {
   }
 }
 
-const LOCALE_CODE = /^[a-z]{2,3}(_[a-z0-9]{2,8})*$/;
-
 export function checkPassword(password: string, userName: string): void {
   if (password.length < 8 || password.length > 255) throw invalid('Password length must be between 8 and 255.', [{ field: 'password', message: 'length must be between 8 and 255' }]);
   if (password.toLowerCase() === userName.toLowerCase()) {
@@ -88,10 +87,8 @@ async function resolveRoleSettings(
     if (error instanceof RoleSettingsError) throw invalid(error.message, [{ field: error.field, message: error.message }]);
     throw error;
   }
-  for (const [field, codes] of Object.entries(settings.locales)) {
-    const bad = codes.find((code) => !LOCALE_CODE.test(code));
-    if (bad) throw invalid(`"${bad}" in ${field} is not a language code.`, [{ field, message: `unknown language code "${bad}"` }]);
-  }
+  // Stored canonical (`EN-us` -> `en_us`); a code not on the supported list is a 400 UnsupportedLanguage.
+  for (const [field, codes] of Object.entries(settings.locales)) settings.locales[field] = assertLanguages(field, codes);
   let guestClientId: string | null = null;
   for (const [kind, keys] of referencedKeys(role, settings)) {
     if (!hasReferenceTable(kind)) {
