@@ -73,6 +73,10 @@ export const EXTENSION_FIELDS: Record<string, string[]> = {
   ClientDto: ['contacts'],
   // The client a business unit belongs to (the description deletes a client's business units with it).
   BusinessUnitDto: ['client'],
+  // Whether the option is deprecated (docs/custom-fields.md); Phrase's own option DTO shows it too.
+  CustomFieldOptionDto: ['deprecated'],
+  // The changelog's newer vendor fields (description, "Versioning" 3), not yet in the yaml (docs/vendors-and-services.md).
+  VendorDto: ['active', 'buyerOwner', 'createdBy', 'dateCreated', 'timezone'],
 };
 
 const SPEC_FILE = 'phrase-tms-api.yaml';
