@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { localBlobStore } from '../src/storage/blob-store.js';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
@@ -55,6 +56,8 @@ const deps: AppDeps = {
   database,
   clock: () => new Date(),
   taskWakeup: createTaskWakeup(),
+  // The queue benchmark stores no files.
+  blobs: localBlobStore(join(tmpdir(), 'opentms-bench-blobs')),
 };
 console.log(`task queue on ${database.dialect}${url ? '' : ' (file, WAL, synchronous=FULL)'}, node ${process.version}`);
 

@@ -9,6 +9,9 @@
  * clone without it the script says so and exits 0. The service's routes come from the real app,
  * built on an in-memory database, so the report cannot drift from what the service answers.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { localBlobStore } from '../src/storage/blob-store.js';
 import { readFileSync } from 'node:fs';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -79,7 +82,7 @@ async function readServiceRoutes(): Promise<ServiceRoute[]> {
   const database = openDatabase({ kind: 'sqlite', path: ':memory:' });
   try {
     await migrateToLatest(database);
-    const app = await buildApp({ config: loadConfig({}), database, clock: () => new Date(), taskWakeup: createTaskWakeup() }, { logger: false });
+    const app = await buildApp({ config: loadConfig({}), database, clock: () => new Date(), taskWakeup: createTaskWakeup(), blobs: localBlobStore(join(tmpdir(), 'opentms-coverage-blobs')) }, { logger: false });
     const routes = app.registeredRoutes.map(({ method, url, operationId }) => ({ method, url, operationId }));
     await app.close();
     return routes;

@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { TaskWakeup } from './queue/types.js';
+import type { BlobStore } from './storage/blob-store.js';
 
 /** What the app is built from; tests build it with their own database and clock. */
 export interface AppDeps {
@@ -10,4 +11,6 @@ export interface AppDeps {
   readonly clock: () => Date;
   /** Wakes this process's worker after a transaction that enqueued tasks has committed. */
   readonly taskWakeup: TaskWakeup;
+  /** Where uploaded and generated files live (`<dataDir>/blobs` by default). */
+  readonly blobs: BlobStore;
 }

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { createTaskWakeup } from './queue/types.js';
+import { localBlobStore } from './storage/blob-store.js';
 import type { TaskLogger } from './queue/types.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { Config } from './config.js';
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
     : openDatabase({ kind: 'sqlite', path: join(config.dataDir, 'opentms.sqlite') });
 
   const applied = await migrateToLatest(database);
-  const deps: AppDeps = { config, database, clock: () => new Date(), taskWakeup: createTaskWakeup() };
+  const deps: AppDeps = { config, database, clock: () => new Date(), taskWakeup: createTaskWakeup(), blobs: localBlobStore(join(config.dataDir, 'blobs')) };
 
   let app: FastifyInstance | null = null;
   let log: TaskLogger;

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
@@ -9,6 +12,7 @@ import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { AppDeps } from '../src/deps.js';
 import { createTaskWakeup } from '../src/queue/types.js';
+import { localBlobStore } from '../src/storage/blob-store.js';
 import { loadContractChecker } from './contract/response-contract.js';
 
 /** A clock the test moves by hand. */
@@ -106,7 +110,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const { database, drop } = await createTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env });
   const clock = testClock();
-  const deps: AppDeps = { config, database, clock, taskWakeup: createTaskWakeup() };
+  // Each test app keeps its files in a folder of its own, removed on close.
+  const blobDir = mkdtempSync(join(tmpdir(), 'opentms-test-blobs-'));
+  const deps: AppDeps = { config, database, clock, taskWakeup: createTaskWakeup(), blobs: localBlobStore(blobDir) };
   const app = await buildApp(deps, { logger: false });
   const inject = async (injectOptions: InjectOptions | string) => {
     const opts = typeof injectOptions === 'string' ? { url: injectOptions } : injectOptions;
@@ -124,6 +130,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await app.close();
       await drop();
+      rmSync(blobDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,3 +1,6 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { localBlobStore } from '../src/storage/blob-store.js';
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'node:net';
 import { Writable } from 'node:stream';
@@ -444,7 +447,7 @@ describe('when Redis is unreachable', () => {
     });
     const clock = testClock();
     const config = loadConfig({ LOG_LEVEL: 'warn', REDIS_URL: 'redis://127.0.0.1:1', OPENTMS_RATE_LIMIT_PER_TOKEN: '2', OPENTMS_RATE_LIMIT_PER_IP: '1' });
-    const app = await buildApp({ config, database, clock, taskWakeup: createTaskWakeup() }, { logger: { level: 'warn', stream } });
+    const app = await buildApp({ config, database, clock, taskWakeup: createTaskWakeup(), blobs: localBlobStore(join(tmpdir(), 'opentms-rate-limit-blobs')) }, { logger: { level: 'warn', stream } });
     try {
       const user = await makeUser(database.db, await makeOrganization(database.db));
       const login = await app.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: user.userName, password: 'correct horse battery staple' } });

@@ -23,13 +23,14 @@ import { buildTaskFailureHook, buildTaskRegistry } from '../../src/queue/registr
 import type { TaskContext, TaskHandler } from '../../src/queue/types.js';
 import { createTaskWakeup } from '../../src/queue/types.js';
 import { startWorker } from '../../src/queue/worker.js';
+import { localBlobStore } from '../../src/storage/blob-store.js';
 
 const config = loadConfig(process.env);
 const database = config.databaseUrl
   ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
   : openDatabase({ kind: 'sqlite', path: join(config.dataDir, 'opentms.sqlite') });
 await migrateToLatest(database);
-const deps: AppDeps = { config, database, clock: () => new Date(), taskWakeup: createTaskWakeup() };
+const deps: AppDeps = { config, database, clock: () => new Date(), taskWakeup: createTaskWakeup(), blobs: localBlobStore(join(config.dataDir, 'blobs')) };
 const log = createJsonLogger(config.logLevel);
 
 async function recordRun(context: TaskContext): Promise<void> {
