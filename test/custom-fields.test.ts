@@ -3,6 +3,8 @@ import { newUid } from '../src/db/ids.js';
 import { ApiError } from '../src/http/errors.js';
 import { checkedFieldValue, loadCustomField } from '../src/modules/custom-fields/custom-field-values.js';
 import { createTestApp } from './harness.js';
+import { apiCaller, uniqueName } from './support/api.js';
+import type { Headers } from './support/api.js';
 import type { TestApp } from './harness.js';
 import { apiToken, loginAs, signedInUser } from './factories.js';
 
@@ -12,7 +14,6 @@ import { apiToken, loginAs, signedInUser } from './factories.js';
  * for values on records, access and tenancy.
  */
 
-type Headers = Record<string, string>;
 interface Option {
   uid: string;
   value: string;
@@ -48,10 +49,9 @@ describe('custom fields', () => {
   });
   afterAll(() => t.close());
 
-  const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Headers, payload?: unknown) =>
-    t.inject({ method, url: `/api2/v1/customFields${url}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const api = (...args: Parameters<ReturnType<typeof apiCaller>>) => apiCaller(t, '/api2/v1/customFields')(...args);
 
-  const unique = (prefix: string) => `${prefix} ${newUid().slice(0, 8)}`;
+  const unique = uniqueName;
 
   async function create(payload: Record<string, unknown>, headers = admin): Promise<Field> {
     const response = await api('POST', '', headers, { allowedEntities: ['PROJECT'], ...payload });

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUid } from '../src/db/ids.js';
 import { createTestApp } from './harness.js';
+import { apiCaller, uniqueName } from './support/api.js';
+import type { Headers, Method } from './support/api.js';
 import type { TestApp } from './harness.js';
 import { apiToken, loginAs, signedInUser } from './factories.js';
 
@@ -10,8 +12,6 @@ import { apiToken, loginAs, signedInUser } from './factories.js';
  * extensions, edit being a partial update (description, "Behaviour of other operations" 4).
  */
 
-type Headers = Record<string, string>;
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 let stepCounter = 0;
 
@@ -27,8 +27,7 @@ describe('services', () => {
   });
   afterAll(() => t.close());
 
-  const api = (method: Method, url: string, headers: Headers, payload?: unknown) =>
-    t.inject({ method, url: `/api2/v1/${url}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const api = (...args: Parameters<ReturnType<typeof apiCaller>>) => apiCaller(t)(...args);
 
   async function ok(method: Method, url: string, headers: Headers, payload?: unknown, status = 200) {
     const response = await api(method, url, headers, payload);
@@ -36,7 +35,7 @@ describe('services', () => {
     return response.statusCode === 204 ? null : response.json();
   }
 
-  const unique = (prefix: string) => `${prefix} ${newUid().slice(0, 8)}`;
+  const unique = uniqueName;
   const create = (payload: Record<string, unknown>, headers = home.headers) => ok('POST', 'services', headers, payload, 201);
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUid } from '../src/db/ids.js';
 import { createTestApp } from './harness.js';
+import { apiCaller, uniqueName } from './support/api.js';
+import type { Headers } from './support/api.js';
 import type { TestApp } from './harness.js';
 import { apiToken, loginAs, makeOrganization, makeUser, signedInUser } from './factories.js';
 
@@ -10,7 +12,6 @@ import { apiToken, loginAs, makeOrganization, makeUser, signedInUser } from './f
  * unit feature flag, and references from users' settings.
  */
 
-type Headers = Record<string, string>;
 
 describe('setup records', () => {
   let t: TestApp;
@@ -27,8 +28,7 @@ describe('setup records', () => {
   });
   afterAll(() => t.close());
 
-  const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', url: string, headers: Headers, payload?: unknown) =>
-    t.inject({ method, url: `/api2/v1/${url}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const api = (...args: Parameters<ReturnType<typeof apiCaller>>) => apiCaller(t)(...args);
 
   async function create(path: string, payload: Record<string, unknown>, headers = admin) {
     const response = await api('POST', path, headers, payload);
@@ -36,7 +36,7 @@ describe('setup records', () => {
     return response.json();
   }
 
-  const unique = (prefix: string) => `${prefix} ${newUid().slice(0, 8)}`;
+  const unique = uniqueName;
 
   /** A project manager of the admin's organization with the given rights, signed in. */
   async function projectManager(rights: Record<string, boolean> = {}) {

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUid } from '../src/db/ids.js';
 import { insertOrganization } from '../src/modules/organizations/organizations.repository.js';
 import { createTestApp } from './harness.js';
+import { apiCaller } from './support/api.js';
+import type { Headers, Method } from './support/api.js';
 import type { TestApp } from './harness.js';
 import { apiToken, loginAs, makeUser, signedInUser } from './factories.js';
 
@@ -11,8 +13,6 @@ import { apiToken, loginAs, makeUser, signedInUser } from './factories.js';
  * side) and the vendor token, with two organizations: a buyer and its vendors.
  */
 
-type Headers = Record<string, string>;
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 let stepCounter = 0;
 
@@ -28,8 +28,7 @@ describe('vendors and buyers', () => {
   });
   afterAll(() => t.close());
 
-  const api = (method: Method, url: string, headers: Headers, payload?: unknown) =>
-    t.inject({ method, url: `/api2/v1/${url}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const api = (...args: Parameters<ReturnType<typeof apiCaller>>) => apiCaller(t)(...args);
 
   async function ok(method: Method, url: string, headers: Headers, payload?: unknown, status = 200) {
     const response = await api(method, url, headers, payload);
