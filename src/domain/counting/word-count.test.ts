@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { baseLanguage, countCharacters, countText, LOGOGRAPHIC_FACTORS, sumCounts, sumWords } from './word-count.js';
+
+// [language, text, words, characters, charactersNoSpaces]
+const cases: [string, string, number, number, number][] = [
+  // Latin.
+  ['en', 'Hello world, this is a test.', 6, 28, 23],
+  ['en', '', 0, 0, 0],
+  ['en', '   ', 0, 3, 0],
+  ['en', '... !!! ?', 0, 9, 7],
+  ['en', "Don't stop believing.", 3, 21, 19],
+  ['fr', "L'homme qu'on aime.", 3, 19, 17],
+  // Hyphenated compounds: one word.
+  ['en', 'A state-of-the-art e-mail client', 4, 32, 29],
+  ['en', 'A well\u2011known word', 3, 17, 15],
+  ['en', 'A dash - between words', 4, 22, 18],
+  ['en', 'A dash between -words', 4, 21, 18],
+  ['de', 'Das Max-Planck-Institut und die Donaudampfschifffahrtsgesellschaft', 5, 66, 62],
+  ['de', 'Straßenbahn-Haltestelle, Öl- und Gaspreise', 4, 42, 39],
+  // Czech and other accented text.
+  ['cs', 'Příliš žluťoučký kůň úpěl ďábelské ódy.', 6, 39, 34],
+  ['cs', 'Např. v Praze, tj. v ČR.', 6, 24, 19],
+  // Decomposed accents are one character each.
+  ['cs', 'Z\u030Clut\u030Couc\u030Cky\u0301', 1, 9, 9],
+  // Numbers are words.
+  ['en', 'It costs 3.14 or 1,000 or 42%.', 7, 30, 24],
+  // "10:30" is two numbers by UAX #29.
+  ['en', 'Call 555-1234 on 2026-11-21 at 10:30.', 7, 37, 32],
+  ['en', 'Version 2 of 10', 4, 15, 12],
+  // URLs and e-mail addresses: one word.
+  ['en', 'Visit https://example.com/a-b/c.html?x=1&y=two.', 2, 47, 46],
+  ['en', 'Or www.example.co.uk, or mail j.doe-smith@example.co.uk!', 5, 56, 52],
+  ['en', 'See (https://example.com/docs).', 2, 31, 30],
+  // Chinese: characters / 2.8.
+  ['zh', '我是学生。', 1.43, 5, 5],
+  ['zh_TW', '我是學生，你呢？', 2.14, 8, 8],
+  // Japanese: all logographic characters / 3.0, kanji included.
+  ['ja', '東京都に住んでいます。', 3.33, 11, 11],
+  ['ja', 'コンピューター', 2.33, 7, 7],
+  ['ja', 'Tシャツを買った', 3.33, 8, 8],
+  // Korean: / 3.3.
+  ['ko', '안녕하세요 세계', 2.12, 8, 7],
+  // Thai: grapheme clusters / 6.0 (a vowel or tone mark stays with its consonant).
+  ['th', 'สวัสดีครับ ผมชื่อ', 1.83, 12, 11],
+  // Mixed: Latin words plus logographic characters at their script's factor.
+  ['en', 'Hello 世界 and こんにちは', 4.38, 18, 15],
+  ['zh', '我用Windows 10和Word。', 4.07, 18, 17],
+  // Inline tag placeholders count nothing and do not split words.
+  ['en', 'Click \uE000Save\uE800 now.\uF000', 3, 15, 13],
+  ['en', 'Hel\uE000lo\uE800 world', 2, 11, 10],
+  ['en', '\uE000\uE800\uF000', 0, 0, 0],
+  ['zh', '\uE000我是\uE800学生', 1.43, 4, 4],
+];
+
+describe('countText', () => {
+  for (const [language, text, words, characters, charactersNoSpaces] of cases) {
+    it(`${language}: ${JSON.stringify(text)} = ${words} words, ${characters}/${charactersNoSpaces} characters`, () => {
+      expect(countText(text, language)).toEqual({ words, characters, charactersNoSpaces });
+    });
+  }
+
+  it('takes another factor table (Phrase-like: a CJK character is a word)', () => {
+    expect(countText('我是学生。', 'zh', { factors: { zh: 1, ja: 1, ko: 1, th: 6 } }).words).toBe(4);
+    expect(countText('東京', 'ja', { factors: { ...LOGOGRAPHIC_FACTORS, ja: 2 } }).words).toBe(1);
+  });
+
+  it('counts a language the segmenter does not know like the root locale', () => {
+    expect(countText('one two three', 'xx_invalid_code_!!')).toEqual(countText('one two three', 'en'));
+  });
+
+  it('stays linear on one very long token', () => {
+    const began = performance.now();
+    expect(countText(`${'a'.repeat(200_000)} b@c.de`, 'en').words).toBe(2);
+    expect(performance.now() - began).toBeLessThan(1000);
+  });
+
+  it('normalizes language codes', () => {
+    expect(baseLanguage('zh_TW')).toBe('zh');
+    expect(baseLanguage(' JA-jp ')).toBe('ja');
+    expect(baseLanguage('cs')).toBe('cs');
+  });
+});
+
+describe('sumWords', () => {
+  const sums: [number[], number][] = [
+    [[], 0],
+    [[1, 2, 3], 6],
+    [[1.43, 1.43], 3], // 2.86
+    [[0.25, 0.25], 1], // 0.5 rounds half up
+    [[0.24, 0.25], 0],
+    [[0.1, 0.2, 0.3, 0.4], 1], // no floating point drift
+    [Array.from({ length: 1000 }, () => 0.01), 10],
+    [[3.33, 3.33, 3.34], 10],
+  ];
+  for (const [words, total] of sums) {
+    it(`${JSON.stringify(words.length > 8 ? `${words.length} values` : words)} -> ${total}`, () => {
+      expect(sumWords(words)).toBe(total);
+      expect(Number.isInteger(sumWords(words))).toBe(true);
+    });
+  }
+
+  it('adds counted segments of a job', () => {
+    const segments = ['我是学生。', '你好。', 'Hello world.'].map((text) => countText(text, 'zh'));
+    expect(sumCounts(segments)).toEqual({ words: 4, characters: 20, charactersNoSpaces: 19 });
+  });
+});
+
+describe('countCharacters', () => {
+  /** Grapheme clusters by Intl.Segmenter, the definition the fast path must agree with. */
+  function intlCounts(text: string): { characters: number; charactersNoSpaces: number } {
+    const segments = [...new Intl.Segmenter('und', { granularity: 'grapheme' }).segment(text)].map((s) => s.segment);
+    return { characters: segments.length, charactersNoSpaces: segments.filter((s) => !/^\s+$/u.test(s)).length };
+  }
+  const samples = [
+    ...cases.map(([, text]) => text.replace(/[\uE000-\uF8FF]/g, '')),
+    'Plain ASCII text, with digits 123 and punctuation!?',
+    'Ünïcödé Latin, Ελληνικά, Кириллица, עברית, العربية',
+    'Decomposed: e\u0301 a\u0308 n\u0303',
+    'Windows line\r\nend and \r alone',
+    'Emoji 😀 👍🏽 👨‍👩‍👧 🇨🇿 ❤️ 1️⃣',
+    'Hangul jamo \u1100\u1161\u11A8 and 한국어',
+    'Devanagari क्षत्रिय हिन्दी',
+    'Thai ทำ น้ำ กำลัง',
+    'Halfwidth ｶﾞｷﾞ and fullwidth ＡＢＣ',
+    'Math 𝐇𝐞𝐥𝐥𝐨 and CJK ext 𠀀𠀁',
+    'Soft\u00ADhyphen and zero\u200Bwidth space and nbsp\u00A0here',
+    'Arabic number sign \u0600\u0661\u0662',
+  ];
+  for (const text of samples) {
+    it(`agrees with Intl.Segmenter on ${JSON.stringify(text)}`, () => {
+      expect(countCharacters(text)).toEqual(intlCounts(text));
+    });
+  }
+});
