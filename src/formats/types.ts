@@ -1,0 +1,101 @@
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * The common model of the file filters (docs/file-formats.md). A filter turns a file into
+ * translatable units whose text carries inline tags as Phrase-style display tokens, and writes
+ * translations back into the original structure.
+ */
+
+export type InlineTagKind = 'open' | 'close' | 'standalone';
+
+/**
+ * One inline tag occurrence. A paired tag is two occurrences (an `open` and a `close`) sharing one
+ * `id`. Display forms follow the Phrase TMS editor notation: `{1>` opens, `<1}` closes, `{1}`
+ * stands alone.
+ */
+export interface InlineTag {
+  id: number;
+  kind: InlineTagKind;
+  /** The exact original markup (raw file text), put back on write. */
+  original: string;
+  /** The display token, e.g. `{1>`. */
+  display: string;
+}
+
+export interface TextUnit {
+  /** 0-based order of the unit in the file. */
+  index: number;
+  /** The file's own name for the text (XLIFF resname or id, JSON dotted key); null for plain text. */
+  key: string | null;
+  /** Where the unit came from, unique within the file; translations are addressed by it on write. */
+  locator: string;
+  /** Source text, inline tags as display tokens. */
+  source: string;
+  /** Every tag occurring in `source` or `target` (target-only tags numbered after the source's). */
+  tags: InlineTag[];
+  /** Translation already in the file (e.g. an XLIFF `<target>`), tags as display tokens. */
+  target: string | null;
+  translatable: boolean;
+  note: string | null;
+}
+
+export interface UnitTranslation {
+  /** The translated text with display tokens for tags (`{1>`, `<1}`, `{1}`). */
+  text: string;
+}
+
+export interface FilterOptions {
+  /**
+   * Phrase's `tagRegexp` import setting (TxtSettingsDto, JsonSettingsDto): text matching this
+   * regular expression becomes standalone tags, e.g. `\{[a-z]+\}` for `{name}` placeholders.
+   * Plain text and JSON only.
+   */
+  tagRegexp?: string;
+  /** Plain text: what one unit is (default `line`, as Phrase imports TXT line by line). */
+  plainTextUnit?: 'line' | 'paragraph';
+  /** XLIFF: read `<note>` elements into `note` (XlfSettingsDto.importNotes, default true). */
+  importNotes?: boolean;
+  /** JSON: the largest file accepted, in bytes (default 50 MiB). */
+  maxJsonBytes?: number;
+  /** Write: the target language code, written as `xml:lang` on inserted XLIFF targets. */
+  targetLanguage?: string;
+}
+
+export interface FormatFilter {
+  /** Stable name, e.g. `xliff12`. */
+  readonly name: string;
+  /** Lower-case file name extensions without the dot. */
+  readonly extensions: readonly string[];
+  /** Recognizes the format from the file's first bytes (at most FORMAT_SNIFF_BYTES). */
+  detect?(firstBytes: Buffer): boolean;
+  /** Streams the units of `input`; throws FormatError on a malformed file. */
+  parse(input: Readable, options?: FilterOptions): AsyncIterable<TextUnit>;
+  /**
+   * Streams `original` to `output` with the translations (keyed by locator) written in; untouched
+   * parts stay byte-for-byte as they were. Ends `output`. Rejects with FormatError when the
+   * original is malformed or a translation cannot be written (misnested tags, characters the
+   * file's encoding cannot hold).
+   */
+  write(
+    original: Readable,
+    translations: ReadonlyMap<string, UnitTranslation>,
+    output: Writable,
+    options?: FilterOptions,
+  ): Promise<void>;
+}
+
+/** How many leading bytes `filterFor` needs to recognize a file by content. */
+export const FORMAT_SNIFF_BYTES = 1024;
+
+/** A malformed or unsupported file. The import records `message` as the job's import error. */
+export class FormatError extends Error {
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+
+  constructor(message: string, position: { line?: number; column?: number } = {}) {
+    super(position.line === undefined ? message : `${message} (line ${position.line}${position.column === undefined ? '' : `, column ${position.column}`})`);
+    this.name = 'FormatError';
+    this.line = position.line;
+    this.column = position.column;
+  }
+}

@@ -1,0 +1,552 @@
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SaxesParser } from 'saxes';
+import type { SaxesTagNS } from 'saxes';
+import { decodeStream, encodeText, encoding, encodingFromBom } from './encoding.js';
+import type { TextEncoding } from './encoding.js';
+import { inlineTag, restoreTags } from './inline-tags.js';
+import { FormatError } from './types.js';
+import type { FilterOptions, FormatFilter, InlineTag, InlineTagKind, TextUnit, UnitTranslation } from './types.js';
+
+/**
+ * XLIFF 1.2 (`.xlf`, `.xliff`) through the saxes streaming parser: one `<trans-unit>` at a time is
+ * held in memory, never the document. saxes does not read DTDs or resolve external entities;
+ * on top of that a DOCTYPE with an internal subset (where entity bombs live) is refused.
+ *
+ * Write-back streams the original and copies it through as raw text; only the `<target>` of a
+ * translated unit is replaced (or inserted after `<source>`/`<seg-source>`), so everything else
+ * stays byte for byte.
+ */
+
+const XLIFF_NS = 'urn:oasis:names:tc:xliff:document:1.2';
+/** Elements whose whole markup (content included) becomes one tag. */
+const CODE_ELEMENTS = new Set(['x', 'bx', 'ex', 'bpt', 'ept', 'ph', 'it']);
+/** Elements whose start and end tags become a tag pair around translatable text. */
+const PAIR_ELEMENTS = new Set(['g', 'mrk']);
+/** Before the root element at most this much text is accepted (a DOCTYPE cannot grow unbounded). */
+const MAX_PROLOG_CHARS = 64 * 1024;
+/** One trans-unit larger than this is refused: units are held in memory whole. */
+export const MAX_TRANS_UNIT_CHARS = 10_000_000;
+
+interface Frame {
+  local: string;
+  /** In the XLIFF namespace (or in none). */
+  xliff: boolean;
+  start: number;
+  end: number;
+  selfClosing: boolean;
+  translate: boolean;
+  /** What closing this element means inside captured content. */
+  role?: 'code' | 'pair' | 'skip';
+  tagId?: number;
+  pairKey?: string;
+}
+
+/** A source or target being read: text with display tokens, and its tags. */
+class Content {
+  text = '';
+  readonly tags: InlineTag[] = [];
+  /** Open bpt/bx occurrences waiting for their ept/ex, by pairing key. */
+  readonly openPairs = new Map<string, number>();
+  /** Keys already numbered in this content (a second use gets a fresh number). */
+  readonly usedKeys = new Set<string>();
+  /** Depth of nested elements inside a code element (their markup is part of the code). */
+  codeDepth = 0;
+  codeStart = 0;
+
+  constructor(readonly isTarget: boolean) {}
+
+  add(id: number, kind: InlineTagKind, original: string): void {
+    const tag = inlineTag(id, kind, original);
+    this.tags.push(tag);
+    this.text += tag.display;
+  }
+}
+
+/** Numbers tags within one unit: source tags first, target tags reuse the number of the matching source tag. */
+class TagNumbering {
+  private next = 1;
+  private readonly sourceKeys = new Map<string, number>();
+
+  number(content: Content, key: string): number {
+    const reused = content.usedKeys.has(key);
+    content.usedKeys.add(key);
+    if (!reused && content.isTarget) {
+      const fromSource = this.sourceKeys.get(key);
+      if (fromSource !== undefined) return fromSource;
+    }
+    const id = this.next++;
+    if (!reused && !content.isTarget) this.sourceKeys.set(key, id);
+    return id;
+  }
+}
+
+export interface ScannedUnit {
+  unit: TextUnit;
+  /** Offsets in the decoded text: `<trans-unit` start and `</trans-unit>` end. */
+  start: number;
+  end: number;
+  /** Where a new `<target>` goes: after `</source>` (or `</seg-source>`). */
+  insertAt: number;
+  /** White space before `<source>`, repeated before an inserted target. */
+  indent: string;
+  /** Qualified name for the target element (the existing one's, else `target` with the source's prefix). */
+  targetName: string;
+  target: { start: number; end: number; attributes: [string, string][] } | null;
+}
+
+interface UnitState {
+  id: string;
+  key: string;
+  locator: string;
+  translatable: boolean;
+  depth: number;
+  start: number;
+  lastChildEnd: number;
+  insertAt: number | null;
+  indent: string;
+  targetName: string;
+  numbering: TagNumbering;
+  source: Content | null;
+  target: Content | null;
+  targetRange: ScannedUnit['target'];
+  notes: string[];
+  note: string | null;
+  capture: { kind: 'source' | 'target' | 'note'; content: Content | null; depth: number } | null;
+}
+
+/** The raw decoded text from some offset on; the part nobody needs any more is dropped. */
+class RawWindow {
+  private text = '';
+  private base = 0;
+
+  get end(): number {
+    return this.base + this.text.length;
+  }
+  append(chunk: string): void {
+    this.text += chunk;
+  }
+  slice(start: number, end: number): string {
+    if (start < this.base) throw new Error(`raw text before ${this.base} was already dropped`);
+    return this.text.slice(start - this.base, end - this.base);
+  }
+  lastIndexOf(char: string, before: number): number {
+    const at = this.text.lastIndexOf(char, before - this.base - 1);
+    return at < 0 ? -1 : at + this.base;
+  }
+  dropBefore(offset: number): void {
+    if (offset <= this.base) return;
+    this.text = this.text.slice(offset - this.base);
+    this.base = offset;
+  }
+}
+
+/** An attribute without a prefix (saxes keys attributes by qualified name). */
+function attribute(tag: SaxesTagNS, local: string): string | undefined {
+  return tag.attributes[local]?.value;
+}
+
+/**
+ * Feeds decoded text to saxes and reports each complete trans-unit with the offsets the writer
+ * needs. Callers append every chunk with `push`, then take `units`.
+ */
+export class XliffScanner {
+  readonly raw = new RawWindow();
+  readonly units: ScannedUnit[] = [];
+  private readonly parser = new SaxesParser({ xmlns: true, position: true });
+  private readonly stack: Frame[] = [];
+  private unit: UnitState | null = null;
+  private sawRoot = false;
+  private fileNumber = 0;
+  private idsInFile = new Set<string>();
+  private lastMarkupEnd = 0;
+  private index = 0;
+  private failure: FormatError | null = null;
+
+  constructor(private readonly options: FilterOptions = {}) {
+    const parser = this.parser;
+    parser.on('error', (error) => {
+      // saxes prefixes its messages with line:column; we report those separately.
+      const message = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
+      this.failure ??= new FormatError(`malformed XML: ${message}`, { line: parser.line, column: parser.column + 1 });
+    });
+    parser.on('doctype', (doctype) => {
+      this.lastMarkupEnd = parser.position;
+      if (doctype.includes('[')) {
+        this.fail('a DOCTYPE with an internal subset (entity declarations) is refused');
+      }
+    });
+    parser.on('xmldecl', () => (this.lastMarkupEnd = parser.position));
+    parser.on('comment', () => (this.lastMarkupEnd = parser.position));
+    parser.on('processinginstruction', () => (this.lastMarkupEnd = parser.position));
+    parser.on('cdata', (text) => {
+      this.lastMarkupEnd = parser.position;
+      this.onText(text);
+    });
+    parser.on('text', (text) => this.onText(text));
+    parser.on('opentag', (tag) => this.onOpen(tag));
+    parser.on('closetag', (tag) => this.onClose(tag));
+  }
+
+  private fail(message: string): void {
+    this.failure ??= new FormatError(message, { line: this.parser.line, column: this.parser.column + 1 });
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure;
+  }
+
+  push(chunk: string): void {
+    this.raw.append(chunk);
+    this.parser.write(chunk);
+    this.throwIfFailed();
+    if (!this.sawRoot && this.parser.position > MAX_PROLOG_CHARS) {
+      throw new FormatError(`no root element in the first ${MAX_PROLOG_CHARS} characters`);
+    }
+    if (this.unit && this.raw.end - this.unit.start > MAX_TRANS_UNIT_CHARS) {
+      throw new FormatError(`trans-unit "${this.unit.id}" is larger than ${MAX_TRANS_UNIT_CHARS} characters`);
+    }
+  }
+
+  end(): void {
+    this.parser.close();
+    this.throwIfFailed();
+    if (!this.sawRoot) throw new FormatError('the file has no root element');
+  }
+
+  /** Everything before this offset is no longer needed by the scanner. */
+  get retainFrom(): number {
+    if (this.unit) return this.unit.start;
+    const lt = this.raw.lastIndexOf('<', this.raw.end);
+    // A '<' after the last complete markup is the start of a tag not read in full yet.
+    if (lt >= this.lastMarkupEnd) return lt;
+    return Math.min(this.parser.position, this.raw.end);
+  }
+
+  private onText(text: string): void {
+    const capture = this.unit?.capture;
+    if (!capture) return;
+    if (capture.kind === 'note') {
+      if (this.unit) this.unit.note = (this.unit.note ?? '') + text;
+      return;
+    }
+    if (capture.content && capture.content.codeDepth === 0) capture.content.text += text;
+  }
+
+  private onOpen(tag: SaxesTagNS): void {
+    const end = this.parser.position;
+    this.lastMarkupEnd = end;
+    const start = this.raw.lastIndexOf('<', end);
+    const parent = this.stack[this.stack.length - 1];
+    const xliff = tag.uri === XLIFF_NS || tag.uri === '';
+    const frame: Frame = { local: tag.local, xliff, start, end, selfClosing: tag.isSelfClosing, translate: parent?.translate ?? true };
+    this.stack.push(frame);
+
+    if (!this.sawRoot) {
+      this.sawRoot = true;
+      if (tag.local !== 'xliff') return this.fail(`not an XLIFF document: the root element is <${tag.name}>`);
+      const version = attribute(tag, 'version') ?? '';
+      if (!xliff || version.startsWith('2')) return this.fail(`only XLIFF 1.2 is supported (version "${version || tag.uri}")`);
+      return;
+    }
+
+    const unit = this.unit;
+    if (unit?.capture) return this.openInCapture(unit, frame, tag);
+    if (unit && this.stack.length === unit.depth + 1 && xliff) return this.openUnitChild(unit, frame, tag);
+    if (!xliff) return;
+    if (tag.local === 'file') {
+      this.fileNumber += 1;
+      this.idsInFile = new Set();
+    } else if (tag.local === 'group') {
+      frame.translate = attribute(tag, 'translate') === 'no' ? false : frame.translate;
+    } else if (tag.local === 'trans-unit') {
+      if (unit) return this.fail('a trans-unit inside a trans-unit');
+      const id = attribute(tag, 'id');
+      if (id === undefined || id === '') return this.fail('a trans-unit without an id');
+      if (this.idsInFile.has(id)) return this.fail(`trans-unit id "${id}" is used twice in one <file>`);
+      this.idsInFile.add(id);
+      const translate = attribute(tag, 'translate');
+      this.unit = {
+        id,
+        key: attribute(tag, 'resname') || id,
+        locator: `${this.fileNumber}:${id}`,
+        translatable: translate === 'no' ? false : translate === 'yes' ? true : frame.translate,
+        depth: this.stack.length,
+        start,
+        lastChildEnd: end,
+        insertAt: null,
+        indent: '',
+        targetName: 'target',
+        numbering: new TagNumbering(),
+        source: null,
+        target: null,
+        targetRange: null,
+        notes: [],
+        note: null,
+        capture: null,
+      };
+    }
+  }
+
+  private openUnitChild(unit: UnitState, frame: Frame, tag: SaxesTagNS): void {
+    const depth = this.stack.length;
+    if (tag.local === 'source' || tag.local === 'target') {
+      if (tag.local === 'source') {
+        if (unit.source) return this.fail(`trans-unit "${unit.id}" has two <source> elements`);
+        const before = this.raw.slice(unit.lastChildEnd, frame.start);
+        unit.indent = /^\s*$/.test(before) ? before : '';
+        unit.targetName = tag.prefix ? `${tag.prefix}:target` : 'target';
+        unit.source = new Content(false);
+        unit.capture = { kind: 'source', content: unit.source, depth };
+      } else {
+        if (unit.target) return this.fail(`trans-unit "${unit.id}" has two <target> elements`);
+        if (!unit.source) return this.fail(`trans-unit "${unit.id}" has a <target> before its <source>`);
+        unit.target = new Content(true);
+        unit.targetName = tag.name;
+        unit.targetRange = { start: frame.start, end: frame.end, attributes: Object.values(tag.attributes).map((a) => [a.name, a.value]) };
+        unit.capture = { kind: 'target', content: unit.target, depth };
+      }
+    } else if (tag.local === 'note') {
+      unit.note = null;
+      unit.capture = { kind: 'note', content: null, depth };
+    }
+  }
+
+  private openInCapture(unit: UnitState, frame: Frame, tag: SaxesTagNS): void {
+    const capture = unit.capture;
+    const content = capture?.content;
+    if (!capture || !content) {
+      frame.role = 'skip';
+      return;
+    }
+    if (content.codeDepth > 0) {
+      content.codeDepth += 1;
+      frame.role = 'skip';
+      return;
+    }
+    const known = frame.xliff && (CODE_ELEMENTS.has(tag.local) || PAIR_ELEMENTS.has(tag.local));
+    if (known && PAIR_ELEMENTS.has(tag.local) && !frame.selfClosing) {
+      const key = `${tag.local}:${attribute(tag, tag.local === 'mrk' ? 'mid' : 'id') ?? ''}`;
+      frame.role = 'pair';
+      frame.tagId = unit.numbering.number(content, key);
+      content.add(frame.tagId, 'open', this.raw.slice(frame.start, frame.end));
+      return;
+    }
+    // Code elements, empty pair elements and foreign elements: the whole element is one tag.
+    frame.role = 'code';
+    const local = known ? tag.local : `foreign:${tag.name}`;
+    const pairRef = attribute(tag, 'rid') ?? attribute(tag, 'id') ?? '';
+    frame.pairKey = local === 'bpt' || local === 'ept' ? `bpt:${pairRef}` : local === 'bx' || local === 'ex' ? `bx:${pairRef}` : undefined;
+    frame.tagId = local === 'ept' || local === 'ex' ? undefined : unit.numbering.number(content, `${local}:${attribute(tag, 'id') ?? ''}`);
+    content.codeStart = frame.start;
+    content.codeDepth = 1;
+  }
+
+  private onClose(tag: SaxesTagNS): void {
+    const end = this.parser.position;
+    this.lastMarkupEnd = end;
+    const frame = this.stack.pop();
+    const unit = this.unit;
+    if (!frame || !unit) return;
+    const depth = this.stack.length + 1;
+    const capture = unit.capture;
+
+    if (capture && depth > capture.depth) {
+      const content = capture.content;
+      if (!content || frame.role === 'skip') {
+        if (content && content.codeDepth > 0) content.codeDepth -= 1;
+        return;
+      }
+      if (frame.role === 'pair' && frame.tagId !== undefined) {
+        content.add(frame.tagId, 'close', this.raw.slice(this.raw.lastIndexOf('<', end), end));
+      } else if (frame.role === 'code') {
+        content.codeDepth = 0;
+        const original = this.raw.slice(content.codeStart, end);
+        if (frame.pairKey?.startsWith('bpt:') || frame.pairKey?.startsWith('bx:')) {
+          if (tag.local === 'bpt' || tag.local === 'bx') {
+            const id = frame.tagId ?? unit.numbering.number(content, frame.pairKey);
+            content.openPairs.set(frame.pairKey, id);
+            content.add(id, 'open', original);
+          } else {
+            const id = content.openPairs.get(frame.pairKey);
+            content.openPairs.delete(frame.pairKey);
+            if (id !== undefined) content.add(id, 'close', original);
+            else content.add(unit.numbering.number(content, `${tag.local}:${attribute(tag, 'id') ?? ''}`), 'standalone', original);
+          }
+        } else if (frame.tagId !== undefined) {
+          content.add(frame.tagId, 'standalone', original);
+        }
+      }
+      return;
+    }
+
+    if (capture && depth === capture.depth) {
+      unit.capture = null;
+      unit.lastChildEnd = end;
+      if (capture.kind === 'source') unit.insertAt = end;
+      if (capture.kind === 'target' && unit.targetRange) unit.targetRange.end = end;
+      if (capture.kind === 'note' && unit.note !== null && this.options.importNotes !== false) unit.notes.push(unit.note);
+      return;
+    }
+
+    if (depth === unit.depth + 1) {
+      unit.lastChildEnd = end;
+      if (frame.xliff && tag.local === 'seg-source') unit.insertAt = end;
+      return;
+    }
+
+    if (depth === unit.depth) this.finishUnit(unit, end);
+  }
+
+  private finishUnit(unit: UnitState, end: number): void {
+    this.unit = null;
+    if (!unit.source) return this.fail(`trans-unit "${unit.id}" has no <source>`);
+    const tags = [...unit.source.tags, ...(unit.target?.tags.filter((tag) => !unit.source?.tags.some((s) => s.display === tag.display)) ?? [])];
+    this.units.push({
+      unit: {
+        index: this.index++,
+        key: unit.key,
+        locator: unit.locator,
+        source: unit.source.text,
+        tags,
+        target: unit.target ? unit.target.text : null,
+        translatable: unit.translatable,
+        note: unit.notes.length ? unit.notes.join('\n') : null,
+      },
+      start: unit.start,
+      end,
+      insertAt: unit.insertAt ?? end,
+      indent: unit.indent,
+      targetName: unit.targetName,
+      target: unit.targetRange,
+    });
+  }
+}
+
+/** Encoding of an XML file: BOM, else the first bytes' pattern, else the declaration (XML 1.0, appendix F). */
+export function chooseXmlEncoding(head: Buffer): TextEncoding {
+  const fromBom = encodingFromBom(head);
+  if (fromBom) return fromBom;
+  if (head[0] === 0x3c && head[1] === 0x00) return encoding('utf-16le');
+  if (head[0] === 0x00 && head[1] === 0x3c) return encoding('utf-16be');
+  const declared = /^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head.toString('latin1'))?.[1]?.toLowerCase();
+  if (declared === undefined || declared === 'utf-8' || declared === 'utf8') return encoding('utf-8');
+  if (declared === 'us-ascii' || declared === 'ascii') return encoding('utf-8', undefined, 0x7f);
+  if (declared === 'iso-8859-1' || declared === 'latin1' || declared === 'latin-1') return encoding('latin1');
+  throw new FormatError(`unsupported XML encoding "${declared}" (UTF-8, UTF-16 and ISO-8859-1 are)`);
+}
+
+async function* parse(input: Readable, options: FilterOptions = {}): AsyncGenerator<TextUnit> {
+  const { chunks } = await decodeStream(input, chooseXmlEncoding);
+  const scanner = new XliffScanner(options);
+  for await (const chunk of chunks) {
+    scanner.push(chunk);
+    for (const scanned of scanner.units.splice(0)) yield scanned.unit;
+    scanner.raw.dropBefore(scanner.retainFrom);
+  }
+  scanner.end();
+  for (const scanned of scanner.units.splice(0)) yield scanned.unit;
+}
+
+/** XML 1.0 forbids these characters outright; they cannot be written even as references. */
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+
+function xmlEscaper(maxCodePoint: number, what: string): (text: string) => string {
+  return (text) => {
+    if (NOT_XML.test(text)) throw new FormatError(`${what} contains a character XML cannot hold`);
+    let out = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    if (maxCodePoint < 0x10ffff) {
+      out = Array.from(out, (char) => ((char.codePointAt(0) ?? 0) > maxCodePoint ? `&#x${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()};` : char)).join('');
+    }
+    return out;
+  };
+}
+
+function attributeEscape(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+}
+
+/** Throws unless `fragment` is well-formed XML content (tags restored in a wrong order are not). */
+function assertWellFormed(fragment: string, locator: string): void {
+  const parser = new SaxesParser({ fragment: true, xmlns: false });
+  let error: Error | null = null;
+  parser.on('error', (e) => (error ??= e));
+  parser.write(`<t>${fragment}</t>`).close();
+  if (error) throw new FormatError(`the translation of unit ${locator} has misplaced or unbalanced tags`);
+}
+
+function targetElement(scanned: ScannedUnit, translation: UnitTranslation, enc: TextEncoding, options: FilterOptions): string {
+  const { locator } = scanned.unit;
+  const body = restoreTags(translation.text, scanned.unit.tags, xmlEscaper(enc.maxCodePoint, `the translation of unit ${locator}`));
+  assertWellFormed(body, locator);
+  const attributes: [string, string][] = scanned.target?.attributes.map(([name, value]) => [name, value]) ?? (options.targetLanguage ? [['xml:lang', options.targetLanguage]] : []);
+  const state = attributes.find(([name]) => name === 'state');
+  if (state) state[1] = 'translated';
+  else attributes.push(['state', 'translated']);
+  const attrs = attributes.map(([name, value]) => ` ${name}="${attributeEscape(value)}"`).join('');
+  return `<${scanned.targetName}${attrs}>${body}</${scanned.targetName}>`;
+}
+
+async function write(
+  original: Readable,
+  translations: ReadonlyMap<string, UnitTranslation>,
+  output: Writable,
+  options: FilterOptions = {},
+): Promise<void> {
+  const { encoding: enc, chunks } = await decodeStream(original, chooseXmlEncoding);
+  const scanner = new XliffScanner(options);
+  let flushed = 0;
+
+  function* emit(upTo: number): Generator<Buffer> {
+    if (upTo <= flushed) return;
+    yield encodeText(scanner.raw.slice(flushed, upTo), enc);
+    flushed = upTo;
+  }
+
+  function* rewriteUnits(): Generator<Buffer> {
+    for (const scanned of scanner.units.splice(0)) {
+      const translation = translations.get(scanned.unit.locator);
+      if (!translation || !scanned.unit.translatable) continue;
+      yield* emit(scanned.start);
+      const target = targetElement(scanned, translation, enc, options);
+      const rewritten = scanned.target
+        ? scanner.raw.slice(scanned.start, scanned.target.start) + target + scanner.raw.slice(scanned.target.end, scanned.end)
+        : scanner.raw.slice(scanned.start, scanned.insertAt) + scanned.indent + target + scanner.raw.slice(scanned.insertAt, scanned.end);
+      yield encodeText(rewritten, enc);
+      flushed = scanned.end;
+    }
+  }
+
+  async function* rewritten(): AsyncGenerator<Buffer> {
+    if (enc.bom.length) yield enc.bom;
+    for await (const chunk of chunks) {
+      scanner.push(chunk);
+      yield* rewriteUnits();
+      yield* emit(scanner.retainFrom);
+      scanner.raw.dropBefore(flushed);
+    }
+    scanner.end();
+    yield* rewriteUnits();
+    yield* emit(scanner.raw.end);
+  }
+  await pipeline(rewritten(), output);
+}
+
+export const xliff12Filter: FormatFilter = {
+  name: 'xliff12',
+  extensions: ['xlf', 'xliff'],
+  detect(firstBytes) {
+    let head: string;
+    try {
+      const enc = chooseXmlEncoding(firstBytes);
+      const body = firstBytes.subarray(enc.bom.length);
+      head = enc.name === 'latin1' ? body.toString('latin1') : new TextDecoder(enc.name).decode(body);
+    } catch {
+      return false;
+    }
+    return /<(?:[\w.-]+:)?xliff\b[^>]*\bversion\s*=\s*["']1\.[0-2]["']/.test(head) || head.includes(XLIFF_NS);
+  },
+  parse,
+  write,
+};
