@@ -35,6 +35,15 @@ import { additionalWorkflowStepsRoutes } from './modules/workflow-steps/addition
 import { emailTemplatesRoutes } from './modules/email-templates/email-templates.routes.js';
 import { dueDateSchemesRoutes } from './modules/due-date-schemes/due-date-schemes.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { projectsRoutes } from './modules/projects/projects.routes.js';
+import { projectTemplatesRoutes } from './modules/project-templates/project-templates.routes.js';
+import { customFieldInstancesRoutes } from './modules/custom-field-instances/custom-field-instances.routes.js';
+import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { jobFilesRoutes } from './modules/job-files/job-files.routes.js';
+import { jobOperationsRoutes } from './modules/job-operations/job-operations.routes.js';
+import { referenceFilesRoutes } from './modules/reference-files/reference-files.routes.js';
+import { filesRoutes } from './modules/files/files.routes.js';
+import { installUploadParsing } from './http/uploads.js';
 
 
 /** The TMS API is served at both prefixes, as the published service does. */
@@ -79,6 +88,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   for (const prefix of API_PREFIXES) {
     await app.register(
       async (api) => {
+        await installUploadParsing(api, deps.config.uploadLimitBytes);
         await api.register(authRoutes(deps));
         await api.register(usersRoutes(deps));
         await api.register(scimRoutes(deps));
@@ -100,6 +110,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(emailTemplatesRoutes(deps));
         await api.register(dueDateSchemesRoutes(deps));
         await api.register(notificationsRoutes(deps));
+        await api.register(projectsRoutes(deps));
+        await api.register(projectTemplatesRoutes(deps));
+        await api.register(customFieldInstancesRoutes(deps));
+        await api.register(jobsRoutes(deps));
+        await api.register(jobFilesRoutes(deps));
+        await api.register(jobOperationsRoutes(deps));
+        await api.register(referenceFilesRoutes(deps));
+        await api.register(filesRoutes(deps));
       },
       { prefix },
     );

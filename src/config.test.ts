@@ -10,6 +10,8 @@ describe('loadConfig', () => {
       dataDir: '/srv/opentms/data',
       databaseUrl: null,
       bodyLimitBytes: 10 * 1024 * 1024,
+      uploadLimitBytes: 512 * 1024 * 1024,
+      projectJobLimit: 10_000,
       admin: { username: 'admin', password: null },
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -23,6 +25,8 @@ describe('loadConfig', () => {
         OPENTMS_DATA_DIR: '/var/lib/opentms',
         DATABASE_URL: 'postgres://u@db/tms',
         OPENTMS_BODY_LIMIT_BYTES: '2048',
+        OPENTMS_UPLOAD_LIMIT_BYTES: '4096',
+        OPENTMS_PROJECT_JOB_LIMIT: '20',
         OPENTMS_ADMIN_USERNAME: 'root',
         OPENTMS_ADMIN_PASSWORD: 'long enough',
         LOG_LEVEL: 'debug',
@@ -35,6 +39,8 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/opentms',
       databaseUrl: 'postgres://u@db/tms',
       bodyLimitBytes: 2048,
+      uploadLimitBytes: 4096,
+      projectJobLimit: 20,
       logLevel: 'debug',
       admin: { username: 'root', password: 'long enough' },
     });

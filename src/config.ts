@@ -13,6 +13,13 @@ export interface Config {
   readonly databaseUrl: string | null;
   /** Largest request body accepted, in bytes; larger bodies get 413. */
   readonly bodyLimitBytes: number;
+  /**
+   * Largest uploaded file (job source files, reference files, the Files API), in bytes; a larger
+   * upload gets 413 and nothing is stored. Uploads stream to disk, so this may exceed bodyLimitBytes.
+   */
+  readonly uploadLimitBytes: number;
+  /** Most jobs one project may hold (job clone needs free capacity). */
+  readonly projectJobLimit: number;
   readonly logLevel: string;
   readonly admin: { readonly username: string; readonly password: string | null };
   /** The installation's system administrator, created at start when both are set. */
@@ -94,6 +101,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     dataDir: resolve(cwd, text(env, 'OPENTMS_DATA_DIR') ?? './data'),
     databaseUrl,
     bodyLimitBytes: integer(env, 'OPENTMS_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31 - 1),
+    uploadLimitBytes: integer(env, 'OPENTMS_UPLOAD_LIMIT_BYTES', 512 * 1024 * 1024, 1024, Number.MAX_SAFE_INTEGER),
+    projectJobLimit: integer(env, 'OPENTMS_PROJECT_JOB_LIMIT', 10_000, 1, 10_000_000),
     logLevel,
     admin: Object.freeze({ username: text(env, 'OPENTMS_ADMIN_USERNAME') ?? 'admin', password }),
     sysAdmin: sysAdmin(env),

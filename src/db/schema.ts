@@ -1,5 +1,6 @@
 import type { Generated, SqlBool } from 'kysely';
 import type { CustomFieldTables } from './tables/custom-fields.js';
+import type { ProjectTables } from './tables/projects.js';
 import type { SetupRecordTables } from './tables/setup-records.js';
 import type { VendorTables } from './tables/vendors.js';
 import type { WorkflowStepTables } from './tables/workflow-steps.js';
@@ -34,6 +35,8 @@ export interface OrganizationsTable {
   seatLimit: number | null;
   /** Requests per minute for the whole organization; null = the configured default. */
   rateLimitPerMinute: number | null;
+  /** The last project `internalId` given in the organization. */
+  lastProjectInternalId: Generated<number>;
   /** Business units exist only when the feature is enabled (description, "Behaviour of other operations" 2). */
   businessUnitsEnabled: Generated<SqlBool>;
 }
@@ -246,7 +249,7 @@ export interface TaskTurnsTable {
 }
 
 /** Every table. Tables of later modules are declared in ./tables/ by area and joined here. */
-export interface DB extends SetupRecordTables, WorkflowStepTables, CustomFieldTables, VendorTables {
+export interface DB extends SetupRecordTables, WorkflowStepTables, CustomFieldTables, VendorTables, ProjectTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

@@ -8,6 +8,7 @@ import * as setupRecords from './2026-11-21T1700_setup_records.js';
 import * as workflowStepsAndOrganizationDefaults from './2026-11-21T1710_workflow_steps_and_organization_defaults.js';
 import * as customFields from './2026-11-21T1720_custom_fields.js';
 import * as vendorsAndServices from './2026-11-21T1730_vendors_and_services.js';
+import * as projectsTemplatesJobs from './2026-11-21T1800_projects_templates_jobs.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T1710_workflow_steps_and_organization_defaults': workflowStepsAndOrganizationDefaults,
   '2026-11-21T1720_custom_fields': customFields,
   '2026-11-21T1730_vendors_and_services': vendorsAndServices,
+  '2026-11-21T1800_projects_templates_jobs': projectsTemplatesJobs,
 };

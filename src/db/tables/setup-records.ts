@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, SqlBool } from 'kysely';
 import type { Id, Timestamp } from '../schema.js';
 
 /**
@@ -52,6 +52,22 @@ export interface ProjectTemplatesTable {
   costCenterId: Id | null;
   domainId: Id | null;
   subDomainId: Id | null;
+  // Issue 6 (migration T1800, see src/db/tables/projects.ts):
+  /** The name projects made from the template get (`ProjectTemplate.name`); `name` is the template's own (`templateName`). */
+  projectName: string | null;
+  sourceLang: string | null;
+  /** JSON array of language codes. */
+  targetLangs: Generated<string>;
+  note: string | null;
+  useDynamicTitle: Generated<SqlBool>;
+  dynamicTitle: string | null;
+  ownerId: Id | null;
+  vendorId: Id | null;
+  fileHandover: Generated<SqlBool>;
+  /** JSON object of settings documents the service stores and returns (see ProjectSettings). */
+  settings: Generated<string>;
+  lastModifiedAt: Timestamp | null;
+  lastModifiedById: Id | null;
 }
 
 export interface SetupRecordTables {

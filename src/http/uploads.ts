@@ -1,0 +1,163 @@
+import type { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import { Ajv } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { ApiError, invalid } from './errors.js';
+
+/**
+ * File uploads (issue 6): job source files, reference files and the Files API take files as
+ * `application/octet-stream` bodies named by `Content-Disposition`, or as `multipart/form-data`.
+ * Bodies stream straight into the blob store: nothing holds a whole file in memory, and the size
+ * limit is `config.uploadLimitBytes` (the blob store's `maxBytes`), not Fastify's body limit.
+ */
+
+/** Most files one multipart request may carry (description, "Limits": template reference files, bilingual files). */
+export const MAX_FILES_PER_REQUEST = 50;
+
+/**
+ * Installs the two upload parsers on `app` (call once, on the plugin that holds the API):
+ * - `application/octet-stream`: the body stays a stream (`request.body` is the raw Readable);
+ * - `multipart/form-data`: @fastify/multipart, read with `request.parts()`; files beyond
+ *   MAX_FILES_PER_REQUEST or larger than the upload limit are refused with a 4xx.
+ */
+export async function installUploadParsing(app: FastifyInstance, uploadLimitBytes: number): Promise<void> {
+  app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+  await app.register(multipart, {
+    limits: { fileSize: uploadLimitBytes, files: MAX_FILES_PER_REQUEST, fields: 20, fieldSize: 1024 * 1024, parts: MAX_FILES_PER_REQUEST + 20, headerPairs: 200 },
+    throwFileSizeLimit: true,
+  });
+}
+
+/** The raw body stream of an `application/octet-stream` request, or a 415 for any other type. */
+export function octetStreamBody(request: FastifyRequest): Readable {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/octet-stream' || !request.body || typeof (request.body as Readable).pipe !== 'function') {
+    throw new ApiError('unsupported_media_type', 'UnsupportedMediaType', 'Send the file as application/octet-stream, named by a Content-Disposition header.');
+  }
+  return request.body as Readable;
+}
+
+/** What a file name may be at most, in characters; longer names keep their extension. */
+export const MAX_FILENAME_LENGTH = 255;
+
+/**
+ * A file name safe to store and to send back: the last segment of any path (both `/` and `\`),
+ * without control characters, trimmed, at most MAX_FILENAME_LENGTH characters. A name that is
+ * empty or only dots afterwards is refused (400), so `../../etc/passwd` becomes `passwd` and
+ * `..` is an error; stored files are addressed by hash, never by this name.
+ */
+export function sanitizeFilename(raw: string, field = 'filename'): string {
+  const lastSegment = raw.split(/[/\\]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  let name = lastSegment.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (name === '' || /^\.+$/.test(name)) throw invalid(`The file name "${raw}" is not usable.`, [{ field, message: 'must name a file' }]);
+  if (name.length > MAX_FILENAME_LENGTH) {
+    const dot = name.lastIndexOf('.');
+    const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+    name = name.slice(0, MAX_FILENAME_LENGTH - extension.length) + extension;
+  }
+  return name;
+}
+
+/**
+ * A directory path (JobCreateRequestDto.path) made harmless: segments joined by `/`, with empty,
+ * `.` and `..` segments and control characters dropped; null when nothing is left.
+ */
+export function sanitizeDirectory(raw: string | null | undefined): string | null {
+  if (raw === null || raw === undefined) return null;
+  const segments = raw
+    .split(/[/\\]/)
+    // eslint-disable-next-line no-control-regex
+    .map((segment) => segment.replace(/[\u0000-\u001f\u007f]/g, '').trim())
+    .filter((segment) => segment !== '' && !/^\.+$/.test(segment));
+  const path = segments.join('/').slice(0, 1024);
+  return path === '' ? null : path;
+}
+
+/**
+ * The file name a `Content-Disposition` header gives: `filename*=UTF-8''<percent-encoded>` (RFC
+ * 6266/5987) wins over `filename="…"` or a bare `filename=…`. Returns the raw name (not yet
+ * sanitized), or null when the header names no file.
+ */
+export function filenameFromContentDisposition(header: string | undefined): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*([^';\s]*)'[^']*'([^;]*)/i.exec(header);
+  if (extended) {
+    const charset = extended[1]!.toLowerCase();
+    const value = extended[2]!.trim().replace(/^"(.*)"$/, '$1');
+    try {
+      if (charset === 'utf-8' || charset === '') return decodeURIComponent(value);
+      if (charset === 'iso-8859-1') return Buffer.from(unescape(value), 'latin1').toString('latin1');
+    } catch {
+      throw invalid('The Content-Disposition header has a badly encoded filename*.', [{ field: 'Content-Disposition', message: 'filename* is not valid percent-encoding' }]);
+    }
+  }
+  const quoted = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header);
+  if (quoted) return quoted[1]!.replace(/\\(.)/g, '$1');
+  const bare = /filename\s*=\s*([^;]+)/i.exec(header);
+  if (bare) return bare[1]!.trim();
+  return null;
+}
+
+/** The sanitized file name of an octet-stream upload; 400 when `Content-Disposition` names none. */
+export function uploadFilename(request: FastifyRequest): string {
+  const raw = filenameFromContentDisposition(request.headers['content-disposition']);
+  if (raw === null) {
+    throw new ApiError('invalid', 'ContentDispositionMissing', "Name the file in a Content-Disposition header: filename*=UTF-8''<file name>.", {
+      details: [{ field: 'Content-Disposition', message: 'is required and must carry filename* or filename' }],
+    });
+  }
+  return sanitizeFilename(raw, 'Content-Disposition');
+}
+
+// ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+/** Same rules as JSON bodies (src/http/validation.ts): defaults applied, no type coercion. */
+const documentAjv = addFormats(new Ajv({ useDefaults: true, removeAdditional: false, allErrors: false, strict: false, coerceTypes: false }));
+const compiledSchemas = new WeakMap<TSchema, ValidateFunction>();
+
+/**
+ * Parses and validates a JSON document that does not arrive as the body: the `Memsource` header of
+ * job creation, the `json` part of a multipart request. Bad JSON or a document that does not
+ * match `schema` is a 400 naming `field`.
+ */
+export function parseJsonDocument<T extends TSchema>(text: string | undefined, schema: T, field: string): unknown {
+  if (text === undefined || text.trim() === '') throw invalid(`${field} is required.`, [{ field, message: 'is required' }]);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError('invalid', 'InvalidJson', `${field} is not valid JSON.`, { details: [{ field, message: 'is not valid JSON' }] });
+  }
+  let validator = compiledSchemas.get(schema);
+  if (!validator) {
+    validator = documentAjv.compile(schema);
+    compiledSchemas.set(schema, validator);
+  }
+  if (!validator(value)) {
+    const first = validator.errors?.[0];
+    const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
+    const path = [field, first?.instancePath.replace(/^\//, '').replace(/\//g, '.'), missing].filter(Boolean).join('.');
+    throw invalid(`Invalid ${path}: ${first?.message ?? 'does not match the expected shape'}.`, [{ field: path, message: first?.message ?? 'is not valid' }]);
+  }
+  return value;
+}
+
+/** The `Memsource` header of an octet-stream job creation, parsed and validated against `schema`. */
+export function memsourceHeader<T extends TSchema>(request: FastifyRequest, schema: T): unknown {
+  const header = request.headers['memsource'];
+  return parseJsonDocument(Array.isArray(header) ? header[0] : header, schema, 'Memsource');
+}
+
+/**
+ * A `Content-Disposition` value for sending `filename` back: an ASCII fallback plus the exact
+ * name as `filename*` (RFC 6266), so that any name survives and none can break the header.
+ */
+export function attachmentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
