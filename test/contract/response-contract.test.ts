@@ -100,6 +100,27 @@ describe.skipIf(!checker)('response contract check', () => {
       expect(check(response('GET', '/api2/v3/users/u1', 200, details))).toEqual([]);
     });
 
+    describe('discriminated project views (userRole)', () => {
+      const project = { uid: 'p1', id: '1', internalId: 1, name: 'P', sourceLang: 'en', targetLangs: ['de'], dateCreated: '2026-11-21T12:00:00Z' };
+
+      it('checks a manager view against the "Admin, Project Manager" subtype: its fields pass, others fail', () => {
+        expect(check(response('GET', '/api2/v1/projects/p1', 200, { ...project, userRole: 'PROJECT_MANAGER', status: 'NEW', archived: false }))).toEqual([]);
+        expect(check(response('GET', '/api2/v1/projects/p1', 200, { ...project, userRole: 'ADMIN', colour: 'red' }))).toEqual([
+          "GET /api2/v1/projects/{projectUid} 200 (getProject): $.colour: Admin, Project Manager has no field 'colour'",
+        ]);
+      });
+
+      it('keeps a linguist view to the base fields', () => {
+        expect(check(response('GET', '/api2/v1/projects/p1', 200, { ...project, userRole: 'LINGUIST' }))).toEqual([]);
+        expect(check(response('GET', '/api2/v1/projects/p1', 200, { ...project, userRole: 'LINGUIST', status: 'NEW' }))).toHaveLength(1);
+      });
+
+      it('fails an unknown or missing userRole', () => {
+        expect(check(response('GET', '/api2/v1/projects/p1', 200, { ...project, userRole: 'Admin' })).join('\n')).toMatch(/userRole/);
+        expect(check(response('GET', '/api2/v1/projects/p1', 200, project)).join('\n')).toMatch(/userRole/);
+      });
+    });
+
     it('passes the extension field organization.id in whoAmI, and still fails other unknown fields there', () => {
       const extended = { ...whoAmI, organization: { ...whoAmI.organization, id: '7' } };
       expect(check(response('GET', '/api2/v1/auth/whoAmI', 200, extended))).toEqual([]);

@@ -79,6 +79,34 @@ export const EXTENSION_FIELDS: Record<string, string[]> = {
   VendorDto: ['active', 'buyerOwner', 'createdBy', 'dateCreated', 'timezone'],
 };
 
+/**
+ * Discriminated definitions whose instances are checked against the subtype they name. Swagger 2.0
+ * says the discriminator's value is the subtype's definition name ("Admin, Project Manager");
+ * Phrase sends role names instead, and OpenTMS does too (docs/projects.md), so each wire value
+ * is mapped to the subtype it stands for. A value outside the map is a violation, and the subtype is
+ * closed: base fields plus its own, nothing else.
+ */
+export const DISCRIMINATOR_VALUES: Record<string, Record<string, string>> = {
+  AbstractProjectDto: {
+    ADMIN: 'Admin, Project Manager',
+    PROJECT_MANAGER: 'Admin, Project Manager',
+    GUEST: 'Admin, Project Manager',
+    SUBMITTER: 'Admin, Project Manager',
+    LINGUIST: 'Linguist',
+    VENDOR: 'Vendor',
+    BUYER: 'Buyer',
+  },
+  AbstractProjectDtoV2: {
+    ADMIN: 'Admin, Project Manager (v2)',
+    PROJECT_MANAGER: 'Admin, Project Manager (v2)',
+    GUEST: 'Admin, Project Manager (v2)',
+    SUBMITTER: 'Admin, Project Manager (v2)',
+    LINGUIST: 'Linguist (v2)',
+    // The v2 views have no vendor subtype: a vendor's users get the v1 Vendor view's fields that v2 shares.
+    VENDOR: 'Admin, Project Manager (v2)',
+  },
+};
+
 const SPEC_FILE = 'phrase-tms-api.yaml';
 
 let cachedChecker: ContractChecker | null | undefined;
@@ -311,7 +339,39 @@ function convertDefinitions(definitions: Record<string, SwaggerSchema>): Record<
     schema[DEFINITION_NAME] = name;
     converted[name] = schema;
   }
+  for (const [base, values] of Object.entries(DISCRIMINATOR_VALUES)) {
+    if (definitions[base]) addSubtypeChecks(definitions, converted, base, values);
+  }
   return converted;
+}
+
+/** The name under which a subtype's closed form (base fields + its own) is registered. */
+const resolvedName = (subtype: string) => `${subtype} (resolved)`;
+
+/**
+ * Makes `base` check each instance against the subtype its discriminator value names (see
+ * DISCRIMINATOR_VALUES): the value must be one of the map's keys, and the body must match the
+ * subtype's closed form.
+ */
+function addSubtypeChecks(definitions: Record<string, SwaggerSchema>, converted: Record<string, AnySchemaObject>, base: string, values: Record<string, string>): void {
+  const field = definitions[base]!.discriminator;
+  if (typeof field !== 'string') return;
+  for (const subtype of new Set(Object.values(values))) {
+    const own = asArray(definitions[subtype]?.allOf).map((member) => (member as SwaggerSchema).properties).filter(isObject);
+    const properties = Object.assign({}, definitions[base]!.properties as Record<string, SwaggerSchema>, ...own) as Record<string, SwaggerSchema>;
+    const closed = convertSchema({ type: 'object', properties });
+    closed.additionalProperties = false;
+    for (const extra of EXTENSION_FIELDS[subtype] ?? []) (closed.properties as Record<string, AnySchemaObject>)[extra] ??= {};
+    closed[DEFINITION_NAME] = subtype;
+    converted[resolvedName(subtype)] = closed;
+  }
+  const schema = converted[base]!;
+  (schema.properties as Record<string, AnySchemaObject>)[field] = { enum: Object.keys(values) };
+  schema.required = [...new Set([...(asArray(schema.required) as string[]), field])];
+  schema.allOf = Object.entries(values).map(([value, subtype]) => ({
+    if: { properties: { [field]: { const: value } }, required: [field] },
+    then: { $ref: definitionRef(resolvedName(subtype)) },
+  }));
 }
 
 /** One Swagger schema node to JSON Schema; recursive. Property values become nullable. */
