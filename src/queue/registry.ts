@@ -2,6 +2,9 @@ import type { AppDeps } from '../deps.js';
 import { failAsyncRequest } from '../modules/async-requests/async-requests.service.js';
 import { callbackTask } from '../modules/async-requests/callback.task.js';
 import { deliverTask } from '../modules/webhooks/deliver.task.js';
+import { importJobTask } from '../modules/jobs/job-import.task.js';
+import { targetFileTask } from '../modules/job-files/target-file.task.js';
+import { createFromTemplateTask } from '../modules/projects/create-from-template.task.js';
 import { createTaskRegistry } from './queue.js';
 import type { TaskRecord, TaskRegistry } from './types.js';
 
@@ -13,6 +16,9 @@ export function buildTaskRegistry(_deps: AppDeps): TaskRegistry {
   return createTaskRegistry([
     deliverTask,
     callbackTask,
+    importJobTask,
+    targetFileTask,
+    createFromTemplateTask,
   ]);
 }
 

@@ -77,6 +77,10 @@ export const EXTENSION_FIELDS: Record<string, string[]> = {
   CustomFieldOptionDto: ['deprecated'],
   // The changelog's newer vendor fields (description, "Versioning" 3), not yet in the yaml (docs/vendors-and-services.md).
   VendorDto: ['active', 'buyerOwner', 'createdBy', 'dateCreated', 'timezone'],
+  // A segment's place in its file, the file's key and its inline tags (issue 6: "segments carry their source, inline tags and key"; docs/jobs.md).
+  JobSegmentDto: ['index', 'key', 'tags'],
+  // A template's cost center and file handover, which its edit sets, shown back by its get (docs/project-templates.md).
+  ProjectTemplate: ['costCenter', 'fileHandover'],
 };
 
 /**
