@@ -41,6 +41,10 @@ import { customFieldInstancesRoutes } from './modules/custom-field-instances/cus
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { jobFilesRoutes } from './modules/job-files/job-files.routes.js';
 import { jobOperationsRoutes } from './modules/job-operations/job-operations.routes.js';
+import { jobContentRoutes } from './modules/job-content/job-content.routes.js';
+import { fileHandoversRoutes } from './modules/file-handovers/file-handovers.routes.js';
+import { jobStructureRoutes } from './modules/job-structure/job-structure.routes.js';
+import { workflowChangesRoutes } from './modules/workflow-changes/workflow-changes.routes.js';
 import { referenceFilesRoutes } from './modules/reference-files/reference-files.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { installUploadParsing } from './http/uploads.js';
@@ -116,6 +120,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(jobsRoutes(deps));
         await api.register(jobFilesRoutes(deps));
         await api.register(jobOperationsRoutes(deps));
+        await api.register(jobContentRoutes(deps));
+        await api.register(fileHandoversRoutes(deps));
+        await api.register(jobStructureRoutes(deps));
+        await api.register(workflowChangesRoutes(deps));
         await api.register(referenceFilesRoutes(deps));
         await api.register(filesRoutes(deps));
       },
