@@ -423,4 +423,21 @@ describe('projects', () => {
     const project = await makeProject(t, home.organization.id, { createdById: home.user.id });
     expect((await ok('GET', `v1/projects/${project.uid}`, home.headers)).uid).toBe(project.uid);
   });
+
+  it("gives a project made from a template the template's custom field values, and enforces required fields", async () => {
+    const own = await signedInUser(t, 'ADMIN');
+    const field = await ok('POST', 'v1/customFields', own.headers, { name: uniqueName('Cost code'), type: 'STRING', allowedEntities: ['PROJECT'] }, 201);
+    const seed = await ok('POST', 'v3/projects', own.headers, { name: 'Seed', sourceLang: 'en', targetLangs: ['de'], customFields: [{ customField: { uid: field.uid }, value: 'CC-7' }] }, 201);
+    const template = await ok('POST', 'v1/projectTemplates', own.headers, { name: 'With fields', project: { uid: seed.uid } }, 201);
+    const project = await ok('POST', `v2/projects/applyTemplate/${template.uid}`, own.headers, { name: 'From template' }, 201);
+    const values = await ok('GET', `v1/projects/${project.uid}/customFields`, own.headers);
+    expect(values.content.map((v: { customField: { uid: string }; value: string }) => [v.customField.uid, v.value])).toEqual([[field.uid, 'CC-7']]);
+
+    await ok('POST', 'v1/customFields', own.headers, { name: uniqueName('Mandatory'), type: 'STRING', required: true, allowedEntities: ['PROJECT'] }, 201);
+    const before = await t.database.db.selectFrom('projects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const refused = await call('POST', `v2/projects/applyTemplate/${template.uid}`, own.headers, { name: 'Missing a required value' });
+    expect([refused.statusCode, refused.json().errorCode]).toEqual([400, 'ValueRequired']);
+    const after = await t.database.db.selectFrom('projects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
 });

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { num } from '../../db/database.js';
+import { newUid } from '../../db/ids.js';
 import type { DB, Id } from '../../db/schema.js';
 import type { CustomFieldValuesTable } from '../../db/tables/projects.js';
 import { pageWindow } from '../../http/paging.js';
@@ -101,4 +102,31 @@ export async function replaceSelectedOptions(trx: Kysely<DB>, valueId: Id, field
 export async function deleteValues(trx: Kysely<DB>, valueIds: readonly Id[]): Promise<void> {
   if (valueIds.length === 0) return;
   await trx.deleteFrom('customFieldValues').where('id', 'in', valueIds.map(String)).execute();
+}
+
+/**
+ * Copies every value of `from` (with its selected options) onto `to`, which has none yet: a
+ * template made from a project takes the project's values, a project made from a template the
+ * template's.
+ */
+export async function copyCustomFieldValues(trx: Kysely<DB>, from: CustomFieldOwner, to: CustomFieldOwner, now: string, userId: string | null): Promise<void> {
+  for (const value of await valuesOf(trx, from)) {
+    const copy = await trx
+      .insertInto('customFieldValues')
+      .values({
+        uid: newUid(),
+        organizationId: String(value.organizationId),
+        customFieldId: String(value.customFieldId),
+        ...ownerColumns(to),
+        value: value.value,
+        createdAt: now,
+        createdById: userId,
+        lastModifiedAt: now,
+        lastModifiedById: userId,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const options = await trx.selectFrom('customFieldValueOptions').select('optionId').where('valueId', '=', String(value.id)).execute();
+    if (options.length) await trx.insertInto('customFieldValueOptions').values(options.map((o) => ({ valueId: String(copy.id), optionId: String(o.optionId) }))).execute();
+  }
 }

@@ -60,32 +60,6 @@ export async function replaceTemplateWorkflow(trx: Kysely<DB>, templateId: Id, s
     .execute();
 }
 
-/** Copies a project's custom field values (with their selected options) onto a new template. */
-export async function copyProjectFieldValues(trx: Kysely<DB>, projectId: Id, templateId: Id, now: string, userId: string): Promise<void> {
-  const values = await trx.selectFrom('customFieldValues').selectAll().where('projectId', '=', String(projectId)).orderBy('id').execute();
-  for (const value of values) {
-    const copy = await trx
-      .insertInto('customFieldValues')
-      .values({
-        uid: newUid(),
-        organizationId: String(value.organizationId),
-        customFieldId: String(value.customFieldId),
-        projectId: null,
-        templateId: String(templateId),
-        jobId: null,
-        value: value.value,
-        createdAt: now,
-        createdById: userId,
-        lastModifiedAt: now,
-        lastModifiedById: userId,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const options = await trx.selectFrom('customFieldValueOptions').select('optionId').where('valueId', '=', String(value.id)).execute();
-    if (options.length) await trx.insertInto('customFieldValueOptions').values(options.map((o) => ({ valueId: String(copy.id), optionId: String(o.optionId) }))).execute();
-  }
-}
-
 /** Templates whose named setup record matches `name` (part of it, ignoring case). */
 function namedIn(table: 'clients' | 'domains' | 'subDomains' | 'costCenters' | 'businessUnits', name: string) {
   return (db: Kysely<DB>) => db.selectFrom(table).select(`${table}.id` as 'clients.id').where(containsText(`${table}.name`, name));

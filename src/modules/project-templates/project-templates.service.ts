@@ -13,7 +13,8 @@ import { resolveOwner, resolveReference, resolveVendor, resolveWorkflowSteps, pr
 import { parseSettings } from '../projects/project-settings.js';
 import { projectTargetLanguages } from '../projects/projects.repository.js';
 import { findProvider } from '../jobs/job-providers.js';
-import { copyProjectFieldValues, insertTemplate, replaceTemplateWorkflow } from './project-templates.repository.js';
+import { insertTemplate, replaceTemplateWorkflow } from './project-templates.repository.js';
+import { copyCustomFieldValues } from '../custom-field-instances/custom-field-instances.repository.js';
 import type { TemplateAssignmentInput, TemplateStepInput } from './project-templates.repository.js';
 import type { AssignedToInput, CreateTemplateBody, EditTemplateBody, NotifyProvider, ProviderInput } from './project-templates.schemas.js';
 import type { TemplateRow } from './template-access.js';
@@ -75,7 +76,7 @@ export async function createTemplate(deps: AppDeps, caller: Caller, body: Create
     });
     const stepInputs = steps.map((s) => ({ workflowStepId: String(s.workflowStepId), settings: JSON.parse(s.settings) as Record<string, unknown> }));
     await replaceTemplateWorkflow(trx, row.id, stepInputs, []);
-    await copyProjectFieldValues(trx, project.id, row.id, now, caller.userId);
+    await copyCustomFieldValues(trx, { kind: 'project', id: String(project.id), createdAt: project.createdAt }, { kind: 'template', id: String(row.id), createdAt: now }, now, caller.userId);
     await emitTemplateRowEvent(deps, trx, caller, row, 'PROJECT_TEMPLATE_CREATED');
     return row;
   });

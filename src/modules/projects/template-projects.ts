@@ -16,6 +16,8 @@ import { resolveReference, resolveWorkflowSteps } from './project-references.js'
 import type { ProjectReferenceKind } from './project-references.js';
 import { SETTINGS_KEYS, parseSettings } from './project-settings.js';
 import { insertProject } from './projects.repository.js';
+import { copyCustomFieldValues } from '../custom-field-instances/custom-field-instances.repository.js';
+import { assertRequiredValuesSet } from '../custom-field-instances/custom-field-instances.service.js';
 import { IdReference } from './projects.schemas.js';
 import { assertTargetLangs, emitProjectEvents, eventUser, normalizeDate } from './projects.service.js';
 
@@ -118,6 +120,11 @@ export async function createProjectFromTemplate(deps: AppDeps, trx: Kysely<DB>, 
       settings: projectSettingsFrom(template),
     },
   });
+  // The template's custom field values become the project's; a required field the template
+  // leaves empty then fails the request like create v3 does.
+  const owner = { kind: 'project' as const, id: String(project.id), createdAt: project.createdAt };
+  await copyCustomFieldValues(trx, { kind: 'template', id: String(template.id), createdAt: template.createdAt }, owner, project.createdAt, caller.userId);
+  await assertRequiredValuesSet(trx, caller.organizationId, owner);
   const events: WebhookEvent[] = ['PROJECT_CREATED'];
   if (project.vendorId !== null) events.push('SHARED_PROJECT_ASSIGNED');
   await emitProjectEvents(deps, trx, caller, String(project.id), events);
