@@ -151,6 +151,20 @@ describe('jobs', () => {
       expect(list[1]!.tags).toEqual([]);
     });
 
+    it("reads a file with the project's import settings of the moment (txt tagRegexp makes placeholders tags)", async () => {
+      const project = await workflowProject(1, ['de']);
+      const settings = await t.inject({ method: 'PUT', url: `/api2/v1/projects/${project.uid}/importSettings`, headers, payload: { txt: { tagRegexp: '\\{[a-z]+\\}' } } });
+      expect(settings.statusCode, settings.body).toBe(200);
+      const fresh = await t.database.db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+      const response = await upload(fresh, 'greeting.txt', 'Hello {name}, welcome!', { targetLangs: ['de'] });
+      expect(response.statusCode).toBe(201);
+      const job = await importedJob(fresh, response.json().jobs[0].uid);
+      expect(job.importStatus.status).toBe('OK');
+      const [segment] = await segments(fresh, job.uid);
+      expect(segment!.source).toBe('Hello {1}, welcome!');
+      expect(segment!.tags.map((tag) => tag.original)).toEqual(['{name}']);
+    });
+
     it('imports JSON key-value files with their keys', async () => {
       const project = await workflowProject(1, ['de']);
       const response = await upload(project, 'strings.json', JSON.stringify({ app: { title: 'My app', items: ['One', 'Two'] } }), { targetLangs: ['de'] });

@@ -1,5 +1,6 @@
 import type { Generated, SqlBool } from 'kysely';
 import type { CustomFieldTables } from './tables/custom-fields.js';
+import type { HandoverFileTables } from './tables/handover-files.js';
 import type { ProjectTables } from './tables/projects.js';
 import type { SetupRecordTables } from './tables/setup-records.js';
 import type { VendorTables } from './tables/vendors.js';
@@ -249,7 +250,7 @@ export interface TaskTurnsTable {
 }
 
 /** Every table. Tables of later modules are declared in ./tables/ by area and joined here. */
-export interface DB extends SetupRecordTables, WorkflowStepTables, CustomFieldTables, VendorTables, ProjectTables {
+export interface DB extends SetupRecordTables, WorkflowStepTables, CustomFieldTables, VendorTables, ProjectTables, HandoverFileTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

@@ -81,6 +81,8 @@ export const EXTENSION_FIELDS: Record<string, string[]> = {
   JobSegmentDto: ['index', 'key', 'tags'],
   // A template's cost center and file handover, which its edit sets, shown back by its get (docs/project-templates.md).
   ProjectTemplate: ['costCenter', 'fileHandover'],
+  // Which job and segment a compared segment is: a file's segment ids are shared by its target languages (docs/split-compare-and-workflow-changes.md).
+  ComparedSegmentDto: ['jobUid', 'index'],
 };
 
 /**

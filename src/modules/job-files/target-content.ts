@@ -1,6 +1,7 @@
 import { joinSegments } from '../../domain/segmentation/segmenter.js';
 import { FORMAT_FILTERS, filterFor } from '../../formats/index.js';
 import type { FilterOptions, FormatFilter, UnitTranslation } from '../../formats/index.js';
+import { filterOptionsFromImportSettings } from '../../formats/import-settings.js';
 
 /**
  * What a target file says, unit by unit (docs/job-files-and-operations.md, "Target files"). Pure:
@@ -85,26 +86,10 @@ export function filterOfSource(format: string | null, filename: string, firstByt
   return FORMAT_FILTERS.find((filter) => filter.name === format) ?? filterFor(filename, firstBytes);
 }
 
-type ImportSettings = Record<string, Record<string, unknown> | undefined>;
-
 /**
- * The filter options a file was imported with, from its stored import settings (the Phrase
- * FileImportSettings sections `txt`, `json`, `xlf`), so that write-back sees the same units and
- * tags as the import did; plus the target language for inserted XLIFF targets.
+ * The options to write a file with: the ones it was imported with (its stored import settings),
+ * plus the target language for inserted XLIFF targets.
  */
 export function writeOptions(filterName: string, importSettingsJson: string, targetLanguage: string): FilterOptions {
-  let settings: ImportSettings = {};
-  try {
-    const parsed: unknown = JSON.parse(importSettingsJson);
-    if (parsed && typeof parsed === 'object') settings = parsed as ImportSettings;
-  } catch {
-    // Unreadable settings: the filter's defaults, as the import would have used.
-  }
-  const section = { 'plain-text': settings['txt'], json: settings['json'], xliff12: settings['xlf'] }[filterName];
-  const options: FilterOptions = { targetLanguage };
-  const tagRegexp = section?.['tagRegexp'];
-  if (typeof tagRegexp === 'string' && tagRegexp !== '') options.tagRegexp = tagRegexp;
-  const importNotes = section?.['importNotes'];
-  if (typeof importNotes === 'boolean') options.importNotes = importNotes;
-  return options;
+  return { ...filterOptionsFromImportSettings(filterName, importSettingsJson), targetLanguage };
 }

@@ -12,6 +12,7 @@ import { createAsyncRequest } from '../async-requests/async-requests.service.js'
 import { assertLanguages } from '../languages/language-validation.js';
 import type { ProjectAccess, ProjectRow } from '../projects/project-access.js';
 import { projectTargetLanguages } from '../projects/projects.repository.js';
+import { importSettingsOf, parseSettings } from '../projects/project-settings.js';
 import { eventUser } from '../projects/projects.service.js';
 import { emitEvent } from '../webhooks/webhook-calls.js';
 import type { JobRow } from './job-access.js';
@@ -200,6 +201,9 @@ async function insertSource(deps: AppDeps, trx: Kysely<DB>, caller: Caller, proj
       sha256: upload.blob.sha256,
       size: upload.blob.size,
       contentType: upload.contentType,
+      // The file keeps the project's import settings of today: later edits of the project's
+      // settings do not change how an uploaded file was read (docs/jobs.md).
+      importSettings: JSON.stringify(importSettingsOf(parseSettings(project.settings))),
       importError: null,
       format: null,
       createdAt: now,

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../deps.js';
 import type { DB } from '../../db/schema.js';
 import { filterFor, FORMAT_SNIFF_BYTES, FormatError } from '../../formats/index.js';
+import { filterOptionsFromImportSettings } from '../../formats/import-settings.js';
 import type { TaskContext, TaskHandler } from '../../queue/types.js';
 import { completeAsyncRequest } from '../async-requests/async-requests.service.js';
 import { segmentUnit } from './unit-segments.js';
@@ -82,7 +83,7 @@ async function insertBatch(db: Kysely<DB>, jobSourceId: string, firstIndex: numb
  * Streams the file's units into `source_segments`. Throws FormatError for a file its filter
  * cannot read; an aborted `signal` stops it (the task runs again and starts over).
  */
-async function importSegments(deps: AppDeps, source: { id: string; sha256: string; filename: string }, language: string, signal: AbortSignal): Promise<{ totals: ImportTotals; format: string }> {
+async function importSegments(deps: AppDeps, source: { id: string; sha256: string; filename: string; importSettings: string }, language: string, signal: AbortSignal): Promise<{ totals: ImportTotals; format: string }> {
   const filter = filterFor(source.filename, await firstBytes(deps, source.sha256));
   if (!filter) throw new FormatError(UNSUPPORTED_FILE_TYPE);
   const db = deps.database.db;
@@ -90,7 +91,7 @@ async function importSegments(deps: AppDeps, source: { id: string; sha256: strin
   let batch: UnitSegment[] = [];
   const stream: Readable = await deps.blobs.open(source.sha256);
   try {
-    for await (const unit of filter.parse(stream)) {
+    for await (const unit of filter.parse(stream, filterOptionsFromImportSettings(filter.name, source.importSettings))) {
       // Units marked translate="no" are not imported (Phrase's default skip rule).
       if (!unit.translatable) continue;
       for (const segment of segmentUnit(unit, language)) {
@@ -130,7 +131,7 @@ export async function importJobSource(deps: AppDeps, jobSourceId: string, signal
   const source = await db
     .selectFrom('jobSources')
     .innerJoin('projects', 'projects.id', 'jobSources.projectId')
-    .select(['jobSources.id', 'jobSources.sha256', 'jobSources.filename', 'jobSources.importStatus', 'jobSources.importError', 'projects.sourceLang'])
+    .select(['jobSources.id', 'jobSources.sha256', 'jobSources.filename', 'jobSources.importSettings', 'jobSources.importStatus', 'jobSources.importError', 'projects.sourceLang'])
     .where('jobSources.id', '=', jobSourceId)
     .executeTakeFirst();
   // The jobs were deleted meanwhile: nothing to import.
@@ -141,7 +142,7 @@ export async function importJobSource(deps: AppDeps, jobSourceId: string, signal
   // A previous attempt may have written part of the segments.
   await db.deleteFrom('sourceSegments').where('jobSourceId', '=', jobSourceId).execute();
   try {
-    const { totals, format } = await importSegments(deps, { id: jobSourceId, sha256: source.sha256, filename: source.filename }, source.sourceLang, signal);
+    const { totals, format } = await importSegments(deps, { id: jobSourceId, sha256: source.sha256, filename: source.filename, importSettings: source.importSettings }, source.sourceLang, signal);
     await db
       .updateTable('jobSources')
       .set({ importStatus: 'OK', importError: null, format, segmentCount: totals.segments, wordCount: Math.round(totals.wordHundredths / 100) })

@@ -228,7 +228,8 @@ export function toJobPartExtended(job: JobRow, context: JobViewContext, wordsCou
     // A whole-file job spans every segment of its file (Phrase shows 0 and count - 1).
     beginIndex: job.beginIndex ?? (imported ? 0 : null),
     endIndex: job.endIndex ?? (imported ? Math.max(Number(source.segmentCount) - 1, 0) : null),
-    isParentJobSplit: false,
+    // A part of a split job covers a range of its file's segments (docs/split-compare-and-workflow-changes.md).
+    isParentJobSplit: job.beginIndex !== null,
     updateSourceDate: null,
     updateTargetDate: null,
     dateCreated: job.createdAt,

@@ -72,14 +72,25 @@ export async function jobsByUids(db: Kysely<DB>, caller: Caller, access: Project
 }
 
 /**
+ * The stored files that jobs hold themselves (target files, handover files), which their rows
+ * let go of when the jobs are deleted: release them after the commit. Job sources' originals are
+ * the caller's to collect, since a source outlives a job while other jobs still use it.
+ */
+export async function jobFileHashes(trx: Kysely<DB>, jobIds: readonly string[]): Promise<string[]> {
+  if (jobIds.length === 0) return [];
+  const targets = await trx.selectFrom('jobTargetFiles').select('sha256').where('jobId', 'in', jobIds).execute();
+  const handovers = await trx.selectFrom('jobHandoverFiles').select('sha256').where('jobId', 'in', jobIds).execute();
+  return [...targets, ...handovers].flatMap((f) => (f.sha256 === null ? [] : [f.sha256]));
+}
+
+/**
  * Deletes `jobs` and then every job source left without jobs (with its segments); returns the
  * sha256 of those sources' files and of the jobs' target files, to release after the commit.
  */
 export async function deleteJobs(trx: Kysely<DB>, jobs: readonly JobRow[]): Promise<string[]> {
   if (jobs.length === 0) return [];
   const sourceIds = [...new Set(jobs.map((j) => String(j.jobSourceId)))];
-  const targetFiles = await trx.selectFrom('jobTargetFiles').select('sha256').where('jobId', 'in', jobs.map((j) => String(j.id))).execute();
-  const released = targetFiles.flatMap((f) => (f.sha256 === null ? [] : [f.sha256]));
+  const released = await jobFileHashes(trx, jobs.map((j) => String(j.id)));
   await trx.deleteFrom('jobs').where('id', 'in', jobs.map((j) => String(j.id))).execute();
   const orphaned = await trx
     .selectFrom('jobSources')

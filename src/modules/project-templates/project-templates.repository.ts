@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Insertable, Kysely } from 'kysely';
 import { num } from '../../db/database.js';
-import { newUid } from '../../db/ids.js';
 import type { DB, Id } from '../../db/schema.js';
 import type { ProjectTemplatesTable } from '../../db/tables/setup-records.js';
 import { containsText } from '../../db/text-match.js';

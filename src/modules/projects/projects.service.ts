@@ -8,6 +8,7 @@ import { hasRight } from '../../domain/users/role-settings.js';
 import type { Caller } from '../../http/access.js';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.js';
 import { releaseStoredFiles } from '../../storage/stored-files.js';
+import { jobFileHashes } from '../jobs/jobs.repository.js';
 import { assertLanguage, assertLanguages } from '../languages/language-validation.js';
 import { assertRequiredValuesSet, writeCustomFieldValues } from '../custom-field-instances/custom-field-instances.service.js';
 import type { CustomFieldInstanceInput } from '../custom-field-instances/custom-field-instances.service.js';
@@ -276,17 +277,13 @@ export async function deleteProject(deps: AppDeps, caller: Caller, uid: string, 
   await releaseStoredFiles(deps, sha256s);
 }
 
-/** Every stored file the project's records hold: job sources, target files, reference files. */
+/** Every stored file the project's records hold: job sources, the jobs' own files (target, handover), reference files. */
 async function projectFileHashes(trx: Kysely<DB>, projectId: string): Promise<string[]> {
   const sources = await trx.selectFrom('jobSources').select('sha256').where('projectId', '=', projectId).execute();
-  const targets = await trx
-    .selectFrom('jobTargetFiles')
-    .innerJoin('jobs', 'jobs.id', 'jobTargetFiles.jobId')
-    .select('jobTargetFiles.sha256')
-    .where('jobs.projectId', '=', projectId)
-    .execute();
+  const jobs = await trx.selectFrom('jobs').select('id').where('projectId', '=', projectId).execute();
+  const jobFiles = await jobFileHashes(trx, jobs.map((j) => String(j.id)));
   const references = await trx.selectFrom('referenceFiles').select('sha256').where('projectId', '=', projectId).execute();
-  return [...sources, ...targets, ...references].map((r) => r.sha256).filter((s): s is string => s !== null);
+  return [...sources.map((r) => r.sha256), ...jobFiles, ...references.map((r) => r.sha256)];
 }
 
 /** Brings a project back from the recycle bin and out of the archive (docs/projects.md). */

@@ -1,0 +1,27 @@
+import type { FilterOptions } from './types.js';
+
+/**
+ * The filter options a file's import settings ask for. Import settings are Phrase's
+ * `FileImportSettings` document, one section per format (`txt`, `json`, `xlf`, …), stored with each
+ * uploaded file; the import and the write-back of target files both read their options here, so
+ * that a target file is written with the units and tags the import saw.
+ */
+const SECTION_OF_FILTER: Readonly<Record<string, string>> = { 'plain-text': 'txt', json: 'json', xliff12: 'xlf' };
+
+export function filterOptionsFromImportSettings(filterName: string, importSettingsJson: string | null | undefined): FilterOptions {
+  let settings: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(importSettingsJson ?? '{}');
+    if (parsed && typeof parsed === 'object') settings = parsed as Record<string, unknown>;
+  } catch {
+    // Unreadable settings: the filter's defaults.
+  }
+  const sectionName = SECTION_OF_FILTER[filterName];
+  const section = sectionName === undefined ? undefined : settings[sectionName];
+  const options: FilterOptions = {};
+  if (!section || typeof section !== 'object') return options;
+  const { tagRegexp, importNotes } = section as Record<string, unknown>;
+  if (typeof tagRegexp === 'string' && tagRegexp !== '') options.tagRegexp = tagRegexp;
+  if (typeof importNotes === 'boolean') options.importNotes = importNotes;
+  return options;
+}
