@@ -159,6 +159,7 @@ describe('the translation workflow, end to end over HTTP', () => {
     expect(original.statusCode).toBe(200);
     expect(original.rawPayload.equals(Buffer.from(XLIFF_FILE, 'utf8'))).toBe(true);
     expect(original.headers['content-disposition']).toContain("filename*=UTF-8''app.xlf");
+    expect(original.headers['x-content-type-options']).toBe('nosniff');
 
     // 9. Reference files: files with a note, a note alone as a .txt, a ZIP of several, deletion by id.
     const withFiles = await multipart([filePart('glossary.csv', 'term,Begriff\n'), filePart('style.txt', 'Be brief.'), jsonPart('Read before starting')]);

@@ -74,6 +74,8 @@ export async function releaseStoredFiles(deps: AppDeps, sha256s: Iterable<string
 export async function sendStoredFile(deps: AppDeps, reply: FastifyReply, file: { sha256: string; filename: string; size?: number | string; contentType?: string | null }): Promise<FastifyReply> {
   const stream = await deps.blobs.open(file.sha256);
   reply.header('content-disposition', attachmentDisposition(file.filename));
+  // The type is whatever the uploader said: browsers must not second-guess it into HTML or script.
+  reply.header('x-content-type-options', 'nosniff');
   reply.type(file.contentType || 'application/octet-stream');
   if (file.size !== undefined) reply.header('content-length', String(file.size));
   return reply.send(stream);
