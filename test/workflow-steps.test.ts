@@ -153,7 +153,8 @@ describe('workflow steps', () => {
     });
 
     it('a race lost at the unique index answers the same 409', async () => {
-      const results = await Promise.all([1, 2, 3].map(() => api('POST', 'workflowSteps', headers, { name: 'Raced step', abbr: 'RS' })));
+      // Only the names collide: with the abbreviations colliding too, either index may refuse first.
+      const results = await Promise.all([1, 2, 3].map((n) => api('POST', 'workflowSteps', headers, { name: 'Raced step', abbr: `R${n}` })));
       expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
       for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json().errorCode).toBe('NameAlreadyExists');
     });
