@@ -45,6 +45,7 @@ import { jobContentRoutes } from './modules/job-content/job-content.routes.js';
 import { fileHandoversRoutes } from './modules/file-handovers/file-handovers.routes.js';
 import { jobStructureRoutes } from './modules/job-structure/job-structure.routes.js';
 import { workflowChangesRoutes } from './modules/workflow-changes/workflow-changes.routes.js';
+import { jobUpdatesRoutes } from './modules/job-updates/job-updates.routes.js';
 import { referenceFilesRoutes } from './modules/reference-files/reference-files.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { installUploadParsing } from './http/uploads.js';
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(fileHandoversRoutes(deps));
         await api.register(jobStructureRoutes(deps));
         await api.register(workflowChangesRoutes(deps));
+        await api.register(jobUpdatesRoutes(deps));
         await api.register(referenceFilesRoutes(deps));
         await api.register(filesRoutes(deps));
       },

@@ -4,6 +4,8 @@ import { callbackTask } from '../modules/async-requests/callback.task.js';
 import { deliverTask } from '../modules/webhooks/deliver.task.js';
 import { importJobTask } from '../modules/jobs/job-import.task.js';
 import { targetFileTask } from '../modules/job-files/target-file.task.js';
+import { updateSourceTask } from '../modules/job-updates/update-source.task.js';
+import { updateTargetTask } from '../modules/job-updates/update-target.js';
 import { createFromTemplateTask } from '../modules/projects/create-from-template.task.js';
 import { createTaskRegistry } from './queue.js';
 import type { TaskRecord, TaskRegistry } from './types.js';
@@ -18,6 +20,8 @@ export function buildTaskRegistry(_deps: AppDeps): TaskRegistry {
     callbackTask,
     importJobTask,
     targetFileTask,
+    updateSourceTask,
+    updateTargetTask,
     createFromTemplateTask,
   ]);
 }

@@ -2,7 +2,7 @@ import { newUid } from '../../src/db/ids.js';
 import type { Id } from '../../src/db/schema.js';
 import { countText } from '../../src/domain/counting/word-count.js';
 import type { ProjectRow } from '../../src/modules/projects/project-access.js';
-import { insertProject } from '../../src/modules/projects/projects.repository.js';
+import { insertProject, nextJobInnerId } from '../../src/modules/projects/projects.repository.js';
 import { recordStoredFile } from '../../src/storage/stored-files.js';
 import type { TestApp } from '../harness.js';
 
@@ -83,12 +83,7 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
   const steps = await db.selectFrom('projectWorkflowSteps').select(['id', 'workflowLevel']).where('projectId', '=', String(project.id)).orderBy('workflowLevel').execute();
   return db.transaction().execute(async (trx) => {
     await recordStoredFile(t.deps, trx, blob);
-    const counter = await trx
-      .updateTable('projects')
-      .set((eb) => ({ lastJobInnerId: eb('lastJobInnerId', '+', 1) }))
-      .where('id', '=', String(project.id))
-      .returning('lastJobInnerId')
-      .executeTakeFirstOrThrow();
+    const innerId = await nextJobInnerId(trx, project.id);
     const words = segments.map((s) => countText(s, project.sourceLang).words);
     const source = await trx
       .insertInto('jobSources')
@@ -96,7 +91,7 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
         uid: newUid(),
         organizationId: String(project.organizationId),
         projectId: String(project.id),
-        innerId: Number(counter.lastJobInnerId),
+        innerId,
         filename: options.filename ?? 'source.txt',
         directory: null,
         sha256: blob.sha256,

@@ -11,7 +11,7 @@ import { recordStoredFile } from '../../storage/stored-files.js';
 import { createAsyncRequest } from '../async-requests/async-requests.service.js';
 import { assertLanguages } from '../languages/language-validation.js';
 import type { ProjectAccess, ProjectRow } from '../projects/project-access.js';
-import { projectTargetLanguages } from '../projects/projects.repository.js';
+import { nextJobInnerId, projectTargetLanguages } from '../projects/projects.repository.js';
 import { importSettingsOf, parseSettings } from '../projects/project-settings.js';
 import { eventUser } from '../projects/projects.service.js';
 import { emitEvent } from '../webhooks/webhook-calls.js';
@@ -177,16 +177,6 @@ export async function assertJobCapacity(deps: AppDeps, db: Kysely<DB>, projectId
   }
 }
 
-async function nextInnerId(trx: Kysely<DB>, projectId: string): Promise<number> {
-  const row = await trx
-    .updateTable('projects')
-    .set((eb) => ({ lastJobInnerId: eb('lastJobInnerId', '+', 1) }))
-    .where('id', '=', projectId)
-    .returning('lastJobInnerId')
-    .executeTakeFirstOrThrow();
-  return Number(row.lastJobInnerId);
-}
-
 async function insertSource(deps: AppDeps, trx: Kysely<DB>, caller: Caller, project: ProjectRow, plan: JobPlan, upload: UploadedSource, now: string): Promise<string> {
   await recordStoredFile(deps, trx, upload.blob);
   const row = await trx
@@ -195,7 +185,7 @@ async function insertSource(deps: AppDeps, trx: Kysely<DB>, caller: Caller, proj
       uid: newUid(),
       organizationId: String(project.organizationId),
       projectId: String(project.id),
-      innerId: await nextInnerId(trx, String(project.id)),
+      innerId: await nextJobInnerId(trx, String(project.id)),
       filename: upload.filename,
       directory: plan.directory,
       sha256: upload.blob.sha256,

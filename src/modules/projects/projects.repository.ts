@@ -41,6 +41,17 @@ export async function nextProjectInternalId(trx: Kysely<DB>, organizationId: Id)
   return Number(row.lastProjectInternalId);
 }
 
+/** The project's next `innerId` for an uploaded file (1, 2, …), taken in the caller's transaction. */
+export async function nextJobInnerId(trx: Kysely<DB>, projectId: Id): Promise<number> {
+  const row = await trx
+    .updateTable('projects')
+    .set((eb) => ({ lastJobInnerId: eb('lastJobInnerId', '+', 1) }))
+    .where('id', '=', String(projectId))
+    .returning('lastJobInnerId')
+    .executeTakeFirstOrThrow();
+  return Number(row.lastJobInnerId);
+}
+
 /** Inserts a project with its target languages and project-specific workflow steps. */
 export async function insertProject(trx: Kysely<DB>, input: NewProject): Promise<ProjectRow> {
   const internalId = await nextProjectInternalId(trx, input.organizationId);
