@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { createTaskWakeup } from './queue/types.js';
 import { localBlobStore } from './storage/blob-store.js';
+import { ORPHAN_GRACE_MS, sweepOrphanBlobs } from './storage/orphan-sweeper.js';
 import type { TaskLogger } from './queue/types.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { Config } from './config.js';
@@ -79,11 +80,22 @@ async function main(): Promise<void> {
   }
 
   let worker: Worker | null = null;
+  let sweeper: NodeJS.Timeout | null = null;
   if (roles.includes('worker')) {
+    const workerLog = app ? app.log.child({ component: 'worker' }) : log;
     worker = startWorker(deps, buildTaskRegistry(deps), {
-      log: app ? app.log.child({ component: 'worker' }) : log,
+      log: workerLog,
       onTaskFailed: buildTaskFailureHook(deps),
     });
+    // Bytes of uploads whose transaction never committed: swept a minute after start, then hourly.
+    const sweep = () =>
+      sweepOrphanBlobs(deps).then(
+        (result) => (result.blobsRemoved || result.temporaryRemoved ? workerLog.info(result, 'removed orphan blobs') : undefined),
+        (error: unknown) => workerLog.error({ err: error }, 'orphan blob sweep failed'),
+      );
+    setTimeout(() => void sweep(), 60_000).unref();
+    sweeper = setInterval(() => void sweep(), ORPHAN_GRACE_MS);
+    sweeper.unref();
   }
 
   let stopping = false;
@@ -93,6 +105,7 @@ async function main(): Promise<void> {
     log.info({ signal }, app ? 'stopping: finishing in-flight requests and tasks' : 'stopping: finishing running tasks');
     // Stop accepting connections and claiming tasks, let requests and tasks in flight finish,
     // then release the database.
+    if (sweeper) clearInterval(sweeper);
     Promise.all([app?.close(), worker?.stop()])
       .then(() => database.close())
       .then(() => {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -27,6 +27,15 @@ export interface BlobStore {
   has(sha256: string): Promise<boolean>;
   /** Removes the blob (no error when it is already gone). */
   remove(sha256: string): Promise<void>;
+  /**
+   * Every blob with the time it was last stored (a put of bytes already there renews it), and
+   * leftover temporary files of interrupted puts (`sha256: null`), for the orphan sweeper.
+   */
+  list(): AsyncIterable<{ sha256: string | null; path: string; storedAt: Date }>;
+  /** Removes a leftover temporary file named by `list`. */
+  removeTemporary(path: string): Promise<void>;
+  /** Removes the blob only if it was last stored before `cutoff` (checked at the moment of removal); whether it did. */
+  removeIfStoredBefore(sha256: string, cutoff: Date): Promise<boolean>;
 }
 
 export class BlobTooLargeError extends Error {
@@ -97,6 +106,9 @@ export function localBlobStore(root: string): BlobStore {
         const target = pathOf(sha256);
         if (await exists(target)) {
           await rm(tmp, { force: true });
+          // Renewed, so that the orphan sweeper does not take bytes a request is about to record.
+          const now = new Date();
+          await utimes(target, now, now);
         } else {
           await mkdir(dirname(target), { recursive: true });
           await rename(tmp, target);
@@ -121,6 +133,40 @@ export function localBlobStore(root: string): BlobStore {
 
     async remove(sha256) {
       await rm(pathOf(sha256), { force: true });
+    },
+
+    async *list() {
+      const entries = async (path: string) => readdir(path, { withFileTypes: true }).catch(() => []);
+      for (const temporary of await entries(join(root, 'tmp'))) {
+        if (!temporary.isFile()) continue;
+        const path = join(root, 'tmp', temporary.name);
+        const info = await stat(path).catch(() => null);
+        if (info) yield { sha256: null, path, storedAt: info.mtime };
+      }
+      for (const first of await entries(root)) {
+        if (!first.isDirectory() || !/^[0-9a-f]{2}$/.test(first.name)) continue;
+        for (const second of await entries(join(root, first.name))) {
+          if (!second.isDirectory()) continue;
+          for (const file of await entries(join(root, first.name, second.name))) {
+            if (!file.isFile() || !SHA256.test(file.name)) continue;
+            const path = join(root, first.name, second.name, file.name);
+            const info = await stat(path).catch(() => null);
+            if (info) yield { sha256: file.name, path, storedAt: info.mtime };
+          }
+        }
+      }
+    },
+
+    async removeIfStoredBefore(sha256, cutoff) {
+      const info = await stat(pathOf(sha256)).catch(() => null);
+      if (!info || info.mtime.getTime() > cutoff.getTime()) return false;
+      await rm(pathOf(sha256), { force: true });
+      return true;
+    },
+
+    async removeTemporary(path) {
+      if (dirname(path) !== join(root, 'tmp')) throw new Error(`not a temporary file of the blob store: ${path}`);
+      await rm(path, { force: true });
     },
   };
 }
