@@ -6,6 +6,7 @@ import type { NamedReference } from '../vendors/record-references.js';
 import { namedReferences } from '../vendors/record-references.js';
 import type { NotifyProvider, ProjectTemplateDto, ProjectTemplateReferenceDto, ProjectWorkflowSettings, ProviderReferenceDto } from './project-templates.schemas.js';
 import type { TemplateRow } from './template-access.js';
+import { templateTargetLangs } from './template-access.js';
 import { parseTemplateSettings } from './template-settings.js';
 
 /** ProjectTemplate and ProjectTemplateReference views of template rows, loaded a page at a time. */
@@ -64,7 +65,7 @@ export async function toTemplateReferences(db: Kysely<DB>, organizationId: strin
       uid: row.uid,
       templateName: row.name,
       sourceLang: row.sourceLang,
-      targetLangs: JSON.parse(row.targetLangs) as string[],
+      targetLangs: templateTargetLangs(row),
       owner: users(row.ownerId),
       client: refs.client,
       domain: refs.domain,
@@ -151,7 +152,7 @@ export async function toTemplateDto(db: Kysely<DB>, organizationId: string, row:
     templateName: row.name,
     name: row.projectName,
     sourceLang: row.sourceLang,
-    targetLangs: JSON.parse(row.targetLangs) as string[],
+    targetLangs: templateTargetLangs(row),
     note: row.note,
     useDynamicTitle: bool(row.useDynamicTitle),
     dynamicTitle: row.dynamicTitle,

@@ -18,7 +18,7 @@ import { copyCustomFieldValues } from '../custom-field-instances/custom-field-in
 import type { TemplateAssignmentInput, TemplateStepInput } from './project-templates.repository.js';
 import type { AssignedToInput, CreateTemplateBody, EditTemplateBody, NotifyProvider, ProviderInput } from './project-templates.schemas.js';
 import type { TemplateRow } from './template-access.js';
-import { requireTemplate } from './template-access.js';
+import { requireTemplate, templateTargetLangs } from './template-access.js';
 import { emitTemplateEvent, emitTemplateRowEvent } from './template-events.js';
 import { parseTemplateSettings, templateSettingsFromProject } from './template-settings.js';
 
@@ -190,7 +190,7 @@ async function stepPosition(trx: Kysely<DB>, organizationId: string, settings: E
 function languagesFrom(body: EditTemplateBody, existing: TemplateRow, mode: EditMode): { sourceLang: string | null; targetLangs: string[] } {
   const keep = mode === 'partial';
   const sourceLang = body.sourceLang ? assertLanguage('sourceLang', body.sourceLang) : body.sourceLang === undefined && keep ? existing.sourceLang : null;
-  const targetLangs = body.targetLangs !== undefined ? assertLanguages('targetLangs', body.targetLangs) : keep ? (JSON.parse(existing.targetLangs) as string[]) : [];
+  const targetLangs = body.targetLangs !== undefined ? assertLanguages('targetLangs', body.targetLangs) : keep ? templateTargetLangs(existing) : [];
   if (sourceLang !== null && targetLangs.includes(sourceLang)) throw invalid('targetLangs must not contain the source language.', [{ field: 'targetLangs', message: 'contains the source language' }]);
   return { sourceLang, targetLangs };
 }

@@ -18,6 +18,16 @@ import { forbidden, notFound } from '../../http/errors.js';
  */
 
 export type TemplateRow = Selectable<ProjectTemplatesTable>;
+
+/** A template's target languages, stored as a JSON array. */
+export function templateTargetLangs(template: Pick<TemplateRow, 'targetLangs'>): string[] {
+  try {
+    const value: unknown = JSON.parse(template.targetLangs);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 export type TemplateNeed = 'view' | 'edit' | 'delete';
 
 type TemplatesEb = ExpressionBuilder<DB, 'projectTemplates'>;

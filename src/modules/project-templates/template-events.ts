@@ -5,6 +5,7 @@ import type { WebhookEvent } from '../../domain/webhooks/events.js';
 import type { Caller } from '../../http/access.js';
 import { emitEvent } from '../webhooks/webhook-calls.js';
 import type { TemplateRow } from './template-access.js';
+import { templateTargetLangs } from './template-access.js';
 
 /**
  * PROJECT_TEMPLATE_CREATED / UPDATED / DELETED: the record travels under `projectTemplate`
@@ -19,7 +20,7 @@ export function templateEventRecord(template: TemplateRow) {
     templateName: template.name,
     name: template.projectName,
     sourceLang: template.sourceLang,
-    targetLangs: JSON.parse(template.targetLangs) as string[],
+    targetLangs: templateTargetLangs(template),
   };
 }
 

@@ -23,7 +23,7 @@ import {
   createProjectFromTemplate,
   projectLanguages,
 } from './template-projects.js';
-import { requireUsableTemplate, visibleTemplates } from '../project-templates/template-access.js';
+import { requireUsableTemplate, templateTargetLangs, visibleTemplates } from '../project-templates/template-access.js';
 
 /**
  * Templates applied to projects: create a project from a template (v2, sync and async), the
@@ -150,9 +150,8 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           .orderBy('name')
           .orderBy('id')
           .execute();
-        const usable = rows;
         return {
-          assignableTemplates: usable.map((t) => ({ id: String(t.id), name: t.projectName, templateName: t.name, sourceLang: t.sourceLang, targetLangs: JSON.parse(t.targetLangs) as string[] })),
+          assignableTemplates: rows.map((t) => ({ id: String(t.id), name: t.projectName, templateName: t.name, sourceLang: t.sourceLang, targetLangs: templateTargetLangs(t) })),
         };
       },
     );

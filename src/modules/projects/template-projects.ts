@@ -4,6 +4,7 @@ import type { Static } from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import { bool } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
+import { templateTargetLangs } from '../project-templates/template-access.js';
 import type { TemplateRow } from '../project-templates/template-access.js';
 import type { WebhookEvent } from '../../domain/webhooks/events.js';
 import { hasRight } from '../../domain/users/role-settings.js';
@@ -49,15 +50,6 @@ export const CreateFromTemplateAsyncBody = Type.Object({ ...CreateFromTemplateBo
 /** Project managers create projects only with the projectCreate right. */
 export function assertMayCreateProjects(caller: Caller): void {
   if (caller.role === 'PROJECT_MANAGER' && !hasRight(caller.role, caller.settings, 'projectCreate')) throw forbidden('Creating projects needs the projectCreate right.');
-}
-
-function templateTargetLangs(template: TemplateRow): string[] {
-  try {
-    const value: unknown = JSON.parse(template.targetLangs);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 /** Languages of the new project: the body's, else the template's (checked before anything is written). */
