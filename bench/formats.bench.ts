@@ -18,7 +18,9 @@ const units = Number(process.argv[2] ?? 200_000);
 const NS = 'urn:oasis:names:tc:xliff:document:1.2';
 
 function* xliffParts(count: number): Generator<Buffer> {
-  yield Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="${NS}"><file original="big" source-language="en" target-language="de" datatype="plaintext"><body>\n`);
+  yield Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="${NS}"><file original="big" source-language="en" target-language="de" datatype="plaintext"><body>\n`,
+  );
   let batch = '';
   for (let i = 0; i < count; i += 1) {
     batch += `  <trans-unit id="u${i}" resname="key.${i}"><source>Sentence number ${i} with <g id="1">bold</g> text and a <x id="2"/> break.</source><note>n${i}</note></trans-unit>\n`;
@@ -67,23 +69,35 @@ async function measureParse(name: string, filter: FormatFilter, source: () => Ge
     if (count % 1000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`${name} parse: ${count} units in ${seconds.toFixed(2)} s = ${Math.round(count / seconds)} units/s; heap before ${mb(before)}, peak ${mb(peak)} (+${mb(peak - before)})`);
+  console.log(
+    `${name} parse: ${count} units in ${seconds.toFixed(2)} s = ${Math.round(count / seconds)} units/s; heap before ${mb(before)}, peak ${mb(peak)} (+${mb(peak - before)})`,
+  );
 }
 
-async function measureWrite(name: string, filter: FormatFilter, source: () => Generator<Buffer>, translations: Map<string, UnitTranslation>): Promise<void> {
+async function measureWrite(
+  name: string,
+  filter: FormatFilter,
+  source: () => Generator<Buffer>,
+  translations: Map<string, UnitTranslation>,
+): Promise<void> {
   const { sink, bytes } = byteCounter();
   const started = performance.now();
   await filter.write(Readable.from(source()), translations, sink);
   const seconds = (performance.now() - started) / 1000;
-  console.log(`${name} write: ${translations.size} translations, ${mb(bytes())} out in ${seconds.toFixed(2)} s = ${Math.round(translations.size / seconds)} units/s`);
+  console.log(
+    `${name} write: ${translations.size} translations, ${mb(bytes())} out in ${seconds.toFixed(2)} s = ${Math.round(translations.size / seconds)} units/s`,
+  );
 }
 
 const xliffBytes = [...xliffParts(1000)].reduce((n, b) => n + b.length, 0) * (units / 1000);
-console.log(`XLIFF 1.2 with ${units} trans-units (about ${mb(xliffBytes)}), ${process.version}${globalThis.gc ? '' : ' (run with node --expose-gc for steadier heap figures)'}`);
+console.log(
+  `XLIFF 1.2 with ${units} trans-units (about ${mb(xliffBytes)}), ${process.version}${globalThis.gc ? '' : ' (run with node --expose-gc for steadier heap figures)'}`,
+);
 await measureParse('xliff12', xliff12Filter, () => xliffParts(units));
 await measureParse('xliff12 (10x units)', xliff12Filter, () => xliffParts(units * 10));
 const xliffTranslations = new Map<string, UnitTranslation>();
-for (let i = 0; i < units; i += 2) xliffTranslations.set(`1:u${i}`, { text: `Satz Nummer ${i} mit {1>fettem<1} Text und einem {2} Umbruch.` });
+for (let i = 0; i < units; i += 2)
+  xliffTranslations.set(`1:u${i}`, { text: `Satz Nummer ${i} mit {1>fettem<1} Text und einem {2} Umbruch.` });
 await measureWrite('xliff12', xliff12Filter, () => xliffParts(units), xliffTranslations);
 
 await measureParse('plain-text', plainTextFilter, () => textParts(units));

@@ -36,7 +36,12 @@ if (!existsSync(script)) {
 }
 
 const wanted = Number(process.argv[2] ?? 200_000);
-const catalog = JSON.parse(execFileSync(process.execPath, [script, '--target', 'de', '--format', 'json'], { maxBuffer: 1024 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] }).toString('utf8')) as Array<{
+const catalog = JSON.parse(
+  execFileSync(process.execPath, [script, '--target', 'de', '--format', 'json'], {
+    maxBuffer: 1024 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).toString('utf8'),
+) as Array<{
   src: string;
   domain: string;
 }>;
@@ -55,7 +60,9 @@ const escapeXml = (s: string) =>
 
 /** The XLIFF, produced in chunks: the file never exists as a whole in memory. */
 function* xliffChunks(): Generator<Buffer> {
-  yield Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="catalogs" source-language="en" target-language="de" datatype="plaintext"><body>\n');
+  yield Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="catalogs" source-language="en" target-language="de" datatype="plaintext"><body>\n',
+  );
   let batch = '';
   for (let i = 0; i < wanted; i++) {
     const unit = catalog[i % catalog.length]!;
@@ -96,16 +103,41 @@ const deps: AppDeps = {
 const db = database.db;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
-console.log(`job import on ${database.dialect}, node ${process.version}: ${wanted.toLocaleString('en-US')} trans-units from ${catalog.length.toLocaleString('en-US')} catalog strings (en)`);
+console.log(
+  `job import on ${database.dialect}, node ${process.version}: ${wanted.toLocaleString('en-US')} trans-units from ${catalog.length.toLocaleString('en-US')} catalog strings (en)`,
+);
 const blob = await deps.blobs.put(Readable.from(xliffChunks()));
 const now = new Date().toISOString();
 const organization = await insertOrganization(db, 'Bench organization');
 const jobSourceId = await db.transaction().execute(async (trx) => {
-  const project = await insertProject(trx, { organizationId: organization.id, name: 'Bench', sourceLang: 'en', targetLangs: ['de'], workflowStepIds: [], ownerId: null, createdById: null, now });
+  const project = await insertProject(trx, {
+    organizationId: organization.id,
+    name: 'Bench',
+    sourceLang: 'en',
+    targetLangs: ['de'],
+    workflowStepIds: [],
+    ownerId: null,
+    createdById: null,
+    now,
+  });
   await recordStoredFile(deps, trx, blob);
   const source = await trx
     .insertInto('jobSources')
-    .values({ uid: newUid(), organizationId: String(organization.id), projectId: String(project.id), innerId: 1, filename: 'catalogs.xlf', directory: null, sha256: blob.sha256, size: blob.size, contentType: null, importError: null, format: null, createdAt: now, createdById: null })
+    .values({
+      uid: newUid(),
+      organizationId: String(organization.id),
+      projectId: String(project.id),
+      innerId: 1,
+      filename: 'catalogs.xlf',
+      directory: null,
+      sha256: blob.sha256,
+      size: blob.size,
+      contentType: null,
+      importError: null,
+      format: null,
+      createdAt: now,
+      createdById: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return String(source.id);
@@ -126,13 +158,21 @@ const ms = performance.now() - began;
 clearInterval(sampler);
 if (outcome) throw new Error(`the import failed: ${outcome.errorDesc}`);
 
-const source = await db.selectFrom('jobSources').select(['segmentCount', 'wordCount']).where('id', '=', jobSourceId).executeTakeFirstOrThrow();
+const source = await db
+  .selectFrom('jobSources')
+  .select(['segmentCount', 'wordCount'])
+  .where('id', '=', jobSourceId)
+  .executeTakeFirstOrThrow();
 const segments = Number(source.segmentCount);
 console.log(`file                ${mb(Number(blob.size))}`);
 console.log(`segments            ${segments.toLocaleString('en-US')} (${Number(source.wordCount).toLocaleString('en-US')} words)`);
 console.log(`time                ${(ms / 1000).toFixed(1)} s`);
-console.log(`throughput          ${Math.round((segments / ms) * 1000).toLocaleString('en-US')} segments/s, ${Math.round((wanted / ms) * 1000).toLocaleString('en-US')} units/s`);
-console.log(`peak heap           +${mb(peakHeap - baseline.heapUsed)} over ${mb(baseline.heapUsed)}${globalThis.gc ? '' : ' (run with node --expose-gc for a cleaner baseline)'}`);
+console.log(
+  `throughput          ${Math.round((segments / ms) * 1000).toLocaleString('en-US')} segments/s, ${Math.round((wanted / ms) * 1000).toLocaleString('en-US')} units/s`,
+);
+console.log(
+  `peak heap           +${mb(peakHeap - baseline.heapUsed)} over ${mb(baseline.heapUsed)}${globalThis.gc ? '' : ' (run with node --expose-gc for a cleaner baseline)'}`,
+);
 console.log(`peak RSS            ${mb(peakRss)}`);
 
 await database.close();

@@ -67,7 +67,10 @@ for (let i = 0; i < 100; i++) organizations.push(String((await insertOrganizatio
 function line(name: string, value: string): void {
   console.log(`${name.padEnd(62)} ${value}`);
 }
-const rate = (count: number, ms: number) => `${Math.round((count / ms) * 1000).toLocaleString('en-US').padStart(9)} /s`;
+const rate = (count: number, ms: number) =>
+  `${Math.round((count / ms) * 1000)
+    .toLocaleString('en-US')
+    .padStart(9)} /s`;
 
 async function clear(): Promise<void> {
   await db.deleteFrom('tasks').execute();
@@ -79,7 +82,9 @@ async function clear(): Promise<void> {
   const count = 2_000;
   const began = performance.now();
   for (let i = 0; i < count; i++) {
-    await db.transaction().execute((trx) => enqueue(trx, { kind: 'bench.noop', payload: { i }, organizationId: organizations[i % 100]! }, new Date()));
+    await db
+      .transaction()
+      .execute((trx) => enqueue(trx, { kind: 'bench.noop', payload: { i }, organizationId: organizations[i % 100]! }, new Date()));
   }
   line(`enqueue, one task per transaction (${count.toLocaleString('en-US')})`, rate(count, performance.now() - began));
 }
@@ -88,7 +93,8 @@ async function clear(): Promise<void> {
   const began = performance.now();
   for (let batch = 0; batch < count / 100; batch++) {
     await db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 100; i++) await enqueue(trx, { kind: 'bench.noop', payload: { i }, organizationId: organizations[i]! }, new Date());
+      for (let i = 0; i < 100; i++)
+        await enqueue(trx, { kind: 'bench.noop', payload: { i }, organizationId: organizations[i]! }, new Date());
     });
   }
   line(`enqueue, 100 tasks per transaction (${count.toLocaleString('en-US')})`, rate(count, performance.now() - began));
@@ -99,7 +105,8 @@ for (const concurrency of [1, 4]) {
   await clear();
   const count = 2_000;
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < count; i++) await enqueue(trx, { kind: 'bench.noop', payload: null, organizationId: organizations[i % 10]! }, new Date());
+    for (let i = 0; i < count; i++)
+      await enqueue(trx, { kind: 'bench.noop', payload: null, organizationId: organizations[i % 10]! }, new Date());
   });
   let ran = 0;
   let allRan!: () => void;
@@ -120,8 +127,15 @@ for (const concurrency of [1, 4]) {
   await finished;
   await worker.stop(); // the last tasks are marked done
   const ms = performance.now() - began;
-  const done = await db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'done').executeTakeFirstOrThrow();
-  line(`claim + run + complete, concurrency ${concurrency} (${count.toLocaleString('en-US')} no-op tasks, ${Number(done.n)} done)`, rate(count, ms));
+  const done = await db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'done')
+    .executeTakeFirstOrThrow();
+  line(
+    `claim + run + complete, concurrency ${concurrency} (${count.toLocaleString('en-US')} no-op tasks, ${Number(done.n)} done)`,
+    rate(count, ms),
+  );
 }
 
 // --- claim latency with 100,000 queued tasks ----------------------------------------------------
@@ -135,7 +149,22 @@ async function fill(total: number, organizationOf: (i: number) => string): Promi
           const i = start + offset + j;
           const organizationId = organizationOf(i);
           const at = new Date(now - total + i).toISOString();
-          rows.push({ kind: 'bench.noop', payload: '{}', organizationId, lane: organizationId, status: 'queued' as const, maxAttempts: null, runAt: at, createdAt: at, lockedBy: null, leaseUntil: null, lastError: null, asyncRequestId: null, startedAt: null, finishedAt: null });
+          rows.push({
+            kind: 'bench.noop',
+            payload: '{}',
+            organizationId,
+            lane: organizationId,
+            status: 'queued' as const,
+            maxAttempts: null,
+            runAt: at,
+            createdAt: at,
+            lockedBy: null,
+            leaseUntil: null,
+            lastError: null,
+            asyncRequestId: null,
+            startedAt: null,
+            finishedAt: null,
+          });
         }
         await trx.insertInto('tasks').values(rows).execute();
       }
@@ -157,7 +186,10 @@ async function claimLatency(name: string, claims: number): Promise<string[]> {
   }
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
-  line(`claim latency, ${name} (${claims} claims)`, `p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  p99 ${at(0.99)} ms  max ${times.at(-1)!.toFixed(2)} ms`);
+  line(
+    `claim latency, ${name} (${claims} claims)`,
+    `p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  p99 ${at(0.99)} ms  max ${times.at(-1)!.toFixed(2)} ms`,
+  );
   return lanes;
 }
 
@@ -174,14 +206,17 @@ async function claimLatency(name: string, claims: number): Promise<string[]> {
   await fill(100_000, () => organizations[0]!);
   const late = await enqueue(db, { kind: 'bench.noop', payload: null, organizationId: organizations[1]! }, new Date());
   const lanes = await claimLatency('100,000 queued in one organization + 1 in another', 200);
-  line('  position of the other organization\'s task among the claims', String(lanes.indexOf(organizations[1]!) + 1));
+  line("  position of the other organization's task among the claims", String(lanes.indexOf(organizations[1]!) + 1));
   void late;
 }
 {
   // Nothing due: what an idle worker's poll costs while 100,000 tasks wait for their retry time.
   await clear();
   await fill(100_000, (i) => organizations[i % 100]!);
-  await db.updateTable('tasks').set({ runAt: new Date(Date.now() + 3_600_000).toISOString() }).execute();
+  await db
+    .updateTable('tasks')
+    .set({ runAt: new Date(Date.now() + 3_600_000).toISOString() })
+    .execute();
   // What autovacuum does after such a mass update (the dead index entries would be walked).
   await sql`${sql.raw(database.dialect === 'postgres' ? 'vacuum analyze tasks' : 'analyze')}`.execute(db);
   const times: number[] = [];
@@ -191,7 +226,10 @@ async function claimLatency(name: string, claims: number): Promise<string[]> {
     times.push(performance.now() - began);
   }
   times.sort((a, b) => a - b);
-  line('empty poll, 100,000 tasks not yet due in 100 organizations', `p50 ${times[100]!.toFixed(2)} ms  max ${times.at(-1)!.toFixed(2)} ms`);
+  line(
+    'empty poll, 100,000 tasks not yet due in 100 organizations',
+    `p50 ${times[100]!.toFixed(2)} ms  max ${times.at(-1)!.toFixed(2)} ms`,
+  );
 }
 
 await dispose();

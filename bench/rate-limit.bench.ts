@@ -19,7 +19,9 @@ const start = Date.UTC(2026, 10, 21, 12);
 function report(name: string, operations: number, elapsedMs: number): void {
   const perSecond = (operations / elapsedMs) * 1000;
   const nsPerOp = (elapsedMs * 1e6) / operations;
-  console.log(`${name.padEnd(58)} ${Math.round(perSecond).toLocaleString('en-US').padStart(12)} ops/s  ${nsPerOp.toFixed(0).padStart(7)} ns/op`);
+  console.log(
+    `${name.padEnd(58)} ${Math.round(perSecond).toLocaleString('en-US').padStart(12)} ops/s  ${nsPerOp.toFixed(0).padStart(7)} ns/op`,
+  );
 }
 
 function timeSync(name: string, operations: number, run: (i: number) => void): void {
@@ -59,9 +61,13 @@ const huge = 1_000_000_000; // never refuses: every operation counts and updates
     { key: `o:${c % 1_000}`, limit: huge },
   ]);
   // 1,000,000 requests over ~17 minutes of simulated time: keys expire and are swept as they go.
-  await timeAsync('checkLimits (memory), 2 keys, 100,000 clients in rotation', 1_000_000, (i) => checkLimits(store, keySets[i % clients]!, start + i));
+  await timeAsync('checkLimits (memory), 2 keys, 100,000 clients in rotation', 1_000_000, (i) =>
+    checkLimits(store, keySets[i % clients]!, start + i),
+  );
   const heap = process.memoryUsage().heapUsed;
-  console.log(`  keys held at the end: ${store.size.toLocaleString('en-US')} (those of the last 65 s); heap used ${(heap / 2 ** 20).toFixed(0)} MiB`);
+  console.log(
+    `  keys held at the end: ${store.size.toLocaleString('en-US')} (those of the last 65 s); heap used ${(heap / 2 ** 20).toFixed(0)} MiB`,
+  );
 }
 
 const redisUp = await new Promise<boolean>((resolve) => {

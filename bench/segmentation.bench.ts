@@ -71,7 +71,9 @@ for (const [name, sentences] of Object.entries(SAMPLES)) {
   const { ms } = time(() => segments.map((segment) => countText(segment, 'en')));
   console.log(
     `count   en       ${segments.length.toLocaleString('en-US').padStart(10)} segs  ${megabytes.toFixed(2)} MB  ${ms.toFixed(1).padStart(7)} ms  ` +
-      `${Math.round((segments.length / ms) * 1000).toLocaleString('en-US').padStart(10)} segments/s  ${(megabytes / (ms / 1000)).toFixed(1).padStart(6)} MB/s`,
+      `${Math.round((segments.length / ms) * 1000)
+        .toLocaleString('en-US')
+        .padStart(10)} segments/s  ${(megabytes / (ms / 1000)).toFixed(1).padStart(6)} MB/s`,
   );
 }
 {
@@ -81,6 +83,8 @@ for (const [name, sentences] of Object.entries(SAMPLES)) {
   const { ms } = time(() => segments.map((segment) => countText(segment, 'ja')));
   console.log(
     `count   ja       ${segments.length.toLocaleString('en-US').padStart(10)} segs  ${megabytes.toFixed(2)} MB  ${ms.toFixed(1).padStart(7)} ms  ` +
-      `${Math.round((segments.length / ms) * 1000).toLocaleString('en-US').padStart(10)} segments/s  ${(megabytes / (ms / 1000)).toFixed(1).padStart(6)} MB/s`,
+      `${Math.round((segments.length / ms) * 1000)
+        .toLocaleString('en-US')
+        .padStart(10)} segments/s  ${(megabytes / (ms / 1000)).toFixed(1).padStart(6)} MB/s`,
   );
 }

@@ -61,7 +61,9 @@ interface Report {
 
 /** operations.tsv: a header line naming the columns, then one operation per line. */
 function readOperations(file: string): PublishedOperation[] {
-  const [header, ...lines] = readFileSync(file, 'utf8').split(/\r?\n/).filter((line) => line.trim() !== '');
+  const [header, ...lines] = readFileSync(file, 'utf8')
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '');
   const columns = (header ?? '').split('\t');
   return lines.map((line) => {
     const cells = line.split('\t');
@@ -82,7 +84,16 @@ async function readServiceRoutes(): Promise<ServiceRoute[]> {
   const database = openDatabase({ kind: 'sqlite', path: ':memory:' });
   try {
     await migrateToLatest(database);
-    const app = await buildApp({ config: loadConfig({}), database, clock: () => new Date(), taskWakeup: createTaskWakeup(), blobs: localBlobStore(join(tmpdir(), 'opentms-coverage-blobs')) }, { logger: false });
+    const app = await buildApp(
+      {
+        config: loadConfig({}),
+        database,
+        clock: () => new Date(),
+        taskWakeup: createTaskWakeup(),
+        blobs: localBlobStore(join(tmpdir(), 'opentms-coverage-blobs')),
+      },
+      { logger: false },
+    );
     const routes = app.registeredRoutes.map(({ method, url, operationId }) => ({ method, url, operationId }));
     await app.close();
     return routes;
@@ -131,7 +142,11 @@ function buildReport(operations: PublishedOperation[], routes: ServiceRoute[]): 
   };
 }
 
-function tally(operations: PublishedOperation[], groupOf: (operation: PublishedOperation) => string, isRouted: (operation: PublishedOperation) => boolean): Tally[] {
+function tally(
+  operations: PublishedOperation[],
+  groupOf: (operation: PublishedOperation) => string,
+  isRouted: (operation: PublishedOperation) => boolean,
+): Tally[] {
   const groups = new Map<string, Tally>();
   for (const operation of operations) {
     const name = groupOf(operation) || '(none)';

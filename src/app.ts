@@ -50,7 +50,6 @@ import { referenceFilesRoutes } from './modules/reference-files/reference-files.
 import { filesRoutes } from './modules/files/files.routes.js';
 import { installUploadParsing } from './http/uploads.js';
 
-
 /** The TMS API is served at both prefixes, as the published service does. */
 export const API_PREFIXES = ['/api2', '/web/api2'] as const;
 

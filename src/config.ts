@@ -140,7 +140,10 @@ function redisUrl(env: Env): string | null {
   } catch {
     valid = false;
   }
-  if (!valid) throw new ConfigError('REDIS_URL must be a URL starting with redis:// or rediss:// (leave it unset to keep rate-limit counters in memory)');
+  if (!valid)
+    throw new ConfigError(
+      'REDIS_URL must be a URL starting with redis:// or rediss:// (leave it unset to keep rate-limit counters in memory)',
+    );
   return url;
 }
 
@@ -168,11 +171,16 @@ function trustProxy(env: Env): Config['trustProxy'] {
   if (raw === null || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const address = /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/;
   const bad = entries.find((e) => !address.test(e) && !['loopback', 'linklocal', 'uniquelocal'].includes(e));
   if (bad || entries.length === 0) {
-    throw new ConfigError(`OPENTMS_TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses/CIDRs (got "${bad ?? raw}")`);
+    throw new ConfigError(
+      `OPENTMS_TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses/CIDRs (got "${bad ?? raw}")`,
+    );
   }
   return Object.freeze(entries) as string[];
 }

@@ -61,7 +61,13 @@ async function main(): Promise<void> {
     : openDatabase({ kind: 'sqlite', path: join(config.dataDir, 'opentms.sqlite') });
 
   const applied = await migrateToLatest(database);
-  const deps: AppDeps = { config, database, clock: () => new Date(), taskWakeup: createTaskWakeup(), blobs: localBlobStore(join(config.dataDir, 'blobs')) };
+  const deps: AppDeps = {
+    config,
+    database,
+    clock: () => new Date(),
+    taskWakeup: createTaskWakeup(),
+    blobs: localBlobStore(join(config.dataDir, 'blobs')),
+  };
 
   let app: FastifyInstance | null = null;
   let log: TaskLogger;
@@ -124,6 +130,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`opentms: failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`opentms: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

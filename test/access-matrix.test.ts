@@ -43,7 +43,11 @@ describe('access matrix: every route, every kind of caller', () => {
     users.set('ADMIN', admin);
     for (const role of ['PROJECT_MANAGER', 'LINGUIST', 'SUBMITTER'] as const) users.set(role, await makeUser(db, organization, { role }));
     const guest = await makeUser(db, organization, { role: 'GUEST' });
-    await db.updateTable('users').set({ guestClientId: client.id, roleSettings: JSON.stringify(parseRoleSettings('GUEST', '{}')) }).where('id', '=', guest.id).execute();
+    await db
+      .updateTable('users')
+      .set({ guestClientId: client.id, roleSettings: JSON.stringify(parseRoleSettings('GUEST', '{}')) })
+      .where('id', '=', guest.id)
+      .execute();
     users.set('GUEST', guest);
     const system = await insertOrganization(db, { name: 'system', isSystem: true });
     users.set('SYS_ADMIN', await makeUser(db, system, { role: 'SYS_ADMIN' }));
@@ -51,7 +55,11 @@ describe('access matrix: every route, every kind of caller', () => {
 
     // A bot of its own service account, so that deleting the fixture account below leaves it alone.
     const botAccount = await makeServiceAccount(t, adminHeaders);
-    const issued = await tokenRequest(t, { grant_type: 'client_credentials', client_id: botAccount.clientId, client_secret: botAccount.clientSecret });
+    const issued = await tokenRequest(t, {
+      grant_type: 'client_credentials',
+      client_id: botAccount.clientId,
+      client_secret: botAccount.clientSecret,
+    });
     botToken = issued.json().access_token;
 
     const target = await makeUser(db, organization, { role: 'LINGUIST', createdById: String(admin.id) });
@@ -62,10 +70,18 @@ describe('access matrix: every route, every kind of caller', () => {
       headers: adminHeaders,
       payload: { url: 'https://hooks.example.test/in', events: ['JOB_CREATED'] },
     });
-    const asyncRequest = await db.transaction().execute((trx) =>
-      createAsyncRequest(t.deps, trx, { organizationId: String(organization.id), createdById: String(admin.id), action: 'IMPORT_JOB' }),
-    );
-    const { row: token } = await insertApiToken(db, { userId: String(admin.id), organizationId: String(organization.id), name: 'fixture', expiresAt: null, now: t.clock() });
+    const asyncRequest = await db
+      .transaction()
+      .execute((trx) =>
+        createAsyncRequest(t.deps, trx, { organizationId: String(organization.id), createdById: String(admin.id), action: 'IMPORT_JOB' }),
+      );
+    const { row: token } = await insertApiToken(db, {
+      userId: String(admin.id),
+      organizationId: String(organization.id),
+      name: 'fixture',
+      expiresAt: null,
+      now: t.clock(),
+    });
     fixtures.values = {
       userUid: target.uid,
       userId: target.uid,
@@ -81,12 +97,27 @@ describe('access matrix: every route, every kind of caller', () => {
       'POST /api2/v2/webhooks/:webhookUid/test': 'event=JOB_CREATED',
     };
     fixtures.bodies = {
-      'PUT /api2/v3/users/:userUid': { userName: target.userName, firstName: 'F', lastName: 'L', email: 'f@l.test', role: 'LINGUIST', timezone: 'UTC' },
+      'PUT /api2/v3/users/:userUid': {
+        userName: target.userName,
+        firstName: 'F',
+        lastName: 'L',
+        email: 'f@l.test',
+        role: 'LINGUIST',
+        timezone: 'UTC',
+      },
       'POST /api2/v1/users/:userUid/updatePassword': { password: 'matrix password 1' },
       'PATCH /api2/v1/admin/organizations/:organizationUid': { seatLimit: null },
       'PUT /api2/v2/webhooks/:webHookUid': { url: 'https://hooks.example.test/in', events: ['JOB_CREATED'] },
-      'PUT /api2/v1/scim/Users/:userId': { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: target.userName, name: { givenName: 'F', familyName: 'L' }, emails: [{ value: 'f@l.test', primary: true }] },
-      'PATCH /api2/v1/scim/Users/:userId': { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'name.givenName', value: 'G' }] },
+      'PUT /api2/v1/scim/Users/:userId': {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: target.userName,
+        name: { givenName: 'F', familyName: 'L' },
+        emails: [{ value: 'f@l.test', primary: true }],
+      },
+      'PATCH /api2/v1/scim/Users/:userId': {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'name.givenName', value: 'G' }],
+      },
     };
     await loadAreaFixtures({ t, organization, admin, adminHeaders, client }, fixtures);
   });
@@ -96,7 +127,12 @@ describe('access matrix: every route, every kind of caller', () => {
   async function tokenOf(user: UserRow, state: 'live' | 'revoked' | 'expired' = 'live'): Promise<string> {
     const db = t.database.db;
     const now = state === 'expired' ? new Date(t.clock().getTime() - 2 * 86_400_000) : t.clock();
-    const { token } = await createLoginToken(db, { userId: String(user.id), organizationId: String(user.organizationId), now, ttlSeconds: 86_400 });
+    const { token } = await createLoginToken(db, {
+      userId: String(user.id),
+      organizationId: String(user.organizationId),
+      now,
+      ttlSeconds: 86_400,
+    });
     if (state === 'revoked') {
       const row = await db.selectFrom('loginTokens').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
       await revokeLoginToken(db, String(row.id), t.clock());
@@ -123,7 +159,10 @@ describe('access matrix: every route, every kind of caller', () => {
   function concreteUrl(pattern: string): string {
     return pattern.replace(/:([A-Za-z0-9_]+)/g, (_, param: string) => {
       const value = fixtures.values[`${pattern}:${param}`] ?? fixtures.values[param];
-      if (value === undefined) throw new Error(`no fixture for path parameter "${param}" of ${pattern}: add one to test/access-fixtures/ (or test/access-matrix.test.ts)`);
+      if (value === undefined)
+        throw new Error(
+          `no fixture for path parameter "${param}" of ${pattern}: add one to test/access-fixtures/ (or test/access-matrix.test.ts)`,
+        );
       return encodeURIComponent(value);
     });
   }
@@ -153,7 +192,8 @@ describe('access matrix: every route, every kind of caller', () => {
       const url = concreteUrl(route.url) + (query ? `?${query}` : '');
       const body = fixtures.bodies[`${route.method} ${route.url}`];
       const call = async (headers: Record<string, string>) =>
-        (await t.inject({ method: route.method as 'GET', url, headers, ...(body === undefined ? {} : { payload: body as object }) })).statusCode;
+        (await t.inject({ method: route.method as 'GET', url, headers, ...(body === undefined ? {} : { payload: body as object }) }))
+          .statusCode;
       const expectStatus = (who: string, status: number, ok: (s: number) => boolean, wanted: string) => {
         if (!ok(status)) failures.push(`${route.method} ${route.url} by ${who}: got ${status}, expected ${wanted}`);
       };
@@ -170,7 +210,8 @@ describe('access matrix: every route, every kind of caller', () => {
       }
 
       const botStatus = await call({ authorization: `Bearer ${botToken}` });
-      if (allows(access, pseudoCaller('PROJECT_MANAGER', true))) expectStatus('a bot', botStatus, (s) => s !== 401 && s !== 403, 'not 401/403');
+      if (allows(access, pseudoCaller('PROJECT_MANAGER', true)))
+        expectStatus('a bot', botStatus, (s) => s !== 401 && s !== 403, 'not 401/403');
       else expectStatus('a bot', botStatus, (s) => s === 403, '403');
 
       // Another organization's ADMIN: refused by role, or the record is simply not there.

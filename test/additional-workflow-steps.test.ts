@@ -12,7 +12,12 @@ describe('additional workflow steps', () => {
   let headers: Record<string, string>;
 
   const api = (method: 'GET' | 'POST' | 'DELETE', path: string, h: Record<string, string> = headers, payload?: unknown) =>
-    t.inject({ method, url: `/api2/v1/additionalWorkflowSteps${path}`, headers: h, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.inject({
+      method,
+      url: `/api2/v1/additionalWorkflowSteps${path}`,
+      headers: h,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   async function create(name: string, h = headers): Promise<{ id: string; name: string }> {
     const response = await api('POST', '', h, { name });
@@ -26,7 +31,16 @@ describe('additional workflow steps', () => {
       method: 'POST',
       url: '/api2/v3/users',
       headers,
-      payload: { userName, firstName: 'P', lastName: 'M', email: `${userName}@example.test`, password: 'a good password', role: 'PROJECT_MANAGER', timezone: 'UTC', setupServer },
+      payload: {
+        userName,
+        firstName: 'P',
+        lastName: 'M',
+        email: `${userName}@example.test`,
+        password: 'a good password',
+        role: 'PROJECT_MANAGER',
+        timezone: 'UTC',
+        setupServer,
+      },
     });
     expect(response.statusCode, response.body).toBe(201);
     const row = await t.database.db.selectFrom('users').selectAll().where('uid', '=', response.json().uid).executeTakeFirstOrThrow();

@@ -42,7 +42,7 @@ describe('personal API tokens', () => {
     expect(list.json().content[0]).not.toHaveProperty('token');
   });
 
-  it('lists only the caller\'s own tokens, paged, with revoked ones marked and last use recorded', async () => {
+  it("lists only the caller's own tokens, paged, with revoked ones marked and last use recorded", async () => {
     const { headers } = await signedInUser(t, 'PROJECT_MANAGER');
     const other = await signedInUser(t, 'PROJECT_MANAGER');
     await create(other.headers, { name: 'not mine' });
@@ -88,7 +88,7 @@ describe('personal API tokens', () => {
     expect((await t.inject({ method: 'DELETE', url: `/api2/v1/auth/apiTokens/${uid}`, headers })).statusCode).toBe(204);
   });
 
-  it('an unknown uid, or someone else\'s token, is a 404 and stays valid', async () => {
+  it("an unknown uid, or someone else's token, is a 404 and stays valid", async () => {
     const { headers } = await signedInUser(t, 'ADMIN');
     const sameOrg = await signedInUser(t, 'LINGUIST');
     const theirs = (await create(sameOrg.headers, { name: 'theirs' })).json();
@@ -134,8 +134,9 @@ describe('personal API tokens', () => {
     expect((await t.inject({ method: 'POST', url: '/api2/v1/auth/apiTokens', payload: { name: 'x' } })).statusCode).toBe(401);
     const admin = await signedInUser(t, 'ADMIN');
     const account = await makeServiceAccount(t, admin.headers, { products: ['tms'], scopes: ['read', 'write'] });
-    const jwt = (await tokenRequest(t, { grant_type: 'client_credentials', client_id: account.clientId, client_secret: account.clientSecret })).json()
-      .access_token as string;
+    const jwt = (
+      await tokenRequest(t, { grant_type: 'client_credentials', client_id: account.clientId, client_secret: account.clientSecret })
+    ).json().access_token as string;
     const bot = { authorization: `Bearer ${jwt}` };
     for (const request of [
       { method: 'POST' as const, url: '/api2/v1/auth/apiTokens', payload: { name: 'bot token' } },
@@ -162,7 +163,9 @@ describe('personal API tokens', () => {
 
   it('is served under /web/api2 too', async () => {
     const { headers } = await signedInUser(t, 'SUBMITTER');
-    expect((await t.inject({ method: 'POST', url: '/web/api2/v1/auth/apiTokens', headers, payload: { name: 'web' } })).statusCode).toBe(201);
+    expect((await t.inject({ method: 'POST', url: '/web/api2/v1/auth/apiTokens', headers, payload: { name: 'web' } })).statusCode).toBe(
+      201,
+    );
     expect((await t.inject({ url: '/web/api2/v1/auth/apiTokens', headers })).json().totalElements).toBe(1);
   });
 });

@@ -33,7 +33,11 @@ describe('asynchronous requests', () => {
         },
       },
     ]);
-    worker = startWorker(t.deps, registry, { pollMilliseconds: 20, listenConnectionString: null, onTaskFailed: buildTaskFailureHook(t.deps) });
+    worker = startWorker(t.deps, registry, {
+      pollMilliseconds: 20,
+      listenConnectionString: null,
+      onTaskFailed: buildTaskFailureHook(t.deps),
+    });
   });
   afterEach(async () => {
     for (const r of receivers.splice(0)) await r.close();
@@ -44,17 +48,30 @@ describe('asynchronous requests', () => {
   });
 
   async function newRequest(organizationId: string, userId: string, extra: { callbackUrl?: string } = {}) {
-    return t.database.db.transaction().execute((trx) => createAsyncRequest(t.deps, trx, { organizationId, createdById: userId, action: 'IMPORT_JOB', ...extra }));
+    return t.database.db
+      .transaction()
+      .execute((trx) => createAsyncRequest(t.deps, trx, { organizationId, createdById: userId, action: 'IMPORT_JOB', ...extra }));
   }
 
   it('asyncResponse stays null until the request finishes', async () => {
     const { organization, user, headers } = await signedInUser(t, 'ADMIN');
     const request = await newRequest(String(organization.id), String(user.id));
     const pending = (await t.inject({ url: `/api2/v1/async/${request.id}`, headers })).json();
-    expect(pending).toMatchObject({ id: String(request.id), action: 'IMPORT_JOB', asyncResponse: null, createdBy: { uid: user.uid }, parent: null });
+    expect(pending).toMatchObject({
+      id: String(request.id),
+      action: 'IMPORT_JOB',
+      asyncResponse: null,
+      createdBy: { uid: user.uid },
+      parent: null,
+    });
     await completeAsyncRequest(t.deps, t.database.db, String(request.id), { acceptedSegmentsCount: 12 });
     const done = (await t.inject({ url: `/api2/v1/async/${request.id}`, headers })).json();
-    expect(done.asyncResponse).toMatchObject({ errorCode: null, errorDesc: null, acceptedSegmentsCount: 12, dateCreated: t.clock().toISOString() });
+    expect(done.asyncResponse).toMatchObject({
+      errorCode: null,
+      errorDesc: null,
+      acceptedSegmentsCount: 12,
+      dateCreated: t.clock().toISOString(),
+    });
   });
 
   it('lists pending requests of the caller, or with all=true of the organization (ADMIN only)', async () => {
@@ -89,8 +106,16 @@ describe('asynchronous requests', () => {
   it('a task that fails for good records errorCode and errorDesc on its request', async () => {
     const { organization, user, headers } = await signedInUser(t, 'ADMIN');
     const request = await t.database.db.transaction().execute(async (trx) => {
-      const created = await createAsyncRequest(t.deps, trx, { organizationId: String(organization.id), createdById: String(user.id), action: 'IMPORT_JOB' });
-      await enqueue(trx, { kind: 'test.always-fails', payload: {}, organizationId: String(organization.id), asyncRequestId: String(created.id) }, t.clock());
+      const created = await createAsyncRequest(t.deps, trx, {
+        organizationId: String(organization.id),
+        createdById: String(user.id),
+        action: 'IMPORT_JOB',
+      });
+      await enqueue(
+        trx,
+        { kind: 'test.always-fails', payload: {}, organizationId: String(organization.id), asyncRequestId: String(created.id) },
+        t.clock(),
+      );
       return created;
     });
     t.deps.taskWakeup.notify();

@@ -25,12 +25,22 @@ describe('custom field values on projects, templates and jobs', () => {
     t = await createTestApp();
     api = apiCaller(t);
     ({ organization, user: admin, headers } = await signedInUser(t, 'ADMIN'));
-    await t.inject({ method: 'POST', url: '/api2/v2/webhooks', headers, payload: { url: 'https://hooks.example.test/c', events: ['PROJECT_METADATA_UPDATED', 'JOB_UPDATED', 'PROJECT_TEMPLATE_UPDATED'] } });
+    await t.inject({
+      method: 'POST',
+      url: '/api2/v2/webhooks',
+      headers,
+      payload: { url: 'https://hooks.example.test/c', events: ['PROJECT_METADATA_UPDATED', 'JOB_UPDATED', 'PROJECT_TEMPLATE_UPDATED'] },
+    });
   });
   afterAll(() => t.close());
 
   async function field(type: string, extra: Record<string, unknown> = {}): Promise<Field> {
-    const response = await api('POST', 'customFields', headers, { name: uniqueName('Field'), type, allowedEntities: ['PROJECT'], ...extra });
+    const response = await api('POST', 'customFields', headers, {
+      name: uniqueName('Field'),
+      type,
+      allowedEntities: ['PROJECT'],
+      ...extra,
+    });
     expect(response.statusCode, response.body).toBe(201);
     return response.json();
   }
@@ -42,7 +52,14 @@ describe('custom field values on projects, templates and jobs', () => {
     const now = t.clock().toISOString();
     const template = await t.database.db
       .insertInto('projectTemplates')
-      .values({ uid: newUid(), organizationId: String(organization.id), name: uniqueName('Template'), createdAt: now, createdById: String(admin.id), lastModifiedAt: now })
+      .values({
+        uid: newUid(),
+        organizationId: String(organization.id),
+        name: uniqueName('Template'),
+        createdAt: now,
+        createdById: String(admin.id),
+        lastModifiedAt: now,
+      })
       .returning('uid')
       .executeTakeFirstOrThrow();
     return {
@@ -52,7 +69,15 @@ describe('custom field values on projects, templates and jobs', () => {
     };
   }
 
-  const calls = async (event: string) => (await t.database.db.selectFrom('webhookCalls').select('id').where('event', '=', event).where('organizationId', '=', String(organization.id)).execute()).length;
+  const calls = async (event: string) =>
+    (
+      await t.database.db
+        .selectFrom('webhookCalls')
+        .select('id')
+        .where('event', '=', event)
+        .where('organizationId', '=', String(organization.id))
+        .execute()
+    ).length;
   const EVENTS = { project: 'PROJECT_METADATA_UPDATED', template: 'PROJECT_TEMPLATE_UPDATED', job: 'JOB_UPDATED' } as const;
 
   for (const kind of ['project', 'template', 'job'] as const) {
@@ -71,7 +96,12 @@ describe('custom field values on projects, templates and jobs', () => {
       });
       expect(created.statusCode, created.body).toBe(200);
       const [textValue, selectValue] = created.json().customFieldInstances;
-      expect(textValue).toMatchObject({ value: 'Hello', customField: { uid: text.uid }, selectedOptions: [], createdBy: { uid: admin.uid } });
+      expect(textValue).toMatchObject({
+        value: 'Hello',
+        customField: { uid: text.uid },
+        selectedOptions: [],
+        createdBy: { uid: admin.uid },
+      });
       expect(selectValue.selectedOptions.map((o: { value: string }) => o.value)).toEqual(['Red', 'Blue']);
       expect(await calls(EVENTS[kind])).toBe(events + 1);
 
@@ -96,7 +126,11 @@ describe('custom field values on projects, templates and jobs', () => {
         addInstances: [{ customField: { uid: number.uid }, value: ' 42 ' }],
       });
       expect(batch.statusCode, batch.body).toBe(200);
-      const after = batch.json().customFieldInstances as { customField: { uid: string }; value: string | null; selectedOptions: unknown[] }[];
+      const after = batch.json().customFieldInstances as {
+        customField: { uid: string };
+        value: string | null;
+        selectedOptions: unknown[];
+      }[];
       expect(after.map((i) => i.customField.uid)).toEqual([select.uid, number.uid]);
       expect(after[0]!.selectedOptions).toEqual([]);
       expect(after[1]!.value).toBe('42');
@@ -124,15 +158,21 @@ describe('custom field values on projects, templates and jobs', () => {
     ];
     for (const [input, code] of cases) {
       // A valid value first in the same request: refused requests write nothing at all.
-      const response = await api('POST', path, headers, { customFieldInstances: [{ customField: { uid: text.uid }, value: 'valid' }, input] });
+      const response = await api('POST', path, headers, {
+        customFieldInstances: [{ customField: { uid: text.uid }, value: 'valid' }, input],
+      });
       expect(response.statusCode, JSON.stringify(input)).toBe(400);
       expect(response.json().errorCode).toBe(code);
       expect(response.json().errorDetails[0].field).toMatch(/^customFieldInstances\[1\]/);
     }
     expect((await api('GET', path, headers)).json().totalElements).toBe(0);
-    const dup = await api('POST', path, headers, { customFieldInstances: [{ customField: { uid: url.uid } }, { customField: { uid: url.uid } }] });
+    const dup = await api('POST', path, headers, {
+      customFieldInstances: [{ customField: { uid: url.uid } }, { customField: { uid: url.uid } }],
+    });
     expect(dup.json().errorCode).toBe('DuplicateCustomField');
-    const stored = (await api('POST', path, headers, { customFieldInstances: [{ customField: { uid: date.uid }, value: '2026-11-21T12:00:00+01:00' }] })).json();
+    const stored = (
+      await api('POST', path, headers, { customFieldInstances: [{ customField: { uid: date.uid }, value: '2026-11-21T12:00:00+01:00' }] })
+    ).json();
     expect(stored.customFieldInstances[0].value).toBe('2026-11-21T11:00:00.000Z');
     const notMine = await api('PUT', path, headers, { removeInstances: [{ uid: 'not-an-instance' }] });
     expect(notMine.json().errorCode).toBe('InstanceNotFound');
@@ -141,7 +181,9 @@ describe('custom field values on projects, templates and jobs', () => {
   it('a required field’s value cannot be removed from projects made after it became required', async () => {
     const paths = await owners();
     const required = await field('STRING', { required: true });
-    const created = (await api('POST', paths.project, headers, { customFieldInstances: [{ customField: { uid: required.uid }, value: 'Must' }] })).json().customFieldInstances[0];
+    const created = (
+      await api('POST', paths.project, headers, { customFieldInstances: [{ customField: { uid: required.uid }, value: 'Must' }] })
+    ).json().customFieldInstances[0];
     const cleared = await api('PUT', `${paths.project}/${created.uid}`, headers, { value: '' });
     expect(cleared.json().errorCode).toBe('ValueRequired');
     const removed = await api('DELETE', `${paths.project}/${created.uid}`, headers);
@@ -158,23 +200,37 @@ describe('custom field values on projects, templates and jobs', () => {
     const { jobs } = await makeJobs(t, project, { createdById: admin.id, providerUserIds: [linguist.id] });
     const text = await field('STRING');
     const jobPath = `projects/${project.uid}/jobs/${jobs[0]!.uid}/customFields`;
-    expect((await api('POST', jobPath, headers, { customFieldInstances: [{ customField: { uid: text.uid }, value: 'v' }] })).statusCode).toBe(200);
+    expect(
+      (await api('POST', jobPath, headers, { customFieldInstances: [{ customField: { uid: text.uid }, value: 'v' }] })).statusCode,
+    ).toBe(200);
     const linguistHeaders = apiToken(await loginAs(t, linguist));
     expect((await api('GET', jobPath, linguistHeaders)).json().totalElements).toBe(1);
     expect((await api('GET', `projects/${project.uid}/customFields`, linguistHeaders)).statusCode).toBe(200);
     expect((await api('PUT', jobPath, linguistHeaders, { addInstances: [] })).statusCode).toBe(403);
     const other = await signedInUser(t, 'ADMIN');
     expect((await api('GET', jobPath, other.headers)).statusCode).toBe(404);
-    expect((await api('POST', `projects/${project.uid}/customFields`, other.headers, { customFieldInstances: [{ customField: { uid: text.uid }, value: 'x' }] })).statusCode).toBe(404);
+    expect(
+      (
+        await api('POST', `projects/${project.uid}/customFields`, other.headers, {
+          customFieldInstances: [{ customField: { uid: text.uid }, value: 'x' }],
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('deleting a field or one of its options removes the values records hold', async () => {
     const path = (await owners()).template;
     const select = await field('MULTI_SELECT', { options: ['One', 'Two'] });
     const [one, two] = select.options!.truncatedOptions;
-    const instance = (await api('POST', path, headers, { customFieldInstances: [{ customField: { uid: select.uid }, selectedOptions: [{ uid: one!.uid }, { uid: two!.uid }] }] })).json().customFieldInstances[0];
+    const instance = (
+      await api('POST', path, headers, {
+        customFieldInstances: [{ customField: { uid: select.uid }, selectedOptions: [{ uid: one!.uid }, { uid: two!.uid }] }],
+      })
+    ).json().customFieldInstances[0];
     expect((await api('PUT', `customFields/${select.uid}`, headers, { removeOptions: [one!.uid] })).statusCode).toBe(200);
-    expect((await api('GET', `${path}/${instance.uid}`, headers)).json().selectedOptions.map((o: { uid: string }) => o.uid)).toEqual([two!.uid]);
+    expect((await api('GET', `${path}/${instance.uid}`, headers)).json().selectedOptions.map((o: { uid: string }) => o.uid)).toEqual([
+      two!.uid,
+    ]);
     expect((await api('DELETE', `customFields/${select.uid}`, headers)).statusCode).toBe(204);
     expect((await api('GET', `${path}/${instance.uid}`, headers)).statusCode).toBe(404);
   });

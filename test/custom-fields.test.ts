@@ -65,7 +65,11 @@ describe('custom fields', () => {
     return response.json();
   }
 
-  async function optionsOf(uid: string, query = '', headers = admin): Promise<{ totalElements: number; totalPages: number; numberOfElements: number; content: Option[] }> {
+  async function optionsOf(
+    uid: string,
+    query = '',
+    headers = admin,
+  ): Promise<{ totalElements: number; totalPages: number; numberOfElements: number; content: Option[] }> {
     const response = await api('GET', `/${uid}/options${query}`, headers);
     expect(response.statusCode, response.body).toBe(200);
     return response.json();
@@ -84,7 +88,16 @@ describe('custom fields', () => {
       method: 'POST',
       url: '/api2/v3/users',
       headers: admin,
-      payload: { userName, firstName: 'Petra', lastName: 'Manager', email: 'pm@example.test', password: 'a good password', role: 'PROJECT_MANAGER', timezone: 'Europe/Prague', ...rights },
+      payload: {
+        userName,
+        firstName: 'Petra',
+        lastName: 'Manager',
+        email: 'pm@example.test',
+        password: 'a good password',
+        role: 'PROJECT_MANAGER',
+        timezone: 'Europe/Prague',
+        ...rights,
+      },
     });
     expect(response.statusCode, response.body).toBe(201);
     const row = await t.database.db.selectFrom('users').selectAll().where('uid', '=', response.json().uid).executeTakeFirstOrThrow();
@@ -120,7 +133,10 @@ describe('custom fields', () => {
       expect(created.options!.remainingCount).toBe(2);
       expect((await api('GET', `/${created.uid}`, admin)).json()).toEqual(created);
       const small = await create({ name: unique(type), type, options: ['Only'] });
-      expect(small.options).toEqual({ truncatedOptions: [{ uid: expect.any(String), value: 'Only', deprecated: false }], remainingCount: 0 });
+      expect(small.options).toEqual({
+        truncatedOptions: [{ uid: expect.any(String), value: 'Only', deprecated: false }],
+        remainingCount: 0,
+      });
     });
 
     it('a required field is required from its creation; option values are trimmed', async () => {
@@ -161,7 +177,10 @@ describe('custom fields', () => {
       const before = await snapshot();
       const duplicate = await api('POST', '', admin, { name: name.toUpperCase(), type: 'NUMBER', allowedEntities: ['PROJECT'] });
       expect(duplicate.statusCode).toBe(409);
-      expect(duplicate.json()).toMatchObject({ errorCode: 'NameAlreadyExists', errorDetails: [{ field: 'name', message: 'already exists' }] });
+      expect(duplicate.json()).toMatchObject({
+        errorCode: 'NameAlreadyExists',
+        errorDetails: [{ field: 'name', message: 'already exists' }],
+      });
       expect(await snapshot()).toEqual(before);
       const elsewhere = await signedInUser(t, 'ADMIN');
       await create({ name, type: 'STRING' }, elsewhere.headers);
@@ -170,7 +189,9 @@ describe('custom fields', () => {
     it('concurrent creations of one name: one wins, the others get 409', async () => {
       const name = unique('Race');
       const statuses = await Promise.all(
-        Array.from({ length: 5 }, (_, i) => api('POST', '', admin, { name: i % 2 ? name : name.toLowerCase(), type: 'STRING', allowedEntities: ['PROJECT'] })),
+        Array.from({ length: 5 }, (_, i) =>
+          api('POST', '', admin, { name: i % 2 ? name : name.toLowerCase(), type: 'STRING', allowedEntities: ['PROJECT'] }),
+        ),
       );
       expect(statuses.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
       expect(statuses.filter((r) => r.statusCode === 409).every((r) => r.json().errorCode === 'NameAlreadyExists')).toBe(true);
@@ -180,9 +201,17 @@ describe('custom fields', () => {
       const field = await create({ name: unique('Indexed'), type: 'SINGLE_SELECT', options: ['Alpha'] });
       const row = await t.database.db.selectFrom('customFields').selectAll().where('uid', '=', field.uid).executeTakeFirstOrThrow();
       const { id: _id, ...copy } = row;
-      await expect(t.database.db.insertInto('customFields').values({ ...copy, uid: newUid(), name: row.name.toUpperCase() }).execute()).rejects.toThrow();
       await expect(
-        t.database.db.insertInto('customFieldOptions').values({ uid: newUid(), fieldId: row.id, value: 'ALPHA', deprecated: false, createdAt: row.createdAt }).execute(),
+        t.database.db
+          .insertInto('customFields')
+          .values({ ...copy, uid: newUid(), name: row.name.toUpperCase() })
+          .execute(),
+      ).rejects.toThrow();
+      await expect(
+        t.database.db
+          .insertInto('customFieldOptions')
+          .values({ uid: newUid(), fieldId: row.id, value: 'ALPHA', deprecated: false, createdAt: row.createdAt })
+          .execute(),
       ).rejects.toThrow();
     });
   });
@@ -239,7 +268,13 @@ describe('custom fields', () => {
       const manager = await projectManager();
       t.clock.advance(60_000);
       const renamed = await edit(created.uid, { name: `${created.name} 2` }, manager.headers);
-      expect(renamed).toMatchObject({ name: `${created.name} 2`, description: 'first', required: false, type: 'STRING', createdAt: created.createdAt });
+      expect(renamed).toMatchObject({
+        name: `${created.name} 2`,
+        description: 'first',
+        required: false,
+        type: 'STRING',
+        createdAt: created.createdAt,
+      });
       expect(renamed.lastModified).toBe(t.clock().toISOString());
       expect(renamed.lastModifiedBy!.uid).toBe(manager.uid);
       expect(renamed.createdBy!.uid).toBe(adminUid);
@@ -308,9 +343,19 @@ describe('custom fields', () => {
       ['adding a value twice', { addOptions: ['East', 'EAST'] }, 'DuplicateOptionValue', 400],
       ['removing every option', { removeOptions: ['$north', '$south'] }, 'OptionsRequired', 400],
       ['removing an option of another field', { removeOptions: ['$foreign'] }, 'OptionNotFound', 400],
-      ['renaming a removed option', { removeOptions: ['$north'], updateOptions: [{ uid: '$north', value: 'x' }] }, 'ConflictingOptionEdits', 400],
+      [
+        'renaming a removed option',
+        { removeOptions: ['$north'], updateOptions: [{ uid: '$north', value: 'x' }] },
+        'ConflictingOptionEdits',
+        400,
+      ],
       ['a valid addition next to an unknown uid', { addOptions: ['West'], deprecateOptions: ['nope'] }, 'OptionNotFound', 400],
-      ['a blank rename next to a valid description', { description: 'not written', updateOptions: [{ uid: '$south', value: '  ' }] }, 'InvalidOptionValue', 400],
+      [
+        'a blank rename next to a valid description',
+        { description: 'not written', updateOptions: [{ uid: '$south', value: '  ' }] },
+        'InvalidOptionValue',
+        400,
+      ],
       ['a blank name', { name: ' ' }, 'InvalidArguments', 400],
       ['required as a string', { required: 'yes' }, 'InvalidArguments', 400],
     ])('refuses %s and changes nothing', async (_what, payload, code, status) => {
@@ -341,11 +386,14 @@ describe('custom fields', () => {
   describe('delete', () => {
     it('deletes the field and its options for good', async () => {
       const field = await create({ name: unique('Doomed'), type: 'MULTI_SELECT', options: ['a', 'b', 'c'] });
-      const fieldId = (await t.database.db.selectFrom('customFields').select('id').where('uid', '=', field.uid).executeTakeFirstOrThrow()).id;
+      const fieldId = (await t.database.db.selectFrom('customFields').select('id').where('uid', '=', field.uid).executeTakeFirstOrThrow())
+        .id;
       expect((await api('DELETE', `/${field.uid}`, admin)).statusCode).toBe(204);
       expect((await api('GET', `/${field.uid}`, admin)).statusCode).toBe(404);
       expect((await api('GET', `/${field.uid}/options`, admin)).statusCode).toBe(404);
-      expect(await t.database.db.selectFrom('customFieldOptions').select('id').where('fieldId', '=', String(fieldId)).execute()).toEqual([]);
+      expect(await t.database.db.selectFrom('customFieldOptions').select('id').where('fieldId', '=', String(fieldId)).execute()).toEqual(
+        [],
+      );
       expect((await api('DELETE', `/${field.uid}`, admin)).statusCode).toBe(404);
       // Its name is free again.
       await create({ name: field.name, type: 'STRING' });

@@ -21,7 +21,12 @@ describe('due date schemes', () => {
   let steps: Step[];
 
   const api = (method: 'GET' | 'POST' | 'DELETE', path: string, h: Record<string, string> = headers, payload?: unknown) =>
-    t.inject({ method, url: `/api2/v1/dueDateSchemes${path}`, headers: h, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.inject({
+      method,
+      url: `/api2/v1/dueDateSchemes${path}`,
+      headers: h,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   async function create(payload: Record<string, unknown>, h = headers) {
     const response = await api('POST', '', h, payload);
@@ -111,16 +116,28 @@ describe('due date schemes', () => {
   });
 
   it('deleting a workflow step removes its offsets; deleting a scheme removes it', async () => {
-    const extra = (await t.inject({ method: 'POST', url: '/api2/v1/workflowSteps', headers, payload: { name: 'Proofreading', abbr: 'P' } })).json();
-    const scheme = await create({ name: 'With proofreading', workflowSteps: [{ workflowStep: { uid: extra.uid }, offsetDays: 1 }, { workflowStep: { uid: steps[0]!.uid }, offsetDays: 4 }] });
+    const extra = (
+      await t.inject({ method: 'POST', url: '/api2/v1/workflowSteps', headers, payload: { name: 'Proofreading', abbr: 'P' } })
+    ).json();
+    const scheme = await create({
+      name: 'With proofreading',
+      workflowSteps: [
+        { workflowStep: { uid: extra.uid }, offsetDays: 1 },
+        { workflowStep: { uid: steps[0]!.uid }, offsetDays: 4 },
+      ],
+    });
     expect(scheme.workflowSteps).toHaveLength(2);
     expect((await t.inject({ method: 'DELETE', url: `/api2/v1/workflowSteps/${extra.uid}`, headers })).statusCode).toBe(204);
-    expect((await api('GET', `/${scheme.uid}`)).json().workflowSteps.map((s: { workflowStep: Step }) => s.workflowStep.uid)).toEqual([steps[0]!.uid]);
+    expect((await api('GET', `/${scheme.uid}`)).json().workflowSteps.map((s: { workflowStep: Step }) => s.workflowStep.uid)).toEqual([
+      steps[0]!.uid,
+    ]);
 
     expect((await api('DELETE', `/${scheme.uid}`)).statusCode).toBe(204);
     expect((await api('GET', `/${scheme.uid}`)).statusCode).toBe(404);
     expect((await api('DELETE', `/${scheme.uid}`)).statusCode).toBe(404);
-    expect(await t.database.db.selectFrom('dueDateSchemeSteps').select('id').where('dueDateSchemeId', '=', scheme.id).execute()).toEqual([]);
+    expect(await t.database.db.selectFrom('dueDateSchemeSteps').select('id').where('dueDateSchemeId', '=', scheme.id).execute()).toEqual(
+      [],
+    );
   });
 
   it('another organization’s scheme is 404', async () => {
@@ -138,7 +155,16 @@ describe('due date schemes', () => {
         method: 'POST',
         url: '/api2/v3/users',
         headers,
-        payload: { userName, firstName: 'P', lastName: 'M', email: `${userName}@example.test`, password: 'a good password', role: 'PROJECT_MANAGER', timezone: 'UTC', setupServer },
+        payload: {
+          userName,
+          firstName: 'P',
+          lastName: 'M',
+          email: `${userName}@example.test`,
+          password: 'a good password',
+          role: 'PROJECT_MANAGER',
+          timezone: 'UTC',
+          setupServer,
+        },
       });
       const row = await t.database.db.selectFrom('users').selectAll().where('uid', '=', response.json().uid).executeTakeFirstOrThrow();
       return apiToken(await loginAs(t, row, 'a good password'));

@@ -37,7 +37,8 @@ describe('email templates', () => {
     expect(page.totalElements).toBe(DEFAULT_EMAIL_TEMPLATES.length);
     const types = page.content.map((x: Template) => x.type);
     expect(types).toEqual(DEFAULT_EMAIL_TEMPLATES.map((x) => x.type));
-    for (const required of ['JobAssigned', 'JobStatusChanged', 'NextWorkflowStep', 'JobRejected', 'LoginInfo']) expect(types).toContain(required);
+    for (const required of ['JobAssigned', 'JobStatusChanged', 'NextWorkflowStep', 'JobRejected', 'LoginInfo'])
+      expect(types).toContain(required);
     for (const template of page.content as Template[]) {
       expect(template.subject.length).toBeGreaterThan(0);
       expect(template.body.length).toBeGreaterThan(0);
@@ -51,7 +52,8 @@ describe('email templates', () => {
   it('the defaults use only the documented placeholders and cover only spec types, once each', () => {
     const known = new Set<string>(KNOWN_PLACEHOLDERS);
     for (const template of DEFAULT_EMAIL_TEMPLATES) {
-      for (const placeholder of placeholdersOf(template.subject + template.body)) expect(known.has(placeholder), `${template.type}: ${placeholder}`).toBe(true);
+      for (const placeholder of placeholdersOf(template.subject + template.body))
+        expect(known.has(placeholder), `${template.type}: ${placeholder}`).toBe(true);
       expect(EMAIL_TEMPLATE_TYPES).toContain(template.type);
     }
     expect(new Set(DEFAULT_EMAIL_TEMPLATES.map((x) => x.type)).size).toBe(DEFAULT_EMAIL_TEMPLATES.length);
@@ -68,7 +70,13 @@ describe('email templates', () => {
 
     const all = (await get('')).json().content as Template[];
     const second = (await get('?pageSize=5&pageNumber=1')).json();
-    expect(second).toMatchObject({ pageNumber: 1, pageSize: 5, numberOfElements: 5, totalElements: all.length, totalPages: Math.ceil(all.length / 5) });
+    expect(second).toMatchObject({
+      pageNumber: 1,
+      pageSize: 5,
+      numberOfElements: 5,
+      totalElements: all.length,
+      totalPages: Math.ceil(all.length / 5),
+    });
     expect(second.content.map((x: Template) => x.uid)).toEqual(all.slice(5, 10).map((x) => x.uid));
   });
 

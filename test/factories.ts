@@ -56,7 +56,14 @@ export async function makeUser(db: Kysely<DB>, organization: OrganizationRow, ov
 export async function makeClient(db: Kysely<DB>, organization: OrganizationRow, name = unique('Client ')) {
   return db
     .insertInto('clients')
-    .values({ uid: newUid(), organizationId: organization.id, name, externalId: null, createdAt: new Date().toISOString(), createdById: null })
+    .values({
+      uid: newUid(),
+      organizationId: organization.id,
+      name,
+      externalId: null,
+      createdAt: new Date().toISOString(),
+      createdById: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

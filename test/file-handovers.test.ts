@@ -34,7 +34,12 @@ describe('file handovers over HTTP', () => {
     t.inject({
       method: 'PUT',
       url: `/api2/v1/projects/${projectUid}/fileHandovers`,
-      headers: { ...headers, 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}`, memsource: JSON.stringify({ jobs: jobUids.map((uid) => ({ uid })) }) },
+      headers: {
+        ...headers,
+        'content-type': 'application/octet-stream',
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+        memsource: JSON.stringify({ jobs: jobUids.map((uid) => ({ uid })) }),
+      },
       payload: Buffer.from(content),
     });
 
@@ -54,7 +59,9 @@ describe('file handovers over HTTP', () => {
     expect(zip.statusCode).toBe(200);
     expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
 
-    const oldSha = (await t.database.db.selectFrom('jobHandoverFiles').select('sha256').where('jobId', '=', de!.id).executeTakeFirstOrThrow()).sha256;
+    const oldSha = (
+      await t.database.db.selectFrom('jobHandoverFiles').select('sha256').where('jobId', '=', de!.id).executeTakeFirstOrThrow()
+    ).sha256;
     expect((await upload(project.uid, [de!.uid], 'notes2.txt', 'replaced', linguistHeaders)).statusCode).toBe(200);
     expect((await t.inject({ method: 'GET', url: `${url}?jobUid=${de!.uid}`, headers: adminHeaders })).body).toBe('replaced');
     expect(await t.deps.blobs.has(oldSha)).toBe(false);
@@ -70,34 +77,59 @@ describe('file handovers over HTTP', () => {
     const { project, jobs } = await setup();
     await t.database.db.updateTable('jobs').set({ beginIndex: 0, endIndex: 0 }).where('id', '=', jobs[1]!.id).execute();
     expect((await upload(project.uid, [jobs[1]!.uid], 'a.txt', 'a', adminHeaders)).statusCode).toBe(400);
-    const none = await t.inject({ method: 'GET', url: `/api2/v1/projects/${project.uid}/fileHandovers?jobUid=${jobs[0]!.uid}`, headers: adminHeaders });
+    const none = await t.inject({
+      method: 'GET',
+      url: `/api2/v1/projects/${project.uid}/fileHandovers?jobUid=${jobs[0]!.uid}`,
+      headers: adminHeaders,
+    });
     expect(none.statusCode).toBe(404);
   });
 
   it('managers delete handover files and the stored file goes; linguists may not delete', async () => {
     const { project, jobs } = await setup();
     expect((await upload(project.uid, [jobs[0]!.uid], 'x.txt', 'to be deleted', linguistHeaders)).statusCode).toBe(200);
-    const sha = (await t.database.db.selectFrom('jobHandoverFiles').select('sha256').where('jobId', '=', jobs[0]!.id).executeTakeFirstOrThrow()).sha256;
+    const sha = (
+      await t.database.db.selectFrom('jobHandoverFiles').select('sha256').where('jobId', '=', jobs[0]!.id).executeTakeFirstOrThrow()
+    ).sha256;
     const url = `/api2/v1/projects/${project.uid}/fileHandovers`;
-    expect((await t.inject({ method: 'DELETE', url, headers: linguistHeaders, payload: { jobs: [{ uid: jobs[0]!.uid }] } })).statusCode).toBe(403);
+    expect(
+      (await t.inject({ method: 'DELETE', url, headers: linguistHeaders, payload: { jobs: [{ uid: jobs[0]!.uid }] } })).statusCode,
+    ).toBe(403);
     const deleted = await t.inject({ method: 'DELETE', url, headers: adminHeaders, payload: { jobs: [{ uid: jobs[0]!.uid }] } });
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect(await t.deps.blobs.has(sha)).toBe(false);
-    expect((await t.inject({ method: 'DELETE', url, headers: adminHeaders, payload: { jobs: [{ uid: jobs[0]!.uid }] } })).statusCode).toBe(404);
+    expect((await t.inject({ method: 'DELETE', url, headers: adminHeaders, payload: { jobs: [{ uid: jobs[0]!.uid }] } })).statusCode).toBe(
+      404,
+    );
   });
 
   it('lets a handover file go with its job: deleting the job or purging the project removes the stored file', async () => {
     const first = await setup();
-    expect((await upload(first.project.uid, [first.jobs[0]!.uid], 'a.txt', 'handover of a deleted job', linguistHeaders)).statusCode).toBe(200);
-    const sha = (await t.database.db.selectFrom('jobHandoverFiles').select('sha256').where('jobId', '=', first.jobs[0]!.id).executeTakeFirstOrThrow()).sha256;
-    const removed = await t.inject({ method: 'DELETE', url: `/api2/v1/projects/${first.project.uid}/jobs/batch`, headers: adminHeaders, payload: { jobs: [{ uid: first.jobs[0]!.uid }] } });
+    expect((await upload(first.project.uid, [first.jobs[0]!.uid], 'a.txt', 'handover of a deleted job', linguistHeaders)).statusCode).toBe(
+      200,
+    );
+    const sha = (
+      await t.database.db.selectFrom('jobHandoverFiles').select('sha256').where('jobId', '=', first.jobs[0]!.id).executeTakeFirstOrThrow()
+    ).sha256;
+    const removed = await t.inject({
+      method: 'DELETE',
+      url: `/api2/v1/projects/${first.project.uid}/jobs/batch`,
+      headers: adminHeaders,
+      payload: { jobs: [{ uid: first.jobs[0]!.uid }] },
+    });
     expect(removed.statusCode, removed.body).toBe(204);
     expect(await t.deps.blobs.has(sha)).toBe(false);
 
     const second = await setup();
-    expect((await upload(second.project.uid, [second.jobs[0]!.uid], 'b.txt', 'handover of a purged project', linguistHeaders)).statusCode).toBe(200);
-    const purgedSha = (await t.database.db.selectFrom('jobHandoverFiles').select('sha256').where('jobId', '=', second.jobs[0]!.id).executeTakeFirstOrThrow()).sha256;
-    expect((await t.inject({ method: 'DELETE', url: `/api2/v1/projects/${second.project.uid}?purge=true`, headers: adminHeaders })).statusCode).toBe(204);
+    expect(
+      (await upload(second.project.uid, [second.jobs[0]!.uid], 'b.txt', 'handover of a purged project', linguistHeaders)).statusCode,
+    ).toBe(200);
+    const purgedSha = (
+      await t.database.db.selectFrom('jobHandoverFiles').select('sha256').where('jobId', '=', second.jobs[0]!.id).executeTakeFirstOrThrow()
+    ).sha256;
+    expect(
+      (await t.inject({ method: 'DELETE', url: `/api2/v1/projects/${second.project.uid}?purge=true`, headers: adminHeaders })).statusCode,
+    ).toBe(204);
     expect(await t.deps.blobs.has(purgedSha)).toBe(false);
   });
 });

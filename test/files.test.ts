@@ -27,8 +27,25 @@ describe('Files API', () => {
     return t.inject({ method: 'POST', url: '/api2/v1/files', headers: { ...headers, ...body.headers }, payload: body.payload });
   }
   const uploadOctets = (name: string, payload: Buffer | string, headers = adminHeaders) =>
-    t.inject({ method: 'POST', url: '/api2/v1/files', headers: { ...headers, 'content-type': 'application/octet-stream', 'content-disposition': `filename*=UTF-8''${encodeURIComponent(name)}` }, payload });
-  const fileCount = async () => Number((await t.database.db.selectFrom('uploadedFiles').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    t.inject({
+      method: 'POST',
+      url: '/api2/v1/files',
+      headers: {
+        ...headers,
+        'content-type': 'application/octet-stream',
+        'content-disposition': `filename*=UTF-8''${encodeURIComponent(name)}`,
+      },
+      payload,
+    });
+  const fileCount = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom('uploadedFiles')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('uploads a file (multipart or octet-stream), describes it as JSON and downloads it byte-identical', async () => {
     const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255, 13, 10]);
@@ -65,15 +82,25 @@ describe('Files API', () => {
     expect(two.statusCode).toBe(400);
     expect(await t.deps.blobs.has(createHash('sha256').update(first).digest('hex'))).toBe(false);
     expect((await uploadParts([])).statusCode).toBe(400);
-    const unnamed = await t.inject({ method: 'POST', url: '/api2/v1/files', headers: { ...adminHeaders, 'content-type': 'application/octet-stream' }, payload: 'x' });
+    const unnamed = await t.inject({
+      method: 'POST',
+      url: '/api2/v1/files',
+      headers: { ...adminHeaders, 'content-type': 'application/octet-stream' },
+      payload: 'x',
+    });
     expect(unnamed.statusCode).toBe(400);
-    const remote = await t.inject({ method: 'POST', url: '/api2/v1/files', headers: adminHeaders, payload: { url: 'https://example.com/file.txt' } });
+    const remote = await t.inject({
+      method: 'POST',
+      url: '/api2/v1/files',
+      headers: adminHeaders,
+      payload: { url: 'https://example.com/file.txt' },
+    });
     expect(remote.statusCode).toBe(400);
     expect(remote.json().errorCode).toBe('RemoteUploadNotSupported');
     expect(await fileCount()).toBe(before);
   });
 
-  it('lists with the spec filters; an ADMIN sees the organization\'s files, others only their own', async () => {
+  it("lists with the spec filters; an ADMIN sees the organization's files, others only their own", async () => {
     const linguist = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
     const linguistHeaders = apiToken(await loginAs(t, linguist));
     const own = (await uploadParts([filePart(`Report-${newUid().slice(0, 4)}.csv`, 'a,b,c,d,e,f', 'text/csv')], linguistHeaders)).json();
@@ -85,7 +112,11 @@ describe('Files API', () => {
     const list = (query: string) => t.inject({ url: `/api2/v1/files?${query}`, headers: adminHeaders });
     expect((await list('name=REPORT')).json().content.map((f: { uid: string }) => f.uid)).toEqual([own.uid]);
     expect((await list(`createdBy=${linguist.id}`)).json().totalElements).toBe(1);
-    expect((await list('types=text/csv&types=application/xliff%2Bxml')).json().content.every((f: { type: string }) => ['text/csv', 'application/xliff+xml'].includes(f.type))).toBe(true);
+    expect(
+      (await list('types=text/csv&types=application/xliff%2Bxml'))
+        .json()
+        .content.every((f: { type: string }) => ['text/csv', 'application/xliff+xml'].includes(f.type)),
+    ).toBe(true);
     expect((await list('biggerThan=10')).json().content.every((f: { size: number }) => f.size > 10)).toBe(true);
     expect((await list('pageSize=1')).json()).toMatchObject({ pageSize: 1, numberOfElements: 1 });
     expect((await list('pageSize=0')).statusCode).toBe(400);

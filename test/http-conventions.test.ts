@@ -86,11 +86,14 @@ describe('API conventions', () => {
   });
 
   describe('unknown paths and methods', () => {
-    it.each(['/api2/v1/nothingHere', '/web/api2/v9/users', '/nowhere', '/api2/v1/users/x/y/z'])('%s is a 404 with the error body', async (url) => {
-      const response = await t.inject({ url, headers });
-      expect(response.statusCode).toBe(404);
-      expectErrorBody(response.json(), 'ResourceNotFound');
-    });
+    it.each(['/api2/v1/nothingHere', '/web/api2/v9/users', '/nowhere', '/api2/v1/users/x/y/z'])(
+      '%s is a 404 with the error body',
+      async (url) => {
+        const response = await t.inject({ url, headers });
+        expect(response.statusCode).toBe(404);
+        expectErrorBody(response.json(), 'ResourceNotFound');
+      },
+    );
 
     it('a known path with the wrong method is a 405 with Allow', async () => {
       const response = await t.inject({ method: 'DELETE', url: '/api2/v3/auth/login' });

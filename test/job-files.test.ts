@@ -30,16 +30,36 @@ describe('target file content (pure rules)', () => {
   });
 
   const cases: { name: string; segments: SegmentForTarget[]; translations: [number, string][]; expected: [string, string][] }[] = [
-    { name: 'a translated one-segment unit', segments: [segment(0, '1', 'Hello', { gapAfter: '' })], translations: [[0, 'Hallo']], expected: [['1', 'Hallo']] },
-    { name: 'no translation: the source is written', segments: [segment(0, '1', 'Hello', { gapAfter: '' })], translations: [], expected: [['1', 'Hello']] },
+    {
+      name: 'a translated one-segment unit',
+      segments: [segment(0, '1', 'Hello', { gapAfter: '' })],
+      translations: [[0, 'Hallo']],
+      expected: [['1', 'Hallo']],
+    },
+    {
+      name: 'no translation: the source is written',
+      segments: [segment(0, '1', 'Hello', { gapAfter: '' })],
+      translations: [],
+      expected: [['1', 'Hello']],
+    },
     {
       name: 'segments of one unit are joined with their gaps; untranslated ones keep the source',
       segments: [segment(0, 'u', 'One.', { gapBefore: ' ' }), segment(1, 'u', 'Two.', { gapBefore: '  ', gapAfter: '\t' })],
       translations: [[0, 'Eins.']],
       expected: [['u', ' Eins.  Two.\t']],
     },
-    { name: 'an imported target stays when nothing is translated (unit left out)', segments: [segment(0, 'x', 'Hi', { importedTarget: 'Salut', gapAfter: '' })], translations: [], expected: [] },
-    { name: 'a translation wins over the imported target', segments: [segment(0, 'x', 'Hi', { importedTarget: 'Salut', gapAfter: '' })], translations: [[0, 'Coucou']], expected: [['x', 'Coucou']] },
+    {
+      name: 'an imported target stays when nothing is translated (unit left out)',
+      segments: [segment(0, 'x', 'Hi', { importedTarget: 'Salut', gapAfter: '' })],
+      translations: [],
+      expected: [],
+    },
+    {
+      name: 'a translation wins over the imported target',
+      segments: [segment(0, 'x', 'Hi', { importedTarget: 'Salut', gapAfter: '' })],
+      translations: [[0, 'Coucou']],
+      expected: [['x', 'Coucou']],
+    },
     {
       name: 'an imported target of a split unit is not used for its untranslated segments',
       segments: [segment(0, 'x', 'A.', { importedTarget: 'Ah. Bé.' }), segment(1, 'x', 'B.', { gapBefore: ' ', gapAfter: '' })],
@@ -50,7 +70,10 @@ describe('target file content (pure rules)', () => {
       name: 'several units, in order',
       segments: [segment(0, '1', 'a', { gapAfter: '' }), segment(1, '3', 'b', { gapAfter: '' })],
       translations: [[1, 'B']],
-      expected: [['1', 'a'], ['3', 'B']],
+      expected: [
+        ['1', 'a'],
+        ['3', 'B'],
+      ],
     },
   ];
   it.each(cases)('$name', ({ segments, translations, expected }) => {
@@ -58,7 +81,13 @@ describe('target file content (pure rules)', () => {
     expect([...result].map(([locator, { text }]) => [locator, text])).toEqual(expected);
   });
 
-  const candidate = (idx: number, target: string, jobId: string, workflowLevel = 1, range: [number, number] | null = null): CandidateTranslation => ({
+  const candidate = (
+    idx: number,
+    target: string,
+    jobId: string,
+    workflowLevel = 1,
+    range: [number, number] | null = null,
+  ): CandidateTranslation => ({
     idx,
     target,
     jobId,
@@ -68,17 +97,39 @@ describe('target file content (pure rules)', () => {
   });
   const pickCases: { name: string; candidates: CandidateTranslation[]; expected: [number, string][] }[] = [
     { name: 'the job’s own translation', candidates: [candidate(0, 'own', 'j')], expected: [[0, 'own']] },
-    { name: 'a higher workflow level wins', candidates: [candidate(0, 'translated', 't', 1), candidate(0, 'revised', 'j', 2)], expected: [[0, 'revised']] },
-    { name: 'a lower level fills in what the job lacks', candidates: [candidate(0, 'translated', 't', 1), candidate(1, 'x', 't', 1), candidate(1, 'revised', 'j', 2)], expected: [[0, 'translated'], [1, 'revised']] },
-    { name: 'the job wins over a split sibling at its level', candidates: [candidate(0, 'sibling', 's'), candidate(0, 'own', 'j')], expected: [[0, 'own']] },
-    { name: 'rows outside a split part are ignored', candidates: [candidate(5, 'stale', 's', 1, [0, 3]), candidate(5, 'part 2', 'j', 1, [4, 9])], expected: [[5, 'part 2']] },
+    {
+      name: 'a higher workflow level wins',
+      candidates: [candidate(0, 'translated', 't', 1), candidate(0, 'revised', 'j', 2)],
+      expected: [[0, 'revised']],
+    },
+    {
+      name: 'a lower level fills in what the job lacks',
+      candidates: [candidate(0, 'translated', 't', 1), candidate(1, 'x', 't', 1), candidate(1, 'revised', 'j', 2)],
+      expected: [
+        [0, 'translated'],
+        [1, 'revised'],
+      ],
+    },
+    {
+      name: 'the job wins over a split sibling at its level',
+      candidates: [candidate(0, 'sibling', 's'), candidate(0, 'own', 'j')],
+      expected: [[0, 'own']],
+    },
+    {
+      name: 'rows outside a split part are ignored',
+      candidates: [candidate(5, 'stale', 's', 1, [0, 3]), candidate(5, 'part 2', 'j', 1, [4, 9])],
+      expected: [[5, 'part 2']],
+    },
   ];
   it.each(pickCases)('picks: $name', ({ candidates, expected }) => {
     expect([...pickTranslations('j', candidates)].sort((a, b) => a[0] - b[0])).toEqual(expected);
   });
 
   it('reads the filter options of the import settings', () => {
-    expect(writeOptions('plain-text', JSON.stringify({ txt: { tagRegexp: '\\{\\w+\\}' } }), 'de')).toEqual({ targetLanguage: 'de', tagRegexp: '\\{\\w+\\}' });
+    expect(writeOptions('plain-text', JSON.stringify({ txt: { tagRegexp: '\\{\\w+\\}' } }), 'de')).toEqual({
+      targetLanguage: 'de',
+      tagRegexp: '\\{\\w+\\}',
+    });
     expect(writeOptions('json', JSON.stringify({ txt: { tagRegexp: 'x' } }), 'fr')).toEqual({ targetLanguage: 'fr' });
     expect(writeOptions('xliff12', 'not json', 'fr')).toEqual({ targetLanguage: 'fr' });
   });
@@ -135,7 +186,9 @@ describe('job files over HTTP', () => {
     const now = t.clock().toISOString();
     await t.database.db
       .insertInto('jobSegments')
-      .values(Object.entries(translations).map(([idx, target]) => ({ jobId, idx: Number(idx), target, modifiedAt: now, modifiedById: null })))
+      .values(
+        Object.entries(translations).map(([idx, target]) => ({ jobId, idx: Number(idx), target, modifiedAt: now, modifiedById: null })),
+      )
       .execute();
   }
 
@@ -143,10 +196,21 @@ describe('job files over HTTP', () => {
   async function importedFile(filename: string, content: string, options: JobsOptions = {}): Promise<MadeJobs> {
     const filter = filterFor(filename, Buffer.from(content))!;
     const units = (await parseAll(filter, content)).filter((unit) => unit.translatable);
-    const made = await makeJobs(t, project, { filename, content, segments: units.map((unit) => unit.source), createdById: admin.id, ...options });
+    const made = await makeJobs(t, project, {
+      filename,
+      content,
+      segments: units.map((unit) => unit.source),
+      createdById: admin.id,
+      ...options,
+    });
     await t.database.db.updateTable('jobSources').set({ format: filter.name }).where('id', '=', made.sourceId).execute();
     for (const [idx, unit] of units.entries()) {
-      await t.database.db.updateTable('sourceSegments').set({ unitLocator: unit.locator, importedTarget: unit.target }).where('jobSourceId', '=', made.sourceId).where('idx', '=', idx).execute();
+      await t.database.db
+        .updateTable('sourceSegments')
+        .set({ unitLocator: unit.locator, importedTarget: unit.target })
+        .where('jobSourceId', '=', made.sourceId)
+        .where('idx', '=', idx)
+        .execute();
     }
     return made;
   }
@@ -165,8 +229,13 @@ describe('job files over HTTP', () => {
     it('is open to the job’s linguist, and hidden (404) from other linguists and organizations', async () => {
       const { jobs } = await makeJobs(t, project, { providerUserIds: [linguist.id], targetLangs: ['de'] });
       const other = await makeJobs(t, project, { targetLangs: ['de'] });
-      expect((await t.inject({ method: 'GET', url: `${jobUrl(project.uid, jobs[0]!.uid)}/original`, headers: linguistHeaders })).statusCode).toBe(200);
-      expect((await t.inject({ method: 'GET', url: `${jobUrl(project.uid, other.jobs[0]!.uid)}/original`, headers: linguistHeaders })).statusCode).toBe(404);
+      expect(
+        (await t.inject({ method: 'GET', url: `${jobUrl(project.uid, jobs[0]!.uid)}/original`, headers: linguistHeaders })).statusCode,
+      ).toBe(200);
+      expect(
+        (await t.inject({ method: 'GET', url: `${jobUrl(project.uid, other.jobs[0]!.uid)}/original`, headers: linguistHeaders }))
+          .statusCode,
+      ).toBe(404);
       const stranger = await signedInUser(t, 'ADMIN');
       const response = await t.inject({ method: 'GET', url: `${jobUrl(project.uid, jobs[0]!.uid)}/original`, headers: stranger.headers });
       expect(response.statusCode).toBe(404);
@@ -176,13 +245,19 @@ describe('job files over HTTP', () => {
     it('is 404 for a job addressed through another project', async () => {
       const otherProject = await makeProject(t, organization.id, { createdById: admin.id });
       const { jobs } = await makeJobs(t, project, { targetLangs: ['de'] });
-      expect((await t.inject({ method: 'GET', url: `${jobUrl(otherProject.uid, jobs[0]!.uid)}/original`, headers: adminHeaders })).statusCode).toBe(404);
+      expect(
+        (await t.inject({ method: 'GET', url: `${jobUrl(otherProject.uid, jobs[0]!.uid)}/original`, headers: adminHeaders })).statusCode,
+      ).toBe(404);
     });
   });
 
   describe('target files', () => {
     it('builds the file with the translations and the source elsewhere, downloadable once, then releases it', async () => {
-      const { jobs } = await makeJobs(t, project, { filename: 'lines.txt', segments: ['Hello world.', 'Second line.', 'Third line.'], targetLangs: ['de'] });
+      const { jobs } = await makeJobs(t, project, {
+        filename: 'lines.txt',
+        segments: ['Hello world.', 'Second line.', 'Third line.'],
+        targetLangs: ['de'],
+      });
       await translate(jobs[0]!.id, { 0: 'Hallo Welt.', 2: 'Dritte Zeile.' });
       startTargetFileWorker();
       const put = await t.inject({ method: 'PUT', url: targetUrl(jobs[0]!.uid), headers: adminHeaders });
@@ -205,10 +280,18 @@ describe('job files over HTTP', () => {
       expect(again.statusCode).toBe(410);
       expect(again.json().errorCode).toBe('TargetFileAlreadyDownloaded');
 
-      const sha256 = (await t.database.db.selectFrom('jobTargetFiles').select(['sha256', 'downloadedAt']).where('asyncRequestId', '=', asyncRequest.id).executeTakeFirstOrThrow());
+      const sha256 = await t.database.db
+        .selectFrom('jobTargetFiles')
+        .select(['sha256', 'downloadedAt'])
+        .where('asyncRequestId', '=', asyncRequest.id)
+        .executeTakeFirstOrThrow();
       expect(sha256.downloadedAt).not.toBeNull();
       await waitFor('the downloaded file to be released', async () => {
-        const row = await t.database.db.selectFrom('jobTargetFiles').select('sha256').where('asyncRequestId', '=', asyncRequest.id).executeTakeFirstOrThrow();
+        const row = await t.database.db
+          .selectFrom('jobTargetFiles')
+          .select('sha256')
+          .where('asyncRequestId', '=', asyncRequest.id)
+          .executeTakeFirstOrThrow();
         return row.sha256 === null;
       });
       const stored = await t.database.db.selectFrom('storedFiles').select('sha256').execute();
@@ -220,11 +303,17 @@ describe('job files over HTTP', () => {
       const { jobs } = await makeJobs(t, project, { segments: ['Only line.'], targetLangs: ['de'] });
       await translate(jobs[0]!.id, { 0: 'Einzige Zeile.' });
       const id = await builtTargetFile(jobs[0]!.uid);
-      const { sha256 } = await t.database.db.selectFrom('jobTargetFiles').select('sha256').where('asyncRequestId', '=', id).executeTakeFirstOrThrow();
+      const { sha256 } = await t.database.db
+        .selectFrom('jobTargetFiles')
+        .select('sha256')
+        .where('asyncRequestId', '=', id)
+        .executeTakeFirstOrThrow();
       expect(await t.deps.blobs.has(sha256!)).toBe(true);
       expect((await t.inject({ method: 'GET', url: downloadUrl(jobs[0]!.uid, id), headers: adminHeaders })).body).toBe('Einzige Zeile.');
       await waitFor('the blob to be removed', async () => !(await t.deps.blobs.has(sha256!)));
-      expect(await t.database.db.selectFrom('storedFiles').select('sha256').where('sha256', '=', sha256!).executeTakeFirst()).toBeUndefined();
+      expect(
+        await t.database.db.selectFrom('storedFiles').select('sha256').where('sha256', '=', sha256!).executeTakeFirst(),
+      ).toBeUndefined();
     });
 
     it('v3 asks for a target file as v2 does', async () => {
@@ -252,22 +341,42 @@ describe('job files over HTTP', () => {
       await translate(jobs[0]!.id, { 0: 'Hallo {1>fett<1}' });
       const id = await builtTargetFile(jobs[0]!.uid);
       const body = (await t.inject({ method: 'GET', url: downloadUrl(jobs[0]!.uid, id), headers: adminHeaders })).body;
-      expect(body).toContain('<source>Hello <g id="1">bold</g></source><target xml:lang="de" state="translated">Hallo <g id="1">fett</g></target>');
+      expect(body).toContain(
+        '<source>Hello <g id="1">bold</g></source><target xml:lang="de" state="translated">Hallo <g id="1">fett</g></target>',
+      );
       expect(body).toContain('<source>Kept</source><target>Behalten</target>');
       expect(body).toContain('<source>Untranslated</source><target xml:lang="de" state="translated">Untranslated</target>');
     });
 
     it('gives a later workflow step the earlier step’s translations where it has none', async () => {
-      const steps = await t.database.db.selectFrom('workflowSteps').select('uid').where('organizationId', '=', String(organization.id)).orderBy('orderIndex').limit(2).execute();
-      const twoSteps = await makeProject(t, organization.id, { createdById: admin.id, targetLangs: ['de'], workflowStepUids: steps.map((s) => s.uid) });
+      const steps = await t.database.db
+        .selectFrom('workflowSteps')
+        .select('uid')
+        .where('organizationId', '=', String(organization.id))
+        .orderBy('orderIndex')
+        .limit(2)
+        .execute();
+      const twoSteps = await makeProject(t, organization.id, {
+        createdById: admin.id,
+        targetLangs: ['de'],
+        workflowStepUids: steps.map((s) => s.uid),
+      });
       const { jobs } = await makeJobs(t, twoSteps, { segments: ['One.', 'Two.'] });
       const [translation, revision] = jobs;
       await translate(translation!.id, { 0: 'Eins.', 1: 'Zwo.' });
       await translate(revision!.id, { 1: 'Zwei.' });
       startTargetFileWorker();
-      const put = await t.inject({ method: 'PUT', url: `/api2/v2/projects/${twoSteps.uid}/jobs/${revision!.uid}/targetFile`, headers: adminHeaders });
+      const put = await t.inject({
+        method: 'PUT',
+        url: `/api2/v2/projects/${twoSteps.uid}/jobs/${revision!.uid}/targetFile`,
+        headers: adminHeaders,
+      });
       await finishedRequest(put.json().asyncRequest.id);
-      const download = await t.inject({ method: 'GET', url: `/api2/v2/projects/${twoSteps.uid}/jobs/${revision!.uid}/downloadTargetFile/${put.json().asyncRequest.id}`, headers: adminHeaders });
+      const download = await t.inject({
+        method: 'GET',
+        url: `/api2/v2/projects/${twoSteps.uid}/jobs/${revision!.uid}/downloadTargetFile/${put.json().asyncRequest.id}`,
+        headers: adminHeaders,
+      });
       expect(download.body).toBe('Eins.\nZwei.');
     });
 
@@ -303,19 +412,26 @@ describe('job files over HTTP', () => {
 
     it('refuses files still importing (409) or that failed to import (400), writing nothing', async () => {
       const { jobs, sourceId } = await makeJobs(t, project, { segments: ['Line.'], targetLangs: ['de'] });
-      const before = await t.database.db.selectFrom('asyncRequests').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const before = await t.database.db
+        .selectFrom('asyncRequests')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       await t.database.db.updateTable('jobSources').set({ importStatus: 'RUNNING' }).where('id', '=', sourceId).execute();
       const running = await t.inject({ method: 'PUT', url: targetUrl(jobs[0]!.uid), headers: adminHeaders });
       expect(running.statusCode).toBe(409);
       expect(running.json().errorCode).toBe('JobImportNotFinished');
       await t.database.db.updateTable('jobSources').set({ importStatus: 'ERROR', importError: 'bad' }).where('id', '=', sourceId).execute();
       expect((await t.inject({ method: 'PUT', url: targetUrl(jobs[0]!.uid), headers: adminHeaders })).statusCode).toBe(400);
-      const after = await t.database.db.selectFrom('asyncRequests').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const after = await t.database.db
+        .selectFrom('asyncRequests')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(after.n)).toBe(Number(before.n));
     });
 
     it('records a translation the format cannot hold as the async request’s error', async () => {
-      const xliff = '<xliff version="1.2"><file original="a" source-language="en" datatype="plaintext"><body><trans-unit id="1"><source>A <g id="1">b</g></source></trans-unit></body></file></xliff>';
+      const xliff =
+        '<xliff version="1.2"><file original="a" source-language="en" datatype="plaintext"><body><trans-unit id="1"><source>A <g id="1">b</g></source></trans-unit></body></file></xliff>';
       const { jobs } = await importedFile('broken.xlf', xliff, { targetLangs: ['de'] });
       await translate(jobs[0]!.id, { 0: 'A {1>b' });
       const id = await builtTargetFile(jobs[0]!.uid);

@@ -12,8 +12,23 @@ import type { Headers } from './support/api.js';
 import { makeJobs, makeProject } from './support/workflow-factories.js';
 
 describe('provider relevance (pure rules)', () => {
-  const profile = (overrides: Partial<ProviderProfile> = {}): ProviderProfile => ({ sourceLocales: [], targetLocales: [], workflowSteps: [], clients: [], domains: [], subDomains: [], ...overrides });
-  const job: JobFacts = { sourceLang: 'en', targetLang: 'de_de', workflowStep: 'step-t', client: 'client-a', domain: null, subDomain: null };
+  const profile = (overrides: Partial<ProviderProfile> = {}): ProviderProfile => ({
+    sourceLocales: [],
+    targetLocales: [],
+    workflowSteps: [],
+    clients: [],
+    domains: [],
+    subDomains: [],
+    ...overrides,
+  });
+  const job: JobFacts = {
+    sourceLang: 'en',
+    targetLang: 'de_de',
+    workflowStep: 'step-t',
+    client: 'client-a',
+    domain: null,
+    subDomain: null,
+  };
   const cases: { name: string; profile: ProviderProfile; expected: number | null }[] = [
     { name: 'no restrictions fit with score 0', profile: profile(), expected: 0 },
     { name: 'exact target locale', profile: profile({ targetLocales: ['de_de'] }), expected: 8 },
@@ -62,18 +77,29 @@ describe('job operations over HTTP', () => {
     const user = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
     await t.database.db
       .updateTable('users')
-      .set({ roleSettings: JSON.stringify(parseRoleSettings('LINGUIST', JSON.stringify({ locales: settings }))), active: overrides.active ?? true })
+      .set({
+        roleSettings: JSON.stringify(parseRoleSettings('LINGUIST', JSON.stringify({ locales: settings }))),
+        active: overrides.active ?? true,
+      })
       .where('id', '=', user.id)
       .execute();
     return user;
   }
 
   async function subscribe(events: string[]) {
-    const response = await t.inject({ method: 'POST', url: '/api2/v2/webhooks', headers: adminHeaders, payload: { url: 'https://hooks.example.test/in', events } });
+    const response = await t.inject({
+      method: 'POST',
+      url: '/api2/v2/webhooks',
+      headers: adminHeaders,
+      payload: { url: 'https://hooks.example.test/in', events },
+    });
     expect(response.statusCode, response.body).toBe(201);
   }
 
-  const calls = async (event: string) => (await t.database.db.selectFrom('webhookCalls').select('body').where('event', '=', event).execute()).map((c) => JSON.parse(c.body) as { jobParts: { uid: string }[] });
+  const calls = async (event: string) =>
+    (await t.database.db.selectFrom('webhookCalls').select('body').where('event', '=', event).execute()).map(
+      (c) => JSON.parse(c.body) as { jobParts: { uid: string }[] },
+    );
 
   describe('provider suggestions', () => {
     it('suggests the linguists and vendors whose languages fit the job, best first, with limit', async () => {
@@ -87,7 +113,10 @@ describe('job operations over HTTP', () => {
       const url = `/api2/v2/projects/${own.uid}/jobs/${de.uid}/providers/suggest`;
       const response = await t.inject({ method: 'POST', url, headers: adminHeaders });
       expect(response.statusCode, response.body).toBe(200);
-      const { all, relevant } = response.json().providers as { all: { uid: string; type: string }[]; relevant: { uid: string; type: string }[] };
+      const { all, relevant } = response.json().providers as {
+        all: { uid: string; type: string }[];
+        relevant: { uid: string; type: string }[];
+      };
       const uids = (list: { uid: string }[]) => list.map((p) => p.uid);
       expect(uids(relevant).indexOf(german.uid)).toBeLessThan(uids(relevant).indexOf(anything.uid));
       expect(uids(relevant)).not.toContain(french.uid);
@@ -112,7 +141,12 @@ describe('job operations over HTTP', () => {
       const relevant = (response.json().providers.relevant as { uid: string }[]).map((p) => p.uid);
       expect(relevant[0]).toBe(both.uid);
       expect(relevant).not.toContain(german.uid);
-      const limited = await t.inject({ method: 'POST', url, headers: adminHeaders, payload: { jobs: jobs.map((j) => ({ uid: j.uid })), limit: 1 } });
+      const limited = await t.inject({
+        method: 'POST',
+        url,
+        headers: adminHeaders,
+        payload: { jobs: jobs.map((j) => ({ uid: j.uid })), limit: 1 },
+      });
       expect(limited.json().providers.relevant).toHaveLength(1);
       const missing = await t.inject({ method: 'POST', url, headers: adminHeaders, payload: { jobs: [{ uid: 'nope' }] } });
       expect(missing.statusCode).toBe(404);
@@ -133,36 +167,77 @@ describe('job operations over HTTP', () => {
     it('makes jobs of the same file for other target languages, with the workflow settings, and announces them', async () => {
       await subscribe(['JOB_CREATED']);
       const { jobs, sourceUid } = await makeJobs(t, project, { targetLangs: ['de'], segments: ['Hello.'] });
-      const step = await t.database.db.selectFrom('projectWorkflowSteps').select('id').where('projectId', '=', String(project.id)).executeTakeFirstOrThrow();
+      const step = await t.database.db
+        .selectFrom('projectWorkflowSteps')
+        .select('id')
+        .where('projectId', '=', String(project.id))
+        .executeTakeFirstOrThrow();
       const linguist = await linguistWith({ targetLocales: ['fr'] });
       const response = await t.inject({
         method: 'POST',
         url: cloneUrl(project),
         headers: adminHeaders,
-        payload: { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr', 'es'] }], workflowSettings: [{ workflowStep: { id: String(step.id) }, linguist: { uid: linguist.uid }, due: '2027-02-01T10:00:00Z' }] },
+        payload: {
+          jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr', 'es'] }],
+          workflowSettings: [{ workflowStep: { id: String(step.id) }, linguist: { uid: linguist.uid }, due: '2027-02-01T10:00:00Z' }],
+        },
       });
       expect(response.statusCode, response.body).toBe(201);
-      const clones = response.json().jobs as { uid: string; targetLang: string; status: string; sourceFileUid: string; dateDue: string; providers: { uid: string }[] }[];
+      const clones = response.json().jobs as {
+        uid: string;
+        targetLang: string;
+        status: string;
+        sourceFileUid: string;
+        dateDue: string;
+        providers: { uid: string }[];
+      }[];
       expect(clones.map((c) => c.targetLang).sort()).toEqual(['es', 'fr']);
       for (const clone of clones) {
         expect(clone).toMatchObject({ status: 'NEW', sourceFileUid: sourceUid, dateDue: '2027-02-01T10:00:00.000Z' });
         expect(clone.providers.map((p) => p.uid)).toEqual([linguist.uid]);
       }
-      const original = await t.inject({ method: 'GET', url: `/api2/v1/projects/${project.uid}/jobs/${clones[0]!.uid}/original`, headers: adminHeaders });
+      const original = await t.inject({
+        method: 'GET',
+        url: `/api2/v1/projects/${project.uid}/jobs/${clones[0]!.uid}/original`,
+        headers: adminHeaders,
+      });
       expect(original.body).toBe('Hello.');
       const created = await calls('JOB_CREATED');
-      expect(created.at(-1)!.jobParts.map((j) => j.uid).sort()).toEqual(clones.map((c) => c.uid).sort());
+      expect(
+        created
+          .at(-1)!
+          .jobParts.map((j) => j.uid)
+          .sort(),
+      ).toEqual(clones.map((c) => c.uid).sort());
     });
 
     it('keeps the part of a split job with keepSplit', async () => {
       const { jobs } = await makeJobs(t, project, { targetLangs: ['de'], segments: ['a', 'b', 'c'] });
       await t.database.db.updateTable('jobs').set({ beginIndex: 1, endIndex: 2 }).where('id', '=', jobs[0]!.id).execute();
-      const response = await t.inject({ method: 'POST', url: cloneUrl(project), headers: adminHeaders, payload: { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }], keepSplit: true } });
+      const response = await t.inject({
+        method: 'POST',
+        url: cloneUrl(project),
+        headers: adminHeaders,
+        payload: { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }], keepSplit: true },
+      });
       expect(response.statusCode, response.body).toBe(201);
-      const row = await t.database.db.selectFrom('jobs').select(['beginIndex', 'endIndex']).where('uid', '=', response.json().jobs[0].uid).executeTakeFirstOrThrow();
+      const row = await t.database.db
+        .selectFrom('jobs')
+        .select(['beginIndex', 'endIndex'])
+        .where('uid', '=', response.json().jobs[0].uid)
+        .executeTakeFirstOrThrow();
       expect([Number(row.beginIndex), Number(row.endIndex)]).toEqual([1, 2]);
-      const whole = await t.inject({ method: 'POST', url: cloneUrl(project), headers: adminHeaders, payload: { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }] } });
-      const wholeRow = await t.database.db.selectFrom('jobs').select(['beginIndex']).where('uid', '=', whole.json().jobs[0].uid).executeTakeFirstOrThrow();
+      const whole = await t.inject({
+        method: 'POST',
+        url: cloneUrl(project),
+        headers: adminHeaders,
+        payload: { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }] },
+      });
+      const wholeRow = await t.database.db
+        .selectFrom('jobs')
+        .select(['beginIndex'])
+        .where('uid', '=', whole.json().jobs[0].uid)
+        .executeTakeFirstOrThrow();
       expect(wholeRow.beginIndex).toBeNull();
     });
 
@@ -170,17 +245,41 @@ describe('job operations over HTTP', () => {
       const single = await makeProject(t, organization.id, { createdById: admin.id, targetLangs: ['de'] });
       const singleJobs = await makeJobs(t, single);
       const { jobs, sourceId } = await makeJobs(t, project, { targetLangs: ['de'] });
-      const count = async () => Number((await t.database.db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await t.database.db
+              .selectFrom('jobs')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const before = await count();
-      const attempt = (p: ProjectRow, payload: unknown) => t.inject({ method: 'POST', url: cloneUrl(p), headers: adminHeaders, payload: payload as object });
+      const attempt = (p: ProjectRow, payload: unknown) =>
+        t.inject({ method: 'POST', url: cloneUrl(p), headers: adminHeaders, payload: payload as object });
 
       const oneLanguage = await attempt(single, { jobPartTargetLangs: [{ uid: singleJobs.jobs[0]!.uid, targetLangs: ['fr'] }] });
       expect([oneLanguage.statusCode, oneLanguage.json().errorCode]).toEqual([400, 'CloneNeedsTargetLanguages']);
       expect((await attempt(project, { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['it'] }] })).statusCode).toBe(400);
       expect((await attempt(project, { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['de'] }] })).statusCode).toBe(400);
       expect((await attempt(project, { jobPartTargetLangs: [{ uid: 'unknown', targetLangs: ['fr'] }] })).statusCode).toBe(404);
-      expect((await attempt(project, { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }], workflowSettings: [{ workflowStep: { id: '999999' } }] })).statusCode).toBe(400);
-      expect((await attempt(project, { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }], workflowSettings: [], keepSplit: 'yes' })).statusCode).toBe(400);
+      expect(
+        (
+          await attempt(project, {
+            jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }],
+            workflowSettings: [{ workflowStep: { id: '999999' } }],
+          })
+        ).statusCode,
+      ).toBe(400);
+      expect(
+        (
+          await attempt(project, {
+            jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }],
+            workflowSettings: [],
+            keepSplit: 'yes',
+          })
+        ).statusCode,
+      ).toBe(400);
 
       await t.database.db.updateTable('jobSources').set({ format: 'multilingual-xlsx' }).where('id', '=', sourceId).execute();
       const multilingual = await attempt(project, { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }] });
@@ -192,7 +291,13 @@ describe('job operations over HTTP', () => {
       const small = await makeProject(t, organization.id, { createdById: admin.id, targetLangs: ['de', 'fr', 'es'] });
       const made = await makeJobs(t, small, { targetLangs: ['de'] });
       for (let i = 0; i < 38; i++) await makeJobs(t, small, { targetLangs: ['de'], segments: ['x'] });
-      const clone = (targetLangs: string[]) => t.inject({ method: 'POST', url: cloneUrl(small), headers: adminHeaders, payload: { jobPartTargetLangs: [{ uid: made.jobs[0]!.uid, targetLangs }] } });
+      const clone = (targetLangs: string[]) =>
+        t.inject({
+          method: 'POST',
+          url: cloneUrl(small),
+          headers: adminHeaders,
+          payload: { jobPartTargetLangs: [{ uid: made.jobs[0]!.uid, targetLangs }] },
+        });
       const tooMany = await clone(['fr', 'es']);
       expect([tooMany.statusCode, tooMany.json().errorCode]).toEqual([400, 'ProjectJobLimitExceeded']);
       expect((await clone(['fr'])).statusCode).toBe(201);
@@ -203,16 +308,24 @@ describe('job operations over HTTP', () => {
       const pm = await makeUser(t.database.db, organization, { role: 'PROJECT_MANAGER' });
       await t.database.db
         .updateTable('users')
-        .set({ roleSettings: JSON.stringify(parseRoleSettings('PROJECT_MANAGER', JSON.stringify({ rights: { projectEditOther: false } }))) })
+        .set({
+          roleSettings: JSON.stringify(parseRoleSettings('PROJECT_MANAGER', JSON.stringify({ rights: { projectEditOther: false } }))),
+        })
         .where('id', '=', pm.id)
         .execute();
-      const response = await t.inject({ method: 'POST', url: cloneUrl(project), headers: apiToken(await loginAs(t, pm)), payload: { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }] } });
+      const response = await t.inject({
+        method: 'POST',
+        url: cloneUrl(project),
+        headers: apiToken(await loginAs(t, pm)),
+        payload: { jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr'] }] },
+      });
       expect(response.statusCode).toBe(403);
     });
   });
 
   describe('bulk edit (v3)', () => {
-    const patch = (payload: unknown, headers = adminHeaders) => t.inject({ method: 'PATCH', url: '/api2/v3/jobs', headers, payload: payload as object });
+    const patch = (payload: unknown, headers = adminHeaders) =>
+      t.inject({ method: 'PATCH', url: '/api2/v3/jobs', headers, payload: payload as object });
     const jobRow = (uid: string) => t.database.db.selectFrom('jobs').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
 
     it('edits jobs across projects and reports the ones it could not, job by job', async () => {
@@ -240,7 +353,12 @@ describe('job operations over HTTP', () => {
         expect([row.status, row.dateDue]).toEqual(['ACCEPTED', '2027-03-01T08:00:00.000Z']);
         const providers = await t.database.db.selectFrom('jobProviders').select('userId').where('jobId', '=', String(row.id)).execute();
         expect(providers.map((p) => String(p.userId))).toEqual([String(linguist.id)]);
-        const history = await t.database.db.selectFrom('jobStatusChanges').select('status').where('jobId', '=', String(row.id)).orderBy('id').execute();
+        const history = await t.database.db
+          .selectFrom('jobStatusChanges')
+          .select('status')
+          .where('jobId', '=', String(row.id))
+          .orderBy('id')
+          .execute();
         expect(history.map((h) => h.status)).toEqual(['NEW', 'ACCEPTED']);
       }
       for (const event of ['JOB_STATUS_CHANGED', 'JOB_DUE_DATE_CHANGED', 'JOB_ASSIGNED']) {
@@ -257,7 +375,11 @@ describe('job operations over HTTP', () => {
       const a = (await makeJobs(t, project, { targetLangs: ['de'] })).jobs[0]!;
       const pm = await makeUser(t.database.db, organization, { role: 'PROJECT_MANAGER' });
       const setRights = (rights: Record<string, boolean>) =>
-        t.database.db.updateTable('users').set({ roleSettings: JSON.stringify(parseRoleSettings('PROJECT_MANAGER', JSON.stringify({ rights }))) }).where('id', '=', pm.id).execute();
+        t.database.db
+          .updateTable('users')
+          .set({ roleSettings: JSON.stringify(parseRoleSettings('PROJECT_MANAGER', JSON.stringify({ rights }))) })
+          .where('id', '=', pm.id)
+          .execute();
       const headers = apiToken(await loginAs(t, pm));
       await setRights({ projectEditOther: false });
       expect((await patch({ jobs: [{ uid: a.uid }], status: 'CANCELLED' }, headers)).json().errors[0].code).toBe('FORBIDDEN');
@@ -267,7 +389,12 @@ describe('job operations over HTTP', () => {
     });
 
     it('sets custom field values and reports a value a job cannot take', async () => {
-      const field = await t.inject({ method: 'POST', url: '/api2/v1/customFields', headers: adminHeaders, payload: { name: `Batch ${Date.now()}`, type: 'STRING', allowedEntities: ['PROJECT'] } });
+      const field = await t.inject({
+        method: 'POST',
+        url: '/api2/v1/customFields',
+        headers: adminHeaders,
+        payload: { name: `Batch ${Date.now()}`, type: 'STRING', allowedEntities: ['PROJECT'] },
+      });
       expect(field.statusCode, field.body).toBe(201);
       const a = (await makeJobs(t, project, { targetLangs: ['de'] })).jobs[0]!;
       const response = await patch({ jobs: [{ uid: a.uid }], customFields: [{ customField: { uid: field.json().uid }, value: 'urgent' }] });

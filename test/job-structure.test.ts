@@ -17,13 +17,65 @@ import { makeJobs, makeProject } from './support/workflow-factories.js';
 describe('split ranges (pure rules)', () => {
   const range = { first: 10, last: 19 };
   const cases: { name: string; request: SplitRequest; words?: number[]; expected: [number, number][] }[] = [
-    { name: 'after segment ordinals (1-based in the job), sorted and deduplicated', request: { segmentOrdinals: [7, 3, 3] }, expected: [[10, 12], [13, 16], [17, 19]] },
-    { name: 'into equal parts', request: { partCount: 2 }, expected: [[10, 14], [15, 19]] },
-    { name: 'into parts, the first ones longer by the remainder', request: { partCount: 3 }, expected: [[10, 13], [14, 16], [17, 19]] },
-    { name: 'into as many parts as segments', request: { partCount: 10 }, expected: Array.from({ length: 10 }, (_, i) => [10 + i, 10 + i] as [number, number]) },
-    { name: 'parts of a size, the last holding the rest', request: { partSize: 4 }, expected: [[10, 13], [14, 17], [18, 19]] },
-    { name: 'by words: a part closes once it reaches the count', request: { wordCount: 5 }, words: [2, 2, 2, 9, 1, 1, 1, 1, 1, 1], expected: [[10, 12], [13, 13], [14, 18], [19, 19]] },
-    { name: 'null options are absent', request: { partCount: 2, partSize: null, byDocumentPart: false }, expected: [[10, 14], [15, 19]] },
+    {
+      name: 'after segment ordinals (1-based in the job), sorted and deduplicated',
+      request: { segmentOrdinals: [7, 3, 3] },
+      expected: [
+        [10, 12],
+        [13, 16],
+        [17, 19],
+      ],
+    },
+    {
+      name: 'into equal parts',
+      request: { partCount: 2 },
+      expected: [
+        [10, 14],
+        [15, 19],
+      ],
+    },
+    {
+      name: 'into parts, the first ones longer by the remainder',
+      request: { partCount: 3 },
+      expected: [
+        [10, 13],
+        [14, 16],
+        [17, 19],
+      ],
+    },
+    {
+      name: 'into as many parts as segments',
+      request: { partCount: 10 },
+      expected: Array.from({ length: 10 }, (_, i) => [10 + i, 10 + i] as [number, number]),
+    },
+    {
+      name: 'parts of a size, the last holding the rest',
+      request: { partSize: 4 },
+      expected: [
+        [10, 13],
+        [14, 17],
+        [18, 19],
+      ],
+    },
+    {
+      name: 'by words: a part closes once it reaches the count',
+      request: { wordCount: 5 },
+      words: [2, 2, 2, 9, 1, 1, 1, 1, 1, 1],
+      expected: [
+        [10, 12],
+        [13, 13],
+        [14, 18],
+        [19, 19],
+      ],
+    },
+    {
+      name: 'null options are absent',
+      request: { partCount: 2, partSize: null, byDocumentPart: false },
+      expected: [
+        [10, 14],
+        [15, 19],
+      ],
+    },
   ];
   it.each(cases)('$name', ({ request, words, expected }) => {
     expect(splitRanges(range, request, words).map((p) => [p.first, p.last])).toEqual(expected);
@@ -82,7 +134,12 @@ describe('job structure over HTTP', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { OPENTMS_PROJECT_JOB_LIMIT: '20' } });
     ({ organization, user: admin, headers: adminHeaders } = await signedInUser(t, 'ADMIN'));
-    const steps = await t.database.db.selectFrom('workflowSteps').select('uid').where('organizationId', '=', String(organization.id)).orderBy('orderIndex').execute();
+    const steps = await t.database.db
+      .selectFrom('workflowSteps')
+      .select('uid')
+      .where('organizationId', '=', String(organization.id))
+      .orderBy('orderIndex')
+      .execute();
     stepUids = steps.map((s) => s.uid);
   });
   afterAll(() => t.close());
@@ -91,7 +148,10 @@ describe('job structure over HTTP', () => {
   const jobRow = (uid: string) => db().selectFrom('jobs').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
   async function translate(jobUid: string, idx: number, target: string) {
     const job = await jobRow(jobUid);
-    await db().insertInto('jobSegments').values({ jobId: String(job.id), idx, target, confirmed: false, modifiedAt: t.clock().toISOString(), modifiedById: String(admin.id) }).execute();
+    await db()
+      .insertInto('jobSegments')
+      .values({ jobId: String(job.id), idx, target, confirmed: false, modifiedAt: t.clock().toISOString(), modifiedById: String(admin.id) })
+      .execute();
   }
   async function twoStepProject(targetLangs = ['de']) {
     return makeProject(t, organization.id, { createdById: admin.id, targetLangs, workflowStepUids: stepUids.slice(0, 2) });
@@ -101,7 +161,11 @@ describe('job structure over HTTP', () => {
   describe('listProviders_3: suggested providers for a project', () => {
     async function linguistWith(locales: Record<string, unknown>) {
       const user = await makeUser(db(), organization, { role: 'LINGUIST' });
-      await db().updateTable('users').set({ roleSettings: JSON.stringify(parseRoleSettings('LINGUIST', JSON.stringify({ locales }))) }).where('id', '=', user.id).execute();
+      await db()
+        .updateTable('users')
+        .set({ roleSettings: JSON.stringify(parseRoleSettings('LINGUIST', JSON.stringify({ locales }))) })
+        .where('id', '=', user.id)
+        .execute();
       return user;
     }
     const relevantUids = (body: { providers: { relevant: { uid: string }[] } }) => body.providers.relevant.map((p) => p.uid);
@@ -165,7 +229,12 @@ describe('job structure over HTTP', () => {
       await translate(level1.uid, 4, 'Fünf.');
       await db().updateTable('jobs').set({ status: 'ACCEPTED' }).where('uid', '=', level1.uid).execute();
 
-      const response = await t.inject({ method: 'POST', url: splitUrl(project, level1.uid), headers: adminHeaders, payload: { partCount: 2 } });
+      const response = await t.inject({
+        method: 'POST',
+        url: splitUrl(project, level1.uid),
+        headers: adminHeaders,
+        payload: { partCount: 2 },
+      });
       expect(response.statusCode, response.body).toBe(200);
       const parts = response.json().jobs as { uid: string; status: string; workflowLevel: number; providers: { uid: string }[] }[];
       expect(parts).toHaveLength(2);
@@ -175,7 +244,13 @@ describe('job structure over HTTP', () => {
         ['ACCEPTED', 1, [provider.uid]],
       ]);
 
-      const rows = await db().selectFrom('jobs').selectAll().where('projectId', '=', String(project.id)).orderBy('workflowLevel').orderBy('beginIndex').execute();
+      const rows = await db()
+        .selectFrom('jobs')
+        .selectAll()
+        .where('projectId', '=', String(project.id))
+        .orderBy('workflowLevel')
+        .orderBy('beginIndex')
+        .execute();
       expect(rows.map((r) => [Number(r.workflowLevel), r.beginIndex, r.endIndex])).toEqual([
         [1, 0, 2],
         [1, 3, 5],
@@ -187,13 +262,19 @@ describe('job structure over HTTP', () => {
       const second = parts[1]!.uid;
       const detail = await t.inject({ url: `/api2/v1/projects/${project.uid}/jobs/${second}`, headers: adminHeaders });
       expect(detail.json()).toMatchObject({ beginIndex: 3, endIndex: 5, status: 'ACCEPTED', isParentJobSplit: true });
-      const segments = await t.inject({ url: `/api2/v1/projects/${project.uid}/jobs/${second}/segments?beginIndex=0&endIndex=10`, headers: adminHeaders });
+      const segments = await t.inject({
+        url: `/api2/v1/projects/${project.uid}/jobs/${second}/segments?beginIndex=0&endIndex=10`,
+        headers: adminHeaders,
+      });
       expect((segments.json().segments as { index: number; translation: string | null }[]).map((s) => [s.index, s.translation])).toEqual([
         [3, null],
         [4, 'Fünf.'],
         [5, null],
       ]);
-      const first = await t.inject({ url: `/api2/v1/projects/${project.uid}/jobs/${level1.uid}/segments?beginIndex=0&endIndex=10`, headers: adminHeaders });
+      const first = await t.inject({
+        url: `/api2/v1/projects/${project.uid}/jobs/${level1.uid}/segments?beginIndex=0&endIndex=10`,
+        headers: adminHeaders,
+      });
       expect((first.json().segments as { translation: string | null }[]).map((s) => s.translation)).toEqual([null, 'Zwei.', null]);
       const listed = await t.inject({ url: `/api2/v2/projects/${project.uid}/jobs`, headers: adminHeaders });
       expect((listed.json().content as { split: boolean }[]).map((j) => j.split)).toEqual([true, true]);
@@ -205,12 +286,28 @@ describe('job structure over HTTP', () => {
       const project = await twoStepProject();
       const { jobs } = await makeJobs(t, project, { segments: SIX });
       const level1 = jobs.find((j) => j.workflowLevel === 1)!;
-      const byOrdinals = await t.inject({ method: 'POST', url: splitUrl(project, level1.uid), headers: adminHeaders, payload: { segmentOrdinals: [4] } });
+      const byOrdinals = await t.inject({
+        method: 'POST',
+        url: splitUrl(project, level1.uid),
+        headers: adminHeaders,
+        payload: { segmentOrdinals: [4] },
+      });
       expect(byOrdinals.statusCode, byOrdinals.body).toBe(200);
-      const again = await t.inject({ method: 'POST', url: splitUrl(project, byOrdinals.json().jobs[1].uid), headers: adminHeaders, payload: { wordCount: 1 } });
+      const again = await t.inject({
+        method: 'POST',
+        url: splitUrl(project, byOrdinals.json().jobs[1].uid),
+        headers: adminHeaders,
+        payload: { wordCount: 1 },
+      });
       expect(again.statusCode, again.body).toBe(200);
       expect(again.json().jobs).toHaveLength(2);
-      const rows = await db().selectFrom('jobs').select(['workflowLevel', 'beginIndex', 'endIndex']).where('projectId', '=', String(project.id)).where('workflowLevel', '=', 2).orderBy('beginIndex').execute();
+      const rows = await db()
+        .selectFrom('jobs')
+        .select(['workflowLevel', 'beginIndex', 'endIndex'])
+        .where('projectId', '=', String(project.id))
+        .where('workflowLevel', '=', 2)
+        .orderBy('beginIndex')
+        .execute();
       expect(rows.map((r) => [r.beginIndex, r.endIndex])).toEqual([
         [0, 3],
         [4, 4],
@@ -222,7 +319,14 @@ describe('job structure over HTTP', () => {
       const project = await twoStepProject();
       const { jobs } = await makeJobs(t, project, { segments: SIX });
       const url = splitUrl(project, jobs[0]!.uid);
-      for (const payload of [{}, { partCount: 2, partSize: 2 }, { partCount: 7 }, { segmentOrdinals: [6] }, { byDocumentPart: true }, { partSize: 0 }]) {
+      for (const payload of [
+        {},
+        { partCount: 2, partSize: 2 },
+        { partCount: 7 },
+        { segmentOrdinals: [6] },
+        { byDocumentPart: true },
+        { partSize: 0 },
+      ]) {
         const response = await t.inject({ method: 'POST', url, headers: adminHeaders, payload });
         expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       }
@@ -235,29 +339,57 @@ describe('job structure over HTTP', () => {
       const project = await twoStepProject();
       const { jobs, sourceId } = await makeJobs(t, project, { segments: SIX });
       await db().updateTable('jobSources').set({ importStatus: 'RUNNING' }).where('id', '=', sourceId).execute();
-      const running = await t.inject({ method: 'POST', url: splitUrl(project, jobs[0]!.uid), headers: adminHeaders, payload: { partCount: 2 } });
+      const running = await t.inject({
+        method: 'POST',
+        url: splitUrl(project, jobs[0]!.uid),
+        headers: adminHeaders,
+        payload: { partCount: 2 },
+      });
       expect(running.statusCode).toBe(400);
       expect(running.json().errorCode).toBe('JobNotImported');
       const wide = await twoStepProject(['de', 'fr']);
       const four = await makeJobs(t, wide, { segments: [...SIX, ...SIX] });
       // 4 jobs; the 2 of the addressed language (both levels) cut into 10 parts add 18: 22, past the limit of 20.
-      const past = await t.inject({ method: 'POST', url: splitUrl(wide, four.jobs[0]!.uid), headers: adminHeaders, payload: { partCount: 10 } });
+      const past = await t.inject({
+        method: 'POST',
+        url: splitUrl(wide, four.jobs[0]!.uid),
+        headers: adminHeaders,
+        payload: { partCount: 10 },
+      });
       expect(past.statusCode).toBe(400);
       expect(past.json().errorCode).toBe('JobLimitExceeded');
       // Into 3 parts: 4 + 2 × 2 = 8 jobs fit.
-      const fits = await t.inject({ method: 'POST', url: splitUrl(wide, four.jobs[0]!.uid), headers: adminHeaders, payload: { partCount: 3 } });
+      const fits = await t.inject({
+        method: 'POST',
+        url: splitUrl(wide, four.jobs[0]!.uid),
+        headers: adminHeaders,
+        payload: { partCount: 3 },
+      });
       expect(fits.statusCode, fits.body).toBe(200);
     });
 
     it('announces the new parts (JOB_CREATED) and the narrowed jobs (JOB_UPDATED)', async () => {
-      const hook = await t.inject({ method: 'POST', url: '/api2/v2/webhooks', headers: adminHeaders, payload: { url: 'https://hooks.example.test/split', events: ['JOB_CREATED', 'JOB_UPDATED'] } });
+      const hook = await t.inject({
+        method: 'POST',
+        url: '/api2/v2/webhooks',
+        headers: adminHeaders,
+        payload: { url: 'https://hooks.example.test/split', events: ['JOB_CREATED', 'JOB_UPDATED'] },
+      });
       expect(hook.statusCode, hook.body).toBe(201);
       const project = await twoStepProject();
       const { jobs } = await makeJobs(t, project, { segments: SIX });
-      const response = await t.inject({ method: 'POST', url: splitUrl(project, jobs[0]!.uid), headers: adminHeaders, payload: { partSize: 3 } });
+      const response = await t.inject({
+        method: 'POST',
+        url: splitUrl(project, jobs[0]!.uid),
+        headers: adminHeaders,
+        payload: { partSize: 3 },
+      });
       expect(response.statusCode).toBe(200);
       const calls = await db().selectFrom('webhookCalls').select(['event', 'body']).execute();
-      const records = (event: string) => calls.filter((c) => c.event === event).flatMap((c) => (JSON.parse(c.body) as { jobParts: { uid: string }[] }).jobParts.map((j) => j.uid));
+      const records = (event: string) =>
+        calls
+          .filter((c) => c.event === event)
+          .flatMap((c) => (JSON.parse(c.body) as { jobParts: { uid: string }[] }).jobParts.map((j) => j.uid));
       expect(records('JOB_UPDATED')).toEqual(expect.arrayContaining(jobs.map((j) => j.uid)));
       expect(records('JOB_CREATED')).toContain(response.json().jobs[1].uid);
     });
@@ -265,10 +397,20 @@ describe('job structure over HTTP', () => {
     it('makes clone’s keepSplit meaningful: a clone of a part keeps its segments, or spans the file without it', async () => {
       const project = await makeProject(t, organization.id, { createdById: admin.id, targetLangs: ['de', 'fr'] });
       const { jobs } = await makeJobs(t, project, { segments: SIX, targetLangs: ['de'] });
-      const split = await t.inject({ method: 'POST', url: splitUrl(project, jobs[0]!.uid), headers: adminHeaders, payload: { partCount: 2 } });
+      const split = await t.inject({
+        method: 'POST',
+        url: splitUrl(project, jobs[0]!.uid),
+        headers: adminHeaders,
+        payload: { partCount: 2 },
+      });
       const second = split.json().jobs[1].uid as string;
       const clone = async (keepSplit: boolean) => {
-        const response = await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs/clone`, headers: adminHeaders, payload: { jobPartTargetLangs: [{ uid: second, targetLangs: ['fr'] }], keepSplit } });
+        const response = await t.inject({
+          method: 'POST',
+          url: `/api2/v1/projects/${project.uid}/jobs/clone`,
+          headers: adminHeaders,
+          payload: { jobPartTargetLangs: [{ uid: second, targetLangs: ['fr'] }], keepSplit },
+        });
         expect(response.statusCode, response.body).toBe(201);
         return jobRow(response.json().jobs[0].uid as string);
       };
@@ -281,8 +423,12 @@ describe('job structure over HTTP', () => {
       const linguist = await makeUser(db(), organization, { role: 'LINGUIST' });
       const { jobs } = await makeJobs(t, project, { segments: SIX, providerUserIds: [linguist.id] });
       const url = splitUrl(project, jobs[0]!.uid);
-      expect((await t.inject({ method: 'POST', url, headers: apiToken(await loginAs(t, linguist)), payload: { partCount: 2 } })).statusCode).toBe(403);
-      expect((await t.inject({ method: 'POST', url, headers: (await signedInUser(t, 'ADMIN')).headers, payload: { partCount: 2 } })).statusCode).toBe(404);
+      expect(
+        (await t.inject({ method: 'POST', url, headers: apiToken(await loginAs(t, linguist)), payload: { partCount: 2 } })).statusCode,
+      ).toBe(403);
+      expect(
+        (await t.inject({ method: 'POST', url, headers: (await signedInUser(t, 'ADMIN')).headers, payload: { partCount: 2 } })).statusCode,
+      ).toBe(404);
     });
   });
 
@@ -303,17 +449,37 @@ describe('job structure over HTTP', () => {
       await translate(de2.uid, 3, 'Vier.');
       await translate(fr1.uid, 0, 'Un.');
 
-      const response = await t.inject({ method: 'POST', url: compareUrl(project, '?atWorkflowLevel=1&withWorkflowLevel=2'), headers: adminHeaders, payload: { jobs: [{ uid: de1.uid }, { uid: fr1.uid }] } });
+      const response = await t.inject({
+        method: 'POST',
+        url: compareUrl(project, '?atWorkflowLevel=1&withWorkflowLevel=2'),
+        headers: adminHeaders,
+        payload: { jobs: [{ uid: de1.uid }, { uid: fr1.uid }] },
+      });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json().segments).toEqual([
         { uid: `${sourceUid}:0`, state: 'Diff', jobUid: de1.uid, index: 0 },
         { uid: `${sourceUid}:2`, state: 'Miss', jobUid: de1.uid, index: 2 },
       ]);
-      const same = await t.inject({ method: 'POST', url: compareUrl(project), headers: adminHeaders, payload: { jobs: [{ uid: de1.uid }] } });
+      const same = await t.inject({
+        method: 'POST',
+        url: compareUrl(project),
+        headers: adminHeaders,
+        payload: { jobs: [{ uid: de1.uid }] },
+      });
       expect(same.json().segments).toEqual([]);
 
-      await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs/${de2.uid}/split`, headers: adminHeaders, payload: { segmentOrdinals: [2] } });
-      const afterSplit = await t.inject({ method: 'POST', url: compareUrl(project, '?atWorkflowLevel=2&withWorkflowLevel=1'), headers: adminHeaders, payload: { jobs: [{ uid: de2.uid }] } });
+      await t.inject({
+        method: 'POST',
+        url: `/api2/v1/projects/${project.uid}/jobs/${de2.uid}/split`,
+        headers: adminHeaders,
+        payload: { segmentOrdinals: [2] },
+      });
+      const afterSplit = await t.inject({
+        method: 'POST',
+        url: compareUrl(project, '?atWorkflowLevel=2&withWorkflowLevel=1'),
+        headers: adminHeaders,
+        payload: { jobs: [{ uid: de2.uid }] },
+      });
       expect(afterSplit.json().segments).toEqual([{ uid: `${sourceUid}:0`, state: 'Diff', jobUid: de2.uid, index: 0 }]);
     });
 
@@ -321,8 +487,13 @@ describe('job structure over HTTP', () => {
       const project = await twoStepProject();
       const { jobs } = await makeJobs(t, project, { segments: SIX });
       const payload = { jobs: [{ uid: jobs[0]!.uid }] };
-      expect((await t.inject({ method: 'POST', url: compareUrl(project, '?withWorkflowLevel=3'), headers: adminHeaders, payload })).statusCode).toBe(400);
-      expect((await t.inject({ method: 'POST', url: compareUrl(project), headers: adminHeaders, payload: { jobs: [{ uid: 'nope' }] } })).statusCode).toBe(404);
+      expect(
+        (await t.inject({ method: 'POST', url: compareUrl(project, '?withWorkflowLevel=3'), headers: adminHeaders, payload })).statusCode,
+      ).toBe(400);
+      expect(
+        (await t.inject({ method: 'POST', url: compareUrl(project), headers: adminHeaders, payload: { jobs: [{ uid: 'nope' }] } }))
+          .statusCode,
+      ).toBe(404);
       const linguist = apiToken(await loginAs(t, await makeUser(db(), organization, { role: 'LINGUIST' })));
       expect((await t.inject({ method: 'POST', url: compareUrl(project), headers: linguist, payload })).statusCode).toBe(404);
     });

@@ -21,10 +21,37 @@ import type { JobsOptions, MadeJobs } from './support/workflow-factories.js';
 describe('job update rules (pure)', () => {
   const seg = (idx: number, source: string, tags = '[]'): SegmentText => ({ idx, source, tags });
   const carryCases: { name: string; old: SegmentText[]; next: SegmentText[]; expected: [number, number][] }[] = [
-    { name: 'unchanged segments keep their place', old: [seg(0, 'A.'), seg(1, 'B.')], next: [seg(0, 'A.'), seg(1, 'B.')], expected: [[0, 0], [1, 1]] },
-    { name: 'inserted and changed segments', old: [seg(0, 'A.'), seg(1, 'B.')], next: [seg(0, 'New.'), seg(1, 'A.'), seg(2, 'B!')], expected: [[1, 0]] },
-    { name: 'repeated texts pair up in order, then fall back to the first', old: [seg(0, 'OK'), seg(1, 'x'), seg(2, 'OK')], next: [seg(0, 'OK'), seg(1, 'OK'), seg(2, 'OK')], expected: [[0, 0], [1, 2], [2, 0]] },
-    { name: 'same text with other tags does not match', old: [seg(0, '{1>a<1}', '[{"original":"<b>"}]')], next: [seg(0, '{1>a<1}', '[{"original":"<i>"}]')], expected: [] },
+    {
+      name: 'unchanged segments keep their place',
+      old: [seg(0, 'A.'), seg(1, 'B.')],
+      next: [seg(0, 'A.'), seg(1, 'B.')],
+      expected: [
+        [0, 0],
+        [1, 1],
+      ],
+    },
+    {
+      name: 'inserted and changed segments',
+      old: [seg(0, 'A.'), seg(1, 'B.')],
+      next: [seg(0, 'New.'), seg(1, 'A.'), seg(2, 'B!')],
+      expected: [[1, 0]],
+    },
+    {
+      name: 'repeated texts pair up in order, then fall back to the first',
+      old: [seg(0, 'OK'), seg(1, 'x'), seg(2, 'OK')],
+      next: [seg(0, 'OK'), seg(1, 'OK'), seg(2, 'OK')],
+      expected: [
+        [0, 0],
+        [1, 2],
+        [2, 0],
+      ],
+    },
+    {
+      name: 'same text with other tags does not match',
+      old: [seg(0, '{1>a<1}', '[{"original":"<b>"}]')],
+      next: [seg(0, '{1>a<1}', '[{"original":"<i>"}]')],
+      expected: [],
+    },
   ];
   it.each(carryCases)('carry over: $name', ({ old, next, expected }) => {
     expect([...carryOverMap(old, next)]).toEqual(expected);
@@ -33,19 +60,57 @@ describe('job update rules (pure)', () => {
   const ref = (idx: number, unitLocator: string, source = 's'): UnitSegmentRef => ({ idx, unitLocator, source });
   const unit = (locator: string, segments: string[], text = segments.join(' ')): TranslatedUnit => ({ locator, segments, text });
   const alignCases: { name: string; segments: UnitSegmentRef[]; units: TranslatedUnit[]; expected: [number, string][] }[] = [
-    { name: 'segment by segment', segments: [ref(0, '1'), ref(1, '1'), ref(2, '2')], units: [unit('1', ['Eins.', 'Zwei.']), unit('2', ['Drei.'])], expected: [[0, 'Eins.'], [1, 'Zwei.'], [2, 'Drei.']] },
-    { name: 'other segment counts: the unit to its first segment, the rest emptied', segments: [ref(0, '1'), ref(1, '1')], units: [unit('1', ['Eins und zwei.'])], expected: [[0, 'Eins und zwei.'], [1, '']] },
-    { name: 'units missing on either side are skipped', segments: [ref(0, '1'), ref(1, '3')], units: [unit('2', ['x']), unit('3', ['Drei'])], expected: [[1, 'Drei']] },
+    {
+      name: 'segment by segment',
+      segments: [ref(0, '1'), ref(1, '1'), ref(2, '2')],
+      units: [unit('1', ['Eins.', 'Zwei.']), unit('2', ['Drei.'])],
+      expected: [
+        [0, 'Eins.'],
+        [1, 'Zwei.'],
+        [2, 'Drei.'],
+      ],
+    },
+    {
+      name: 'other segment counts: the unit to its first segment, the rest emptied',
+      segments: [ref(0, '1'), ref(1, '1')],
+      units: [unit('1', ['Eins und zwei.'])],
+      expected: [
+        [0, 'Eins und zwei.'],
+        [1, ''],
+      ],
+    },
+    {
+      name: 'units missing on either side are skipped',
+      segments: [ref(0, '1'), ref(1, '3')],
+      units: [unit('2', ['x']), unit('3', ['Drei'])],
+      expected: [[1, 'Drei']],
+    },
   ];
   it.each(alignCases)('align: $name', ({ segments, units, expected }) => {
     expect([...alignTranslatedUnits(segments, new Map(units.map((u) => [u.locator, u])))]).toEqual(expected);
   });
 
   it('writes changed segments only, confirmed unless asked not to, and leaves source-equal untranslated ones', () => {
-    const aligned = new Map([[0, 'Hallo'], [1, 'Same'], [2, 'Source'], [3, 'Neu']]);
-    const sources = new Map([[0, 'Hello'], [1, 'Same'], [2, 'Source'], [3, 'New']]);
-    const current = new Map([[1, { target: 'Same', confirmed: false }], [3, { target: 'Alt', confirmed: true }]]);
-    expect(targetWrites(aligned, sources, current, false)).toEqual([{ idx: 0, target: 'Hallo', confirmed: true }, { idx: 3, target: 'Neu', confirmed: true }]);
+    const aligned = new Map([
+      [0, 'Hallo'],
+      [1, 'Same'],
+      [2, 'Source'],
+      [3, 'Neu'],
+    ]);
+    const sources = new Map([
+      [0, 'Hello'],
+      [1, 'Same'],
+      [2, 'Source'],
+      [3, 'New'],
+    ]);
+    const current = new Map([
+      [1, { target: 'Same', confirmed: false }],
+      [3, { target: 'Alt', confirmed: true }],
+    ]);
+    expect(targetWrites(aligned, sources, current, false)).toEqual([
+      { idx: 0, target: 'Hallo', confirmed: true },
+      { idx: 3, target: 'Neu', confirmed: true },
+    ]);
     expect(targetWrites(aligned, sources, current, true).map((w) => w.confirmed)).toEqual([false, false]);
   });
 });
@@ -74,7 +139,12 @@ describe('updateSource and updateTarget over HTTP', () => {
     t.inject({
       method: 'POST',
       url: `/api2/v1/projects/${projectUid}/jobs/${kind}`,
-      headers: { ...headers, 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`, memsource: JSON.stringify(memsource) },
+      headers: {
+        ...headers,
+        'content-type': 'application/octet-stream',
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`,
+        memsource: JSON.stringify(memsource),
+      },
       payload: content,
     });
 
@@ -89,13 +159,33 @@ describe('updateSource and updateTarget over HTTP', () => {
 
   async function translate(jobId: string, translations: Record<number, string>, confirmed = false) {
     const now = t.clock().toISOString();
-    await db().insertInto('jobSegments').values(Object.entries(translations).map(([idx, target]) => ({ jobId, idx: Number(idx), target, confirmed, modifiedAt: now, modifiedById: null }))).execute();
+    await db()
+      .insertInto('jobSegments')
+      .values(
+        Object.entries(translations).map(([idx, target]) => ({
+          jobId,
+          idx: Number(idx),
+          target,
+          confirmed,
+          modifiedAt: now,
+          modifiedById: null,
+        })),
+      )
+      .execute();
   }
 
   const segments = async (projectUid: string, jobUid: string) =>
-    (await t.inject({ url: `/api2/v1/projects/${projectUid}/jobs/${jobUid}/segments?beginIndex=0&endIndex=50`, headers })).json().segments as Array<{ source: string; translation: string | null }>;
-  const job = async (projectUid: string, jobUid: string) => (await t.inject({ url: `/api2/v1/projects/${projectUid}/jobs/${jobUid}`, headers })).json();
-  const sourceOf = (jobUid: string) => db().selectFrom('jobs').innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId').select(['jobSources.id', 'jobSources.innerId', 'jobSources.sha256', 'jobSources.filename']).where('jobs.uid', '=', jobUid).executeTakeFirstOrThrow();
+    (await t.inject({ url: `/api2/v1/projects/${projectUid}/jobs/${jobUid}/segments?beginIndex=0&endIndex=50`, headers })).json()
+      .segments as Array<{ source: string; translation: string | null }>;
+  const job = async (projectUid: string, jobUid: string) =>
+    (await t.inject({ url: `/api2/v1/projects/${projectUid}/jobs/${jobUid}`, headers })).json();
+  const sourceOf = (jobUid: string) =>
+    db()
+      .selectFrom('jobs')
+      .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
+      .select(['jobSources.id', 'jobSources.innerId', 'jobSources.sha256', 'jobSources.filename'])
+      .where('jobs.uid', '=', jobUid)
+      .executeTakeFirstOrThrow();
 
   /** A plain-text file whose segments carry the filter's unit locators (line numbers), as the import writes them. */
   async function textJobs(lines: string[], options: JobsOptions & { on?: ProjectRow } = {}): Promise<MadeJobs> {
@@ -111,11 +201,15 @@ describe('updateSource and updateTarget over HTTP', () => {
       await translate(fr.id, { 0: 'Bonjour.' });
       const before = await sourceOf(de.uid);
 
-      const response = await upload('source', project.uid, 'doc v2.txt', 'Intro.\nHello world.\nChanged line.', { jobs: [{ uid: de.uid }] });
+      const response = await upload('source', project.uid, 'doc v2.txt', 'Intro.\nHello world.\nChanged line.', {
+        jobs: [{ uid: de.uid }],
+      });
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json();
       expect(body.asyncRequest.action).toBe('UPDATE_SOURCE');
-      expect(body.jobs).toEqual([expect.objectContaining({ uid: de.uid, targetLang: 'de', filename: 'doc v2.txt', workflowLevel: 1, status: 'NEW' })]);
+      expect(body.jobs).toEqual([
+        expect.objectContaining({ uid: de.uid, targetLang: 'de', filename: 'doc v2.txt', workflowLevel: 1, status: 'NEW' }),
+      ]);
       expect((await finished(body.asyncRequest.id)).errorCode).toBeNull();
 
       const after = await sourceOf(de.uid);
@@ -145,7 +239,11 @@ describe('updateSource and updateTarget over HTTP', () => {
 
     it('moves every workflow level of the file and language with the first step', async () => {
       const steps = (await t.inject({ url: '/api2/v1/workflowSteps?sort=ORDER', headers })).json().content as Array<{ uid: string }>;
-      const twoSteps = await makeProject(t, organization.id, { createdById: admin.id, targetLangs: ['de'], workflowStepUids: [steps[0]!.uid, steps[1]!.uid] });
+      const twoSteps = await makeProject(t, organization.id, {
+        createdById: admin.id,
+        targetLangs: ['de'],
+        workflowStepUids: [steps[0]!.uid, steps[1]!.uid],
+      });
       const made = await textJobs(['One.'], { on: twoSteps });
       const [first, second] = made.jobs;
       const refused = await upload('source', twoSteps.uid, 'doc.txt', 'One.\nTwo.', { jobs: [{ uid: second!.uid }] });
@@ -199,18 +297,40 @@ describe('updateSource and updateTarget over HTTP', () => {
       const made = await textJobs(['Hello world.', 'Second line.', 'Third line.'], { targetLangs: ['de'] });
       const de = made.jobs[0]!;
       await translate(de.id, { 2: 'Dritte Zeile.' });
-      const response = await upload('target', project.uid, 'doc.txt', 'Hallo Welt.\nSecond line.\nDritte Zeile.', { jobs: [{ uid: de.uid }] });
+      const response = await upload('target', project.uid, 'doc.txt', 'Hallo Welt.\nSecond line.\nDritte Zeile.', {
+        jobs: [{ uid: de.uid }],
+      });
       expect(response.statusCode, response.body).toBe(202);
       expect(response.json().asyncRequest.action).toBe('UPDATE_TARGET');
       expect(response.json().jobs[0]).toMatchObject({ uid: de.uid, filename: 'doc.txt' });
       expect((await finished(response.json().asyncRequest.id)).errorCode).toBeNull();
-      const rows = await db().selectFrom('jobSegments').select(['idx', 'target', 'confirmed']).where('jobId', '=', de.id).orderBy('idx').execute();
-      expect(rows.map((r) => [Number(r.idx), r.target, Boolean(r.confirmed)])).toEqual([[0, 'Hallo Welt.', true], [2, 'Dritte Zeile.', false]]);
+      const rows = await db()
+        .selectFrom('jobSegments')
+        .select(['idx', 'target', 'confirmed'])
+        .where('jobId', '=', de.id)
+        .orderBy('idx')
+        .execute();
+      expect(rows.map((r) => [Number(r.idx), r.target, Boolean(r.confirmed)])).toEqual([
+        [0, 'Hallo Welt.', true],
+        [2, 'Dritte Zeile.', false],
+      ]);
 
-      const again = await upload('target', project.uid, 'doc.txt', 'Hallo Welt!\nZweite Zeile.\nDritte Zeile.', { jobs: [{ uid: de.uid }], unconfirmChangedSegments: true });
+      const again = await upload('target', project.uid, 'doc.txt', 'Hallo Welt!\nZweite Zeile.\nDritte Zeile.', {
+        jobs: [{ uid: de.uid }],
+        unconfirmChangedSegments: true,
+      });
       await finished(again.json().asyncRequest.id);
-      const next = await db().selectFrom('jobSegments').select(['idx', 'target', 'confirmed']).where('jobId', '=', de.id).orderBy('idx').execute();
-      expect(next.map((r) => [Number(r.idx), r.target, Boolean(r.confirmed)])).toEqual([[0, 'Hallo Welt!', false], [1, 'Zweite Zeile.', false], [2, 'Dritte Zeile.', false]]);
+      const next = await db()
+        .selectFrom('jobSegments')
+        .select(['idx', 'target', 'confirmed'])
+        .where('jobId', '=', de.id)
+        .orderBy('idx')
+        .execute();
+      expect(next.map((r) => [Number(r.idx), r.target, Boolean(r.confirmed)])).toEqual([
+        [0, 'Hallo Welt!', false],
+        [1, 'Zweite Zeile.', false],
+        [2, 'Dritte Zeile.', false],
+      ]);
     });
 
     it('refuses another extension, bilingual files, split jobs and more than one job', async () => {
@@ -220,7 +340,9 @@ describe('updateSource and updateTarget over HTTP', () => {
       expect((await upload('target', project.uid, 'doc.zip', 'x', { jobs: [{ uid }] })).json().errorCode).toBe('ZipNotAllowed');
       expect((await upload('target', project.uid, 'doc.txt', 'x', { jobs: [{ uid }, { uid }] })).statusCode).toBe(400);
       const xliff = await makeJobs(t, project, { filename: 'doc.xlf', segments: ['A.'], targetLangs: ['de'] });
-      expect((await upload('target', project.uid, 'doc.xlf', '<xliff/>', { jobs: [{ uid: xliff.jobs[0]!.uid }] })).json().errorCode).toBe('UpdateTargetNotAllowed');
+      expect((await upload('target', project.uid, 'doc.xlf', '<xliff/>', { jobs: [{ uid: xliff.jobs[0]!.uid }] })).json().errorCode).toBe(
+        'UpdateTargetNotAllowed',
+      );
       await db().updateTable('jobs').set({ beginIndex: 0, endIndex: 0 }).where('uid', '=', uid).execute();
       expect((await upload('target', project.uid, 'doc.txt', 'x', { jobs: [{ uid }] })).json().errorCode).toBe('JobIsSplit');
     });

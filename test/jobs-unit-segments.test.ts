@@ -5,7 +5,17 @@ import { segmentUnit } from '../src/modules/jobs/unit-segments.js';
 
 /** The import's cut of one file unit into segments (src/modules/jobs/unit-segments.ts), table-tested. */
 
-const unit = (source: string, extra: Partial<TextUnit> = {}): TextUnit => ({ index: 0, key: null, locator: '1', source, tags: [], target: null, translatable: true, note: null, ...extra });
+const unit = (source: string, extra: Partial<TextUnit> = {}): TextUnit => ({
+  index: 0,
+  key: null,
+  locator: '1',
+  source,
+  tags: [],
+  target: null,
+  translatable: true,
+  note: null,
+  ...extra,
+});
 const pair = (id: number, name = 'g'): InlineTag[] => [inlineTag(id, 'open', `<${name} id="${id}">`), inlineTag(id, 'close', `</${name}>`)];
 
 /** Gaps and segment texts put back together, as the target writer does with translations. */
@@ -13,7 +23,11 @@ const rebuild = (segments: ReturnType<typeof segmentUnit>) => segments.map((s) =
 
 const cases: Array<{ name: string; unit: TextUnit; sources: string[]; targets?: Array<string | null>; tagsPerSegment?: string[][] }> = [
   { name: 'one sentence', unit: unit('Hello world.'), sources: ['Hello world.'] },
-  { name: 'two sentences, the space between them kept as a gap', unit: unit('One here.  Two there.'), sources: ['One here.', 'Two there.'] },
+  {
+    name: 'two sentences, the space between them kept as a gap',
+    unit: unit('One here.  Two there.'),
+    sources: ['One here.', 'Two there.'],
+  },
   { name: 'white space around the unit stays outside the segments', unit: unit('  Padded text. \n'), sources: ['Padded text.'] },
   { name: 'an abbreviation does not split', unit: unit('Ask Dr. Smith today.'), sources: ['Ask Dr. Smith today.'] },
   {
@@ -33,7 +47,12 @@ const cases: Array<{ name: string; unit: TextUnit; sources: string[]; targets?: 
     sources: ['One. Two.'],
     targets: ['Eins. Zwei.'],
   },
-  { name: 'a blank translation does not count as one', unit: unit('One. Two.', { target: '  ' }), sources: ['One.', 'Two.'], targets: [null, null] },
+  {
+    name: 'a blank translation does not count as one',
+    unit: unit('One. Two.', { target: '  ' }),
+    sources: ['One.', 'Two.'],
+    targets: [null, null],
+  },
   { name: 'private-use characters in the text keep the unit whole', unit: unit('A \uE001 b. C d.'), sources: ['A \uE001 b. C d.'] },
   { name: 'a unit of white space has no segments', unit: unit(' \n\t '), sources: [] },
   { name: 'a paragraph break always splits', unit: unit('Line one\n\nline two'), sources: ['Line one', 'line two'] },

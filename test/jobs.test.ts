@@ -68,7 +68,12 @@ describe('jobs', () => {
     return t.inject({
       method: 'POST',
       url: `/api2/v1/projects/${project.uid}/jobs`,
-      headers: { ...as, 'content-type': 'application/octet-stream', 'content-disposition': disposition(filename), memsource: JSON.stringify(memsource) },
+      headers: {
+        ...as,
+        'content-type': 'application/octet-stream',
+        'content-disposition': disposition(filename),
+        memsource: JSON.stringify(memsource),
+      },
       payload: typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
     });
   }
@@ -84,30 +89,58 @@ describe('jobs', () => {
   async function segments(project: ProjectRow, jobUid: string, range = 'beginIndex=0&endIndex=99') {
     const response = await t.inject({ method: 'GET', url: `/api2/v1/projects/${project.uid}/jobs/${jobUid}/segments?${range}`, headers });
     expect(response.statusCode).toBe(200);
-    return response.json().segments as Array<{ index: number; source: string; translation: string | null; key: string | null; tags: Array<{ display: string; original: string }> }>;
+    return response.json().segments as Array<{
+      index: number;
+      source: string;
+      translation: string | null;
+      key: string | null;
+      tags: Array<{ display: string; original: string }>;
+    }>;
   }
 
   async function workflowProject(stepCount: number, targetLangs = ['de', 'fr']): Promise<ProjectRow> {
-    const steps = await t.database.db.selectFrom('workflowSteps').select('uid').where('organizationId', '=', String(organization.id)).orderBy('orderIndex').limit(stepCount).execute();
+    const steps = await t.database.db
+      .selectFrom('workflowSteps')
+      .select('uid')
+      .where('organizationId', '=', String(organization.id))
+      .orderBy('orderIndex')
+      .limit(stepCount)
+      .execute();
     return makeProject(t, organization.id, { createdById: admin.id, targetLangs, workflowStepUids: steps.map((s) => s.uid) });
   }
 
   async function projectStepIds(project: ProjectRow): Promise<string[]> {
-    const rows = await t.database.db.selectFrom('projectWorkflowSteps').select('id').where('projectId', '=', String(project.id)).orderBy('workflowLevel').execute();
+    const rows = await t.database.db
+      .selectFrom('projectWorkflowSteps')
+      .select('id')
+      .where('projectId', '=', String(project.id))
+      .orderBy('workflowLevel')
+      .execute();
     return rows.map((r) => String(r.id));
   }
 
   describe('createJob and the import', () => {
     it('makes one job per target language and workflow step, answers RUNNING with an IMPORT_JOB request, then imports', async () => {
       const project = await workflowProject(2);
-      const response = await upload(project, 'story.txt', 'Hello world. How are you?\n\nSecond line here.\n', { targetLangs: ['de', 'FR'] });
+      const response = await upload(project, 'story.txt', 'Hello world. How are you?\n\nSecond line here.\n', {
+        targetLangs: ['de', 'FR'],
+      });
       expect(response.statusCode).toBe(201);
       const body = response.json();
       expect(body.jobs).toHaveLength(4);
       expect(body.unsupportedFiles).toEqual([]);
       expect(body.asyncRequest.action).toBe('IMPORT_JOB');
-      expect(body.jobs.map((j: { targetLang: string; workflowLevel: number }) => `${j.targetLang}/${j.workflowLevel}`)).toEqual(['de/1', 'de/2', 'fr/1', 'fr/2']);
-      expect(body.jobs.every((j: { status: string; imported: boolean; filename: string }) => j.status === 'NEW' && !j.imported && j.filename === 'story.txt')).toBe(true);
+      expect(body.jobs.map((j: { targetLang: string; workflowLevel: number }) => `${j.targetLang}/${j.workflowLevel}`)).toEqual([
+        'de/1',
+        'de/2',
+        'fr/1',
+        'fr/2',
+      ]);
+      expect(
+        body.jobs.every(
+          (j: { status: string; imported: boolean; filename: string }) => j.status === 'NEW' && !j.imported && j.filename === 'story.txt',
+        ),
+      ).toBe(true);
       expect(new Set(body.jobs.map((j: { sourceFileUid: string }) => j.sourceFileUid)).size).toBe(1);
 
       const listed = (await t.inject({ method: 'GET', url: `/api2/v2/projects/${project.uid}/jobs`, headers })).json();
@@ -153,7 +186,12 @@ describe('jobs', () => {
 
     it("reads a file with the project's import settings of the moment (txt tagRegexp makes placeholders tags)", async () => {
       const project = await workflowProject(1, ['de']);
-      const settings = await t.inject({ method: 'PUT', url: `/api2/v1/projects/${project.uid}/importSettings`, headers, payload: { txt: { tagRegexp: '\\{[a-z]+\\}' } } });
+      const settings = await t.inject({
+        method: 'PUT',
+        url: `/api2/v1/projects/${project.uid}/importSettings`,
+        headers,
+        payload: { txt: { tagRegexp: '\\{[a-z]+\\}' } },
+      });
       expect(settings.statusCode, settings.body).toBe(200);
       const fresh = await t.database.db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
       const response = await upload(fresh, 'greeting.txt', 'Hello {name}, welcome!', { targetLangs: ['de'] });
@@ -167,7 +205,9 @@ describe('jobs', () => {
 
     it('imports JSON key-value files with their keys', async () => {
       const project = await workflowProject(1, ['de']);
-      const response = await upload(project, 'strings.json', JSON.stringify({ app: { title: 'My app', items: ['One', 'Two'] } }), { targetLangs: ['de'] });
+      const response = await upload(project, 'strings.json', JSON.stringify({ app: { title: 'My app', items: ['One', 'Two'] } }), {
+        targetLangs: ['de'],
+      });
       const uid = response.json().jobs[0].uid;
       await importedJob(project, uid);
       expect((await segments(project, uid)).map((s) => [s.key, s.source])).toEqual([
@@ -182,8 +222,17 @@ describe('jobs', () => {
       const boundary = '----opentms-test';
       const part = (name: string, value: string, filename?: string) =>
         `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n${filename ? 'Content-Type: text/plain\r\n' : ''}\r\n${value}\r\n`;
-      const payload = part('json', JSON.stringify({ targetLangs: ['fr'] })) + part('file', 'First file.', 'a.txt') + part('file', 'Second file.', 'b.txt') + `--${boundary}--\r\n`;
-      const response = await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs`, headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+      const payload =
+        part('json', JSON.stringify({ targetLangs: ['fr'] })) +
+        part('file', 'First file.', 'a.txt') +
+        part('file', 'Second file.', 'b.txt') +
+        `--${boundary}--\r\n`;
+      const response = await t.inject({
+        method: 'POST',
+        url: `/api2/v1/projects/${project.uid}/jobs`,
+        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
       expect(response.statusCode).toBe(201);
       const jobs = response.json().jobs as Array<{ uid: string; filename: string; targetLang: string }>;
       expect(jobs.map((j) => `${j.filename}:${j.targetLang}`)).toEqual(['a.txt:fr', 'b.txt:fr']);
@@ -193,7 +242,12 @@ describe('jobs', () => {
       expect(v2.content.map((j: { innerId: string }) => j.innerId)).toEqual(['1', '2']);
 
       const fileFirst = `${part('file', 'x', 'c.txt')}${part('json', JSON.stringify({ targetLangs: ['fr'] }))}--${boundary}--\r\n`;
-      const refused = await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs`, headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: fileFirst });
+      const refused = await t.inject({
+        method: 'POST',
+        url: `/api2/v1/projects/${project.uid}/jobs`,
+        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: fileFirst,
+      });
       expect(refused.statusCode).toBe(400);
     });
 
@@ -201,20 +255,40 @@ describe('jobs', () => {
       const project = await workflowProject(2, ['de', 'fr']);
       const [first, second] = await projectStepIds(project);
       const linguist = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
-      const template = await t.database.db.selectFrom('emailTemplates').select('id').where('organizationId', '=', String(organization.id)).executeTakeFirstOrThrow();
-      const hook = await t.inject({ method: 'POST', url: '/api2/v2/webhooks', headers, payload: { url: 'https://hooks.example.test/jobs', events: ['JOB_CREATED'] } });
+      const template = await t.database.db
+        .selectFrom('emailTemplates')
+        .select('id')
+        .where('organizationId', '=', String(organization.id))
+        .executeTakeFirstOrThrow();
+      const hook = await t.inject({
+        method: 'POST',
+        url: '/api2/v2/webhooks',
+        headers,
+        payload: { url: 'https://hooks.example.test/jobs', events: ['JOB_CREATED'] },
+      });
       expect(hook.statusCode).toBe(201);
       const response = await upload(project, 'assigned.txt', 'Text.', {
         targetLangs: ['de', 'fr'],
         due: '2027-01-10T10:00:00Z',
         workflowSettings: [
-          { id: first, due: '2027-01-05T10:00:00.00Z', assignments: [{ targetLang: 'de', providers: [{ type: 'USER', id: String(linguist.id) }] }], notifyProvider: { organizationEmailTemplate: { id: String(template.id) }, notificationIntervalInMinutes: '10' } },
+          {
+            id: first,
+            due: '2027-01-05T10:00:00.00Z',
+            assignments: [{ targetLang: 'de', providers: [{ type: 'USER', id: String(linguist.id) }] }],
+            notifyProvider: { organizationEmailTemplate: { id: String(template.id) }, notificationIntervalInMinutes: '10' },
+          },
           { id: Number(second), assignments: [] },
         ],
         path: '../../secret/dir',
       });
       expect(response.statusCode).toBe(201);
-      const jobs = response.json().jobs as Array<{ targetLang: string; workflowLevel: number; dateDue: string; providers: Array<{ type: string; uid: string }>; notificationIntervalInMinutes: number | null }>;
+      const jobs = response.json().jobs as Array<{
+        targetLang: string;
+        workflowLevel: number;
+        dateDue: string;
+        providers: Array<{ type: string; uid: string }>;
+        notificationIntervalInMinutes: number | null;
+      }>;
       const deFirst = jobs.find((j) => j.targetLang === 'de' && j.workflowLevel === 1)!;
       expect(deFirst.providers).toMatchObject([{ type: 'USER', uid: linguist.uid }]);
       expect(deFirst.dateDue).toBe('2027-01-05T10:00:00.000Z');
@@ -223,14 +297,22 @@ describe('jobs', () => {
       expect(jobs.find((j) => j.workflowLevel === 2)!.dateDue).toBe('2027-01-10T10:00:00.000Z');
       const v2 = (await t.inject({ method: 'GET', url: `/api2/v2/projects/${project.uid}/jobs`, headers })).json();
       expect(v2.content[0].originalFileDirectory).toBe('secret/dir');
-      const calls = await t.database.db.selectFrom('webhookCalls').select(['event', 'body']).where('organizationId', '=', String(organization.id)).where('event', '=', 'JOB_CREATED').execute();
+      const calls = await t.database.db
+        .selectFrom('webhookCalls')
+        .select(['event', 'body'])
+        .where('organizationId', '=', String(organization.id))
+        .where('event', '=', 'JOB_CREATED')
+        .execute();
       expect(calls).toHaveLength(1);
       expect(JSON.parse(calls[0]!.body).jobParts).toHaveLength(4);
     });
 
     it('refuses bad requests with a 400 and stores nothing', async () => {
       const project = await workflowProject(1, ['de']);
-      const before = await t.database.db.selectFrom('jobSources').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const before = await t.database.db
+        .selectFrom('jobSources')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       const cases: Array<[string, unknown, number]> = [
         ['a language outside the project', { targetLangs: ['fr'] }, 400],
         ['an unknown language', { targetLangs: ['xx-nope'] }, 400],
@@ -239,7 +321,16 @@ describe('jobs', () => {
         ['pre-translation (later capability)', { targetLangs: ['de'], preTranslate: true }, 400],
         ['assignments in a workflow project', { targetLangs: ['de'], assignments: [{ targetLang: 'de', providers: [] }] }, 400],
         ['an unknown workflow step', { targetLangs: ['de'], workflowSettings: [{ id: '999999', assignments: [] }] }, 400],
-        ['an unknown provider', { targetLangs: ['de'], workflowSettings: [{ id: (await projectStepIds(project))[0], assignments: [{ targetLang: 'de', providers: [{ type: 'USER', id: '999999' }] }] }] }, 400],
+        [
+          'an unknown provider',
+          {
+            targetLangs: ['de'],
+            workflowSettings: [
+              { id: (await projectStepIds(project))[0], assignments: [{ targetLang: 'de', providers: [{ type: 'USER', id: '999999' }] }] },
+            ],
+          },
+          400,
+        ],
         ['a callback that is no URL', { targetLangs: ['de'], callbackUrl: 'not a url' }, 400],
       ];
       for (const [name, memsource, status] of cases) {
@@ -247,17 +338,45 @@ describe('jobs', () => {
         expect(response.statusCode, name).toBe(status);
         expect(response.json().errorCode, name).toBeTruthy();
       }
-      const badJson = await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs`, headers: { ...headers, 'content-type': 'application/octet-stream', 'content-disposition': disposition('x.txt'), memsource: '{nope' }, payload: Buffer.from('x') });
+      const badJson = await t.inject({
+        method: 'POST',
+        url: `/api2/v1/projects/${project.uid}/jobs`,
+        headers: {
+          ...headers,
+          'content-type': 'application/octet-stream',
+          'content-disposition': disposition('x.txt'),
+          memsource: '{nope',
+        },
+        payload: Buffer.from('x'),
+      });
       expect(badJson.statusCode).toBe(400);
-      const noName = await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs`, headers: { ...headers, 'content-type': 'application/octet-stream', memsource: JSON.stringify({ targetLangs: ['de'] }) }, payload: Buffer.from('x') });
+      const noName = await t.inject({
+        method: 'POST',
+        url: `/api2/v1/projects/${project.uid}/jobs`,
+        headers: { ...headers, 'content-type': 'application/octet-stream', memsource: JSON.stringify({ targetLangs: ['de'] }) },
+        payload: Buffer.from('x'),
+      });
       expect(noName.statusCode).toBe(400);
-      const noHeader = await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs`, headers: { ...headers, 'content-type': 'application/octet-stream', 'content-disposition': disposition('x.txt') }, payload: Buffer.from('x') });
+      const noHeader = await t.inject({
+        method: 'POST',
+        url: `/api2/v1/projects/${project.uid}/jobs`,
+        headers: { ...headers, 'content-type': 'application/octet-stream', 'content-disposition': disposition('x.txt') },
+        payload: Buffer.from('x'),
+      });
       expect(noHeader.statusCode).toBe(400);
-      const json = await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs`, headers, payload: { targetLangs: ['de'] } });
+      const json = await t.inject({
+        method: 'POST',
+        url: `/api2/v1/projects/${project.uid}/jobs`,
+        headers,
+        payload: { targetLangs: ['de'] },
+      });
       expect(json.statusCode).toBe(415);
       const tooLarge = await upload(project, 'big.txt', Buffer.alloc(70_000, 'a'), { targetLangs: ['de'] });
       expect(tooLarge.statusCode).toBe(413);
-      const after = await t.database.db.selectFrom('jobSources').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const after = await t.database.db
+        .selectFrom('jobSources')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(after.n)).toBe(Number(before.n));
     });
 
@@ -330,7 +449,8 @@ describe('jobs', () => {
     const jobUrl = (uid: string, suffix = '') => `/api2/v1/projects/${project.uid}/jobs/${uid}${suffix}`;
 
     it('lists jobs with the spec filters and paging', async () => {
-      const list = async (query: string, as: Headers = headers) => (await t.inject({ method: 'GET', url: `/api2/v2/projects/${project.uid}/jobs?${query}`, headers: as })).json();
+      const list = async (query: string, as: Headers = headers) =>
+        (await t.inject({ method: 'GET', url: `/api2/v2/projects/${project.uid}/jobs?${query}`, headers: as })).json();
       expect((await list('')).totalElements).toBe(2);
       expect((await list('workflowLevel=2')).totalElements).toBe(2);
       expect((await list('targetLang=de')).content.map((j: { uid: string }) => j.uid)).toEqual([jobUids[0]]);
@@ -353,14 +473,24 @@ describe('jobs', () => {
 
     it('moves statuses: providers along their part, managers anywhere, with a history', async () => {
       const uid = jobUids[0]!;
-      const move = (status: string, as: Headers) => t.inject({ method: 'POST', url: jobUrl(uid, '/setStatus'), headers: as, payload: { requestedStatus: status } });
+      const move = (status: string, as: Headers) =>
+        t.inject({ method: 'POST', url: jobUrl(uid, '/setStatus'), headers: as, payload: { requestedStatus: status } });
       expect((await move('COMPLETED', linguistHeaders)).statusCode).toBe(400);
       expect((await move('ACCEPTED', linguistHeaders)).statusCode).toBe(204);
       expect((await move('ACCEPTED', linguistHeaders)).statusCode).toBe(400);
       expect((await move('REJECTED', linguistHeaders)).statusCode).toBe(403);
       expect((await move('DELIVERED', linguistHeaders)).statusCode).toBe(204);
       expect((await move('COMPLETED', headers)).statusCode).toBe(204);
-      expect((await t.inject({ method: 'POST', url: jobUrl(jobUids[2]!, '/setStatus'), headers: linguistHeaders, payload: { requestedStatus: 'ACCEPTED' } })).statusCode).toBe(404);
+      expect(
+        (
+          await t.inject({
+            method: 'POST',
+            url: jobUrl(jobUids[2]!, '/setStatus'),
+            headers: linguistHeaders,
+            payload: { requestedStatus: 'ACCEPTED' },
+          })
+        ).statusCode,
+      ).toBe(404);
       const history = (await t.inject({ method: 'GET', url: jobUrl(uid, '/statusChanges'), headers })).json().statusChanges;
       expect(history.map((h: { status: string }) => h.status)).toEqual(['NEW', 'ACCEPTED', 'DELIVERED', 'COMPLETED']);
       expect(history[1].changedBy.uid).toBe(linguist.uid);
@@ -368,27 +498,68 @@ describe('jobs', () => {
     });
 
     it('edits (PUT), patches and batch-edits status, due date and providers, with events', async () => {
-      const hook = await t.inject({ method: 'POST', url: '/api2/v2/webhooks', headers, payload: { url: 'https://hooks.example.test/edits', events: ['JOB_STATUS_CHANGED', 'JOB_DUE_DATE_CHANGED', 'JOB_ASSIGNED', 'JOB_UPDATED'] } });
+      const hook = await t.inject({
+        method: 'POST',
+        url: '/api2/v2/webhooks',
+        headers,
+        payload: {
+          url: 'https://hooks.example.test/edits',
+          events: ['JOB_STATUS_CHANGED', 'JOB_DUE_DATE_CHANGED', 'JOB_ASSIGNED', 'JOB_UPDATED'],
+        },
+      });
       expect(hook.statusCode).toBe(201);
       const uid = jobUids[1]!;
-      const put = await t.inject({ method: 'PUT', url: jobUrl(uid), headers, payload: { status: 'ACCEPTED', dateDue: '2027-03-01T09:00:00Z', providers: [{ type: 'USER', id: String(linguist.id) }] } });
+      const put = await t.inject({
+        method: 'PUT',
+        url: jobUrl(uid),
+        headers,
+        payload: { status: 'ACCEPTED', dateDue: '2027-03-01T09:00:00Z', providers: [{ type: 'USER', id: String(linguist.id) }] },
+      });
       expect(put.statusCode).toBe(200);
-      expect(put.json()).toMatchObject({ status: 'ACCEPTED', dateDue: '2027-03-01T09:00:00.000Z', providers: [{ type: 'USER', uid: linguist.uid }] });
+      expect(put.json()).toMatchObject({
+        status: 'ACCEPTED',
+        dateDue: '2027-03-01T09:00:00.000Z',
+        providers: [{ type: 'USER', uid: linguist.uid }],
+      });
       const patch = await t.inject({ method: 'PATCH', url: jobUrl(uid), headers, payload: { dateDue: null } });
       expect(patch.json()).toMatchObject({ status: 'ACCEPTED', dateDue: null, providers: [{ uid: linguist.uid }] });
-      const batch = await t.inject({ method: 'PUT', url: `/api2/v1/projects/${project.uid}/jobs/batch`, headers, payload: { jobs: [{ uid: jobUids[1] }, { uid: jobUids[3] }], status: 'CANCELLED', providers: null } });
+      const batch = await t.inject({
+        method: 'PUT',
+        url: `/api2/v1/projects/${project.uid}/jobs/batch`,
+        headers,
+        payload: { jobs: [{ uid: jobUids[1] }, { uid: jobUids[3] }], status: 'CANCELLED', providers: null },
+      });
       expect(batch.statusCode).toBe(200);
       expect(batch.json().jobs.map((j: { status: string; providers: unknown[] }) => [j.status, j.providers.length])).toEqual([
         ['CANCELLED', 0],
         ['CANCELLED', 0],
       ]);
-      const events = (await t.database.db.selectFrom('webhookCalls').select('event').where('url', '=', 'https://hooks.example.test/edits').orderBy('id').execute()).map((c) => c.event);
+      const events = (
+        await t.database.db
+          .selectFrom('webhookCalls')
+          .select('event')
+          .where('url', '=', 'https://hooks.example.test/edits')
+          .orderBy('id')
+          .execute()
+      ).map((c) => c.event);
       expect(new Set(events)).toEqual(new Set(['JOB_STATUS_CHANGED', 'JOB_DUE_DATE_CHANGED', 'JOB_ASSIGNED', 'JOB_UPDATED']));
-      const unknown = await t.inject({ method: 'PUT', url: `/api2/v1/projects/${project.uid}/jobs/batch`, headers, payload: { jobs: [{ uid: 'nope' }], status: 'NEW' } });
+      const unknown = await t.inject({
+        method: 'PUT',
+        url: `/api2/v1/projects/${project.uid}/jobs/batch`,
+        headers,
+        payload: { jobs: [{ uid: 'nope' }], status: 'NEW' },
+      });
       expect(unknown.statusCode).toBe(404);
-      const badProvider = await t.inject({ method: 'PATCH', url: jobUrl(uid), headers, payload: { providers: [{ type: 'VENDOR', id: '424242' }] } });
+      const badProvider = await t.inject({
+        method: 'PATCH',
+        url: jobUrl(uid),
+        headers,
+        payload: { providers: [{ type: 'VENDOR', id: '424242' }] },
+      });
       expect(badProvider.statusCode).toBe(400);
-      expect((await t.inject({ method: 'PATCH', url: jobUrl(uid), headers: linguistHeaders, payload: { dateDue: null } })).statusCode).toBe(403);
+      expect((await t.inject({ method: 'PATCH', url: jobUrl(uid), headers: linguistHeaders, payload: { dateDue: null } })).statusCode).toBe(
+        403,
+      );
     });
 
     it('reads segments by index range and counts them', async () => {
@@ -397,18 +568,34 @@ describe('jobs', () => {
         [1, 'Another one.'],
         [2, 'Third line.'],
       ]);
-      expect((await t.inject({ method: 'GET', url: jobUrl(jobUids[0]!, '/segments?beginIndex=3&endIndex=1'), headers })).statusCode).toBe(400);
-      const counts = await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs/segmentsCount`, headers, payload: { jobs: [{ uid: jobUids[0] }, { uid: jobUids[1] }] } });
+      expect((await t.inject({ method: 'GET', url: jobUrl(jobUids[0]!, '/segments?beginIndex=3&endIndex=1'), headers })).statusCode).toBe(
+        400,
+      );
+      const counts = await t.inject({
+        method: 'POST',
+        url: `/api2/v1/projects/${project.uid}/jobs/segmentsCount`,
+        headers,
+        payload: { jobs: [{ uid: jobUids[0] }, { uid: jobUids[1] }] },
+      });
       expect(counts.statusCode).toBe(200);
       const [first, second] = counts.json().segmentsCountsResults;
-      expect(first).toMatchObject({ jobPartUid: jobUids[0], previousWorkflow: null, counts: { segmentsCount: 3, wordsCount: 6, charsCount: 36, translatedSegmentsCount: 0, segmentGroupsCount: 2, allConfirmed: false } });
+      expect(first).toMatchObject({
+        jobPartUid: jobUids[0],
+        previousWorkflow: null,
+        counts: { segmentsCount: 3, wordsCount: 6, charsCount: 36, translatedSegmentsCount: 0, segmentGroupsCount: 2, allConfirmed: false },
+      });
       expect(second.previousWorkflow.counts.segmentsCount).toBe(3);
     });
 
     it("returns the job's workflow step and searches jobs by uid", async () => {
       const step = (await t.inject({ method: 'GET', url: jobUrl(jobUids[1]!, '/workflowStep'), headers })).json();
       expect(step.workflowLevel).toBe(2);
-      const search = await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs/search`, headers, payload: { jobs: [{ uid: jobUids[2] }, { uid: jobUids[0] }] } });
+      const search = await t.inject({
+        method: 'POST',
+        url: `/api2/v1/projects/${project.uid}/jobs/search`,
+        headers,
+        payload: { jobs: [{ uid: jobUids[2] }, { uid: jobUids[0] }] },
+      });
       expect(search.json().jobs.map((j: { uid: string }) => j.uid)).toEqual([jobUids[2], jobUids[0]]);
     });
   });
@@ -420,14 +607,28 @@ describe('jobs', () => {
       const response = await upload(project, 'gone.txt', content, { targetLangs: ['de', 'fr'] });
       const [de, fr] = response.json().jobs.map((j: { uid: string }) => j.uid) as string[];
       await importedJob(project, de!);
-      const source = await t.database.db.selectFrom('jobSources').select(['id', 'sha256']).where('projectId', '=', String(project.id)).executeTakeFirstOrThrow();
-      const remove = (uids: string[]) => t.inject({ method: 'DELETE', url: `/api2/v1/projects/${project.uid}/jobs/batch`, headers, payload: { jobs: uids.map((uid) => ({ uid })) } });
+      const source = await t.database.db
+        .selectFrom('jobSources')
+        .select(['id', 'sha256'])
+        .where('projectId', '=', String(project.id))
+        .executeTakeFirstOrThrow();
+      const remove = (uids: string[]) =>
+        t.inject({
+          method: 'DELETE',
+          url: `/api2/v1/projects/${project.uid}/jobs/batch`,
+          headers,
+          payload: { jobs: uids.map((uid) => ({ uid })) },
+        });
       expect((await remove([de!])).statusCode).toBe(204);
       expect(await t.deps.blobs.has(source.sha256)).toBe(true);
       expect((await t.inject({ method: 'GET', url: `/api2/v1/projects/${project.uid}/jobs/${de}`, headers })).statusCode).toBe(404);
       expect((await remove([fr!])).statusCode).toBe(204);
-      expect(await t.database.db.selectFrom('jobSources').select('id').where('id', '=', String(source.id)).executeTakeFirst()).toBeUndefined();
-      expect(await t.database.db.selectFrom('sourceSegments').select('idx').where('jobSourceId', '=', String(source.id)).executeTakeFirst()).toBeUndefined();
+      expect(
+        await t.database.db.selectFrom('jobSources').select('id').where('id', '=', String(source.id)).executeTakeFirst(),
+      ).toBeUndefined();
+      expect(
+        await t.database.db.selectFrom('sourceSegments').select('idx').where('jobSourceId', '=', String(source.id)).executeTakeFirst(),
+      ).toBeUndefined();
       expect(await t.deps.blobs.has(source.sha256)).toBe(false);
       expect((await remove([fr!])).statusCode).toBe(404);
     });

@@ -136,7 +136,11 @@ describe('supported languages', () => {
     });
 
     it('stores valid codes given in any case or with dashes in their canonical form, once each', async () => {
-      const payload = newUser({ role: 'PROJECT_MANAGER', sourceLocales: ['EN-us', 'en_US'], targetLocales: ['De_De', 'sr-Latn-RS', 'ZH-cn', 'es-419'] });
+      const payload = newUser({
+        role: 'PROJECT_MANAGER',
+        sourceLocales: ['EN-us', 'en_US'],
+        targetLocales: ['De_De', 'sr-Latn-RS', 'ZH-cn', 'es-419'],
+      });
       const created = await t.inject({ method: 'POST', url: '/api2/v3/users', headers, payload });
       expect(created.statusCode, created.body).toBe(201);
       const body = created.json();
@@ -152,14 +156,36 @@ describe('supported languages', () => {
     });
 
     it('an edit is validated the same way: a bad code changes nothing, a good one is stored canonical', async () => {
-      const created = (await t.inject({ method: 'POST', url: '/api2/v3/users', headers, payload: newUser({ role: 'LINGUIST', targetLocales: ['fr_fr'] }) })).json();
-      const base = { userName: created.userName, firstName: 'Lena', lastName: 'Lang', email: 'lena@example.test', timezone: 'UTC', role: 'LINGUIST' };
-      const refused = await t.inject({ method: 'PUT', url: `/api2/v3/users/${created.uid}`, headers, payload: { ...base, targetLocales: ['fr_fr', 'fr_xx'] } });
+      const created = (
+        await t.inject({ method: 'POST', url: '/api2/v3/users', headers, payload: newUser({ role: 'LINGUIST', targetLocales: ['fr_fr'] }) })
+      ).json();
+      const base = {
+        userName: created.userName,
+        firstName: 'Lena',
+        lastName: 'Lang',
+        email: 'lena@example.test',
+        timezone: 'UTC',
+        role: 'LINGUIST',
+      };
+      const refused = await t.inject({
+        method: 'PUT',
+        url: `/api2/v3/users/${created.uid}`,
+        headers,
+        payload: { ...base, targetLocales: ['fr_fr', 'fr_xx'] },
+      });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().errorCode).toBe('UnsupportedLanguage');
-      expect((await t.inject({ url: `/api2/v3/users/${created.uid}`, headers })).json()).toMatchObject({ timezone: 'Europe/Prague', targetLocales: ['fr_fr'] });
+      expect((await t.inject({ url: `/api2/v3/users/${created.uid}`, headers })).json()).toMatchObject({
+        timezone: 'Europe/Prague',
+        targetLocales: ['fr_fr'],
+      });
 
-      const edited = await t.inject({ method: 'PUT', url: `/api2/v3/users/${created.uid}`, headers, payload: { ...base, targetLocales: ['FR-ca', 'iw'] } });
+      const edited = await t.inject({
+        method: 'PUT',
+        url: `/api2/v3/users/${created.uid}`,
+        headers,
+        payload: { ...base, targetLocales: ['FR-ca', 'iw'] },
+      });
       expect(edited.statusCode, edited.body).toBe(200);
       expect(edited.json().targetLocales).toEqual(['fr_ca', 'iw']);
     });

@@ -28,7 +28,11 @@ describe('login, tokens and the users list', () => {
     const org = await makeOrganization(t.database.db);
     const user = await makeUser(t.database.db, org);
     const wrong = await t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: user.userName, password: 'nope' } });
-    const unknown = await t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: 'nobody-at-all', password: 'nope' } });
+    const unknown = await t.inject({
+      method: 'POST',
+      url: '/api2/v3/auth/login',
+      payload: { userName: 'nobody-at-all', password: 'nope' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
@@ -55,7 +59,7 @@ describe('login, tokens and the users list', () => {
     expect(expired.json().errorCode).toBe('AuthUnauthorized');
   });
 
-  it('lists only the users of the caller\'s organization, with filters and paging', async () => {
+  it("lists only the users of the caller's organization, with filters and paging", async () => {
     const { organization, headers, user: admin } = await signedInUser(t, 'ADMIN');
     await makeUser(t.database.db, organization, { firstName: 'Zoë', lastName: 'Zimmer', role: 'LINGUIST', createdById: String(admin.id) });
     await makeUser(t.database.db, organization, { firstName: 'Ann', lastName: 'Anders', role: 'PROJECT_MANAGER' });

@@ -68,7 +68,15 @@ describe('logins', () => {
       expect(response.headers['set-cookie']).toMatch(/SameSite=Lax/);
 
       expect((await t.inject({ url: '/api2/v1/auth/whoAmI', headers: { cookie } })).statusCode).toBe(200);
-      const payload = { userName: `s-${Date.now()}`, firstName: 'S', lastName: 'S', email: 's@s.test', password: 'a long password', role: 'LINGUIST', timezone: 'UTC' };
+      const payload = {
+        userName: `s-${Date.now()}`,
+        firstName: 'S',
+        lastName: 'S',
+        email: 's@s.test',
+        password: 'a long password',
+        role: 'LINGUIST',
+        timezone: 'UTC',
+      };
       const noCsrf = await t.inject({ method: 'POST', url: '/api2/v3/users', headers: { cookie }, payload });
       expect(noCsrf.statusCode).toBe(403);
       expect(noCsrf.json().errorCode).toBe('CsrfTokenInvalid');
@@ -138,16 +146,28 @@ describe('logins', () => {
       const pm = await makeUser(t.database.db, organization, { role: 'PROJECT_MANAGER' });
       const other = await makeUser(t.database.db, organization, { role: 'ADMIN' });
       const pmHeaders = apiToken(await loginAs(t, pm));
-      expect((await t.inject({ method: 'POST', url: '/api2/v3/auth/loginOther', headers: pmHeaders, payload: { userName: other.userName } })).statusCode).toBe(403);
-      const asOther = (await t.inject({ method: 'POST', url: '/api2/v3/auth/loginOther', headers, payload: { userName: other.userName } })).json();
-      const chained = await t.inject({ method: 'POST', url: '/api2/v3/auth/loginOther', headers: apiToken(asOther.token), payload: { userName: pm.userName } });
+      expect(
+        (await t.inject({ method: 'POST', url: '/api2/v3/auth/loginOther', headers: pmHeaders, payload: { userName: other.userName } }))
+          .statusCode,
+      ).toBe(403);
+      const asOther = (
+        await t.inject({ method: 'POST', url: '/api2/v3/auth/loginOther', headers, payload: { userName: other.userName } })
+      ).json();
+      const chained = await t.inject({
+        method: 'POST',
+        url: '/api2/v3/auth/loginOther',
+        headers: apiToken(asOther.token),
+        payload: { userName: pm.userName },
+      });
       expect(chained.statusCode).toBe(403);
     });
 
     it("another organization's user is not found", async () => {
       const { headers } = await signedInUser(t, 'ADMIN');
       const stranger = await makeUser(t.database.db, await makeOrganization(t.database.db));
-      expect((await t.inject({ method: 'POST', url: '/api2/v3/auth/loginOther', headers, payload: { userName: stranger.userName } })).statusCode).toBe(404);
+      expect(
+        (await t.inject({ method: 'POST', url: '/api2/v3/auth/loginOther', headers, payload: { userName: stranger.userName } })).statusCode,
+      ).toBe(404);
     });
   });
 
@@ -195,7 +215,12 @@ describe('client addresses behind a proxy', () => {
     const t = await createTestApp({ env });
     const { headers, organization } = await signedInUser(t, 'ADMIN');
     const user = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
-    await t.inject({ method: 'POST', url: '/api2/v3/auth/login', headers: { 'x-forwarded-for': '203.0.113.9' }, payload: { userName: user.userName, password: DEFAULT_PASSWORD } });
+    await t.inject({
+      method: 'POST',
+      url: '/api2/v3/auth/login',
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+      payload: { userName: user.userName, password: DEFAULT_PASSWORD },
+    });
     const stats = (await t.inject({ url: `/api2/v1/users/${user.uid}/loginStatistics`, headers })).json();
     expect(stats.userStatistics[0].ipAddress).toBe(expected);
     await t.close();

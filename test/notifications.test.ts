@@ -55,7 +55,14 @@ describe('notifications', () => {
     });
     expect(created).toBe(2);
     t.clock.advance(60_000);
-    await notifyUsers(db, { organizationId, userIds: [anna.user.id], type: 'JOB_STATUS_CHANGED', title: 'Job completed', message: 'guide.docx (de) is completed.', at: t.clock() });
+    await notifyUsers(db, {
+      organizationId,
+      userIds: [anna.user.id],
+      type: 'JOB_STATUS_CHANGED',
+      title: 'Job completed',
+      message: 'guide.docx (de) is completed.',
+      at: t.clock(),
+    });
 
     const annas = await list(anna.headers);
     expect(annas.totalElements).toBe(2);
@@ -76,7 +83,8 @@ describe('notifications', () => {
 
   it('ties on the time are broken by the newest record', async () => {
     const carl = await signedInUser(t, 'ADMIN', anna.organization);
-    for (const title of ['first', 'second', 'third']) await notifyUsers(t.database.db, { organizationId, userIds: [carl.user.id], type: 'T', title, message: title, at: t.clock() });
+    for (const title of ['first', 'second', 'third'])
+      await notifyUsers(t.database.db, { organizationId, userIds: [carl.user.id], type: 'T', title, message: title, at: t.clock() });
     expect((await list(carl.headers)).content.map((n) => n.title)).toEqual(['third', 'second', 'first']);
   });
 
@@ -85,13 +93,34 @@ describe('notifications', () => {
     const dora = await signedInUser(t, 'SUBMITTER', anna.organization);
     for (let i = 1; i <= 5; i++) {
       t.clock.advance(1000);
-      await notifyUsers(db, { organizationId, userIds: [dora.user.id], type: 'INFO', title: `n${i}`, message: `message ${i}`, at: t.clock() });
+      await notifyUsers(db, {
+        organizationId,
+        userIds: [dora.user.id],
+        type: 'INFO',
+        title: `n${i}`,
+        message: `message ${i}`,
+        at: t.clock(),
+      });
     }
     const oldest = await db.selectFrom('notifications').select('id').where('userId', '=', dora.user.id).orderBy('id').limit(2).execute();
-    await db.updateTable('notifications').set({ readAt: t.clock().toISOString() }).where('id', 'in', oldest.map((n) => n.id)).execute();
+    await db
+      .updateTable('notifications')
+      .set({ readAt: t.clock().toISOString() })
+      .where(
+        'id',
+        'in',
+        oldest.map((n) => n.id),
+      )
+      .execute();
 
     const all = await list(dora.headers);
-    expect(all.content.map((n) => [n.title, n.read])).toEqual([['n5', false], ['n4', false], ['n3', false], ['n2', true], ['n1', true]]);
+    expect(all.content.map((n) => [n.title, n.read])).toEqual([
+      ['n5', false],
+      ['n4', false],
+      ['n3', false],
+      ['n2', true],
+      ['n1', true],
+    ]);
     expect(all.content[3]!.dateRead).toBe(t.clock().toISOString());
     expect((await list(dora.headers, '?unreadOnly=true')).content.map((n) => n.title)).toEqual(['n5', 'n4', 'n3']);
     const page = await list(dora.headers, '?pageSize=2&pageNumber=2');

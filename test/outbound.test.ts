@@ -67,9 +67,11 @@ const ok: Handler = (_request, response) => {
   response.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
 };
 
-const redirectTo = (status: number, location: string): Handler => (_request, response) => {
-  response.writeHead(status, { location }).end();
-};
+const redirectTo =
+  (status: number, location: string): Handler =>
+  (_request, response) => {
+    response.writeHead(status, { location }).end();
+  };
 
 const BODY = JSON.stringify({ event: 'JOB_STATUS_CHANGED', timestamp: 1, text: 'Grüße ✓' });
 const allowed: PostJsonOptions = { timeoutMs: 5_000, allowPrivate: true };
@@ -367,7 +369,13 @@ describe('postJson: exchange', () => {
     const target = await receiver(ok);
     await postJson(`${target.origin}/hook`, BODY, {
       ...allowed,
-      headers: { Host: 'evil.example', 'content-type': 'text/plain', 'Content-Length': '1', 'User-Agent': 'curl', 'Transfer-Encoding': 'chunked' },
+      headers: {
+        Host: 'evil.example',
+        'content-type': 'text/plain',
+        'Content-Length': '1',
+        'User-Agent': 'curl',
+        'Transfer-Encoding': 'chunked',
+      },
     });
     const headers = target.received[0]!.headers;
     expect(headers.host).toBe(`127.0.0.1:${target.port}`);

@@ -46,7 +46,10 @@ describe('project access rules', () => {
     // Default PM rights include viewing, editing and deleting others' projects.
     expect((await requireProject(db, callerOf(pm), project.uid, 'edit')).canEdit).toBe(true);
 
-    const viewOnly = parseRoleSettings('PROJECT_MANAGER', JSON.stringify({ rights: { projectEditOther: false, projectDeleteOther: false } }));
+    const viewOnly = parseRoleSettings(
+      'PROJECT_MANAGER',
+      JSON.stringify({ rights: { projectEditOther: false, projectDeleteOther: false } }),
+    );
     await expect(requireProject(db, callerOf(pm, viewOnly), project.uid, 'edit')).rejects.toMatchObject({ statusCode: 403 });
     const blind = parseRoleSettings('PROJECT_MANAGER', JSON.stringify({ rights: { projectViewOther: false } }));
     await expect(requireProject(db, callerOf(pm, blind), project.uid, 'view')).rejects.toMatchObject({ statusCode: 404 });

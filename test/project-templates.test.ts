@@ -35,10 +35,20 @@ describe('project templates', () => {
     const client = await create('clients', { name: uniqueName('Client') });
     const domain = await create('domains', { name: uniqueName('Domain') });
     const [first, second] = await steps();
-    const project = await makeProject(t, organization.id, { createdById: admin.id, targetLangs: ['de', 'fr'], workflowStepUids: [first!.uid, second!.uid], clientId: await idOf('clients', client.uid) });
+    const project = await makeProject(t, organization.id, {
+      createdById: admin.id,
+      targetLangs: ['de', 'fr'],
+      workflowStepUids: [first!.uid, second!.uid],
+      clientId: await idOf('clients', client.uid),
+    });
     await t.database.db
       .updateTable('projects')
-      .set({ domainId: await idOf('domains', domain.uid), note: 'Project note', settings: JSON.stringify({ accessSettings: { downloadEnabled: true }, contentGroup: 'x' }), ...extra })
+      .set({
+        domainId: await idOf('domains', domain.uid),
+        note: 'Project note',
+        settings: JSON.stringify({ accessSettings: { downloadEnabled: true }, contentGroup: 'x' }),
+        ...extra,
+      })
       .where('id', '=', String(project.id))
       .execute();
     const response = await api('POST', 'projectTemplates', headers, { project: { uid: project.uid }, name: uniqueName('Template') });
@@ -46,19 +56,41 @@ describe('project templates', () => {
     return { project, client, domain, steps: [first!, second!], template: response.json() };
   }
 
-  async function idOf(table: 'clients' | 'domains' | 'subDomains' | 'businessUnits' | 'costCenters' | 'vendors', uid: string): Promise<string> {
+  async function idOf(
+    table: 'clients' | 'domains' | 'subDomains' | 'businessUnits' | 'costCenters' | 'vendors',
+    uid: string,
+  ): Promise<string> {
     return String((await t.database.db.selectFrom(table).select('id').where('uid', '=', uid).executeTakeFirstOrThrow()).id);
   }
 
   async function callsOf(event: string): Promise<number> {
-    const rows = await t.database.db.selectFrom('webhookCalls').select('id').where('organizationId', '=', String(organization.id)).where('event', '=', event).execute();
+    const rows = await t.database.db
+      .selectFrom('webhookCalls')
+      .select('id')
+      .where('organizationId', '=', String(organization.id))
+      .where('event', '=', event)
+      .execute();
     return rows.length;
   }
 
   it('creates a template from a project, copying its languages, steps, references and settings', async () => {
-    const hook = await t.inject({ method: 'POST', url: '/api2/v2/webhooks', headers, payload: { url: 'https://hooks.example.test/t', events: ['PROJECT_TEMPLATE_CREATED', 'PROJECT_TEMPLATE_UPDATED', 'PROJECT_TEMPLATE_DELETED'] } });
+    const hook = await t.inject({
+      method: 'POST',
+      url: '/api2/v2/webhooks',
+      headers,
+      payload: {
+        url: 'https://hooks.example.test/t',
+        events: ['PROJECT_TEMPLATE_CREATED', 'PROJECT_TEMPLATE_UPDATED', 'PROJECT_TEMPLATE_DELETED'],
+      },
+    });
     expect(hook.statusCode).toBe(201);
-    const { project, client, domain, steps: [first, second], template } = await templateFromProject();
+    const {
+      project,
+      client,
+      domain,
+      steps: [first, second],
+      template,
+    } = await templateFromProject();
     expect(template.name).toBe(project.name);
     expect(template.sourceLang).toBe('en');
     expect(template.targetLangs).toEqual(['de', 'fr']);
@@ -70,7 +102,11 @@ describe('project templates', () => {
     expect(template.importSettings).toBeNull();
     expect(await callsOf('PROJECT_TEMPLATE_CREATED')).toBe(1);
     // Settings documents a template keeps are copied; the project's content group is not a template setting.
-    const stored = await t.database.db.selectFrom('projectTemplates').select('settings').where('uid', '=', template.uid).executeTakeFirstOrThrow();
+    const stored = await t.database.db
+      .selectFrom('projectTemplates')
+      .select('settings')
+      .where('uid', '=', template.uid)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(stored.settings)).toEqual({ accessSettings: { downloadEnabled: true } });
     const access = (await api('GET', `projectTemplates/${template.uid}/accessSettings`, headers)).json();
     expect(access.downloadEnabled).toBe(true);
@@ -97,23 +133,38 @@ describe('project templates', () => {
     expect(byDomain.json().totalElements).toBe(1);
     const newest = await api('GET', 'projectTemplates?pageSize=1', headers);
     expect(newest.json().content[0].uid).toBe(b.template.uid);
-    const byTemplateName = (await api('GET', 'projectTemplates?sort=templateName&direction=asc&pageSize=50', headers)).json().content as { templateName: string }[];
+    const byTemplateName = (await api('GET', 'projectTemplates?sort=templateName&direction=asc&pageSize=50', headers)).json().content as {
+      templateName: string;
+    }[];
     const names = byTemplateName.map((c) => c.templateName.toLowerCase());
     expect(names).toEqual([...names].sort());
     expect((await api('GET', 'projectTemplates?sort=bogus', headers)).statusCode).toBe(400);
   });
 
   it('edits v1 partially: workflow settings with providers per language, notify settings', async () => {
-    const { template, steps: [first] } = await templateFromProject();
+    const {
+      template,
+      steps: [first],
+    } = await templateFromProject();
     const linguist = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
-    const email = await t.database.db.selectFrom('emailTemplates').select('id').where('organizationId', '=', String(organization.id)).executeTakeFirstOrThrow();
+    const email = await t.database.db
+      .selectFrom('emailTemplates')
+      .select('id')
+      .where('organizationId', '=', String(organization.id))
+      .executeTakeFirstOrThrow();
     const response = await t.inject({
       method: 'PUT',
       url: `/api2/v1/projectTemplates/${template.uid}`,
       headers,
       payload: {
         templateName: 'Renamed',
-        workFlowSettings: [{ workflowStep: { id: first!.id }, assignedTo: [{ targetLang: 'de', providers: [{ type: 'USER', id: linguist.uid }] }], notifyProvider: { organizationEmailTemplate: { id: String(email.id) }, notificationIntervalInMinutes: 30 } }],
+        workFlowSettings: [
+          {
+            workflowStep: { id: first!.id },
+            assignedTo: [{ targetLang: 'de', providers: [{ type: 'USER', id: linguist.uid }] }],
+            notifyProvider: { organizationEmailTemplate: { id: String(email.id) }, notificationIntervalInMinutes: 30 },
+          },
+        ],
         notifyProvider: { organizationEmailTemplate: { id: String(email.id) } },
         projectWorkflowSettings: { completeUnassigned: true },
       },
@@ -124,8 +175,13 @@ describe('project templates', () => {
     expect(edited.note).toBe('Project note');
     expect(edited.client).not.toBeNull();
     expect(edited.workflowSteps.map((s: { uid: string }) => s.uid)).toEqual([first!.uid]);
-    expect(edited.workflowSettings[0].assignedTo).toEqual([{ targetLang: 'de', providers: [expect.objectContaining({ type: 'USER', uid: linguist.uid, userName: linguist.userName })] }]);
-    expect(edited.workflowSettings[0].notifyProvider).toEqual({ organizationEmailTemplate: { id: String(email.id) }, notificationIntervalInMinutes: 30 });
+    expect(edited.workflowSettings[0].assignedTo).toEqual([
+      { targetLang: 'de', providers: [expect.objectContaining({ type: 'USER', uid: linguist.uid, userName: linguist.userName })] },
+    ]);
+    expect(edited.workflowSettings[0].notifyProvider).toEqual({
+      organizationEmailTemplate: { id: String(email.id) },
+      notificationIntervalInMinutes: 30,
+    });
     expect(edited.notifyProviders.organizationEmailTemplate.id).toBe(String(email.id));
     expect(edited.projectWorkflowSettings.completeUnassigned).toBe(true);
     expect(edited.modifiedBy.uid).toBe(admin.uid);
@@ -133,13 +189,33 @@ describe('project templates', () => {
   });
 
   it('refuses bad edits without changing anything', async () => {
-    const { template, steps: [first] } = await templateFromProject();
-    const put = (payload: Record<string, unknown>) => t.inject({ method: 'PUT', url: `/api2/v1/projectTemplates/${template.uid}`, headers, payload });
+    const {
+      template,
+      steps: [first],
+    } = await templateFromProject();
+    const put = (payload: Record<string, unknown>) =>
+      t.inject({ method: 'PUT', url: `/api2/v1/projectTemplates/${template.uid}`, headers, payload });
     const cases: [Record<string, unknown>, string][] = [
       [{ templateName: 'X', client: { id: 'missing' } }, 'ReferenceNotFound'],
       [{ templateName: 'X', targetLangs: ['xx_nope'] }, 'UnsupportedLanguage'],
-      [{ templateName: 'X', workFlowSettings: [{ workflowStep: { id: first!.uid }, assignedTo: [{ targetLang: 'ja', providers: [{ type: 'USER', id: admin.uid }] }] }] }, 'InvalidArguments'],
-      [{ templateName: 'X', workFlowSettings: [{ workflowStep: { id: first!.uid }, assignedTo: [{ targetLang: 'de', providers: [{ type: 'USER', id: 'ghost' }] }] }] }, 'ReferenceNotFound'],
+      [
+        {
+          templateName: 'X',
+          workFlowSettings: [
+            { workflowStep: { id: first!.uid }, assignedTo: [{ targetLang: 'ja', providers: [{ type: 'USER', id: admin.uid }] }] },
+          ],
+        },
+        'InvalidArguments',
+      ],
+      [
+        {
+          templateName: 'X',
+          workFlowSettings: [
+            { workflowStep: { id: first!.uid }, assignedTo: [{ targetLang: 'de', providers: [{ type: 'USER', id: 'ghost' }] }] },
+          ],
+        },
+        'ReferenceNotFound',
+      ],
       [{ templateName: 'X', assignedTo: [{ targetLang: 'de', providers: [{ type: 'USER', id: admin.uid }] }] }, 'InvalidArguments'],
       [{ templateName: 'X', notifyProvider: { organizationEmailTemplate: { id: '999999' } } }, 'ReferenceNotFound'],
     ];
@@ -155,13 +231,30 @@ describe('project templates', () => {
 
   it('edits v2 as a whole: fields left out are cleared', async () => {
     const { template } = await templateFromProject();
-    const response = await t.inject({ method: 'PUT', url: `/api2/v2/projectTemplates/${template.uid}`, headers, payload: { templateName: 'Whole', sourceLang: 'en', targetLangs: ['de'] } });
+    const response = await t.inject({
+      method: 'PUT',
+      url: `/api2/v2/projectTemplates/${template.uid}`,
+      headers,
+      payload: { templateName: 'Whole', sourceLang: 'en', targetLangs: ['de'] },
+    });
     expect(response.statusCode, response.body).toBe(200);
     const edited = response.json();
-    expect(edited).toMatchObject({ templateName: 'Whole', targetLangs: ['de'], note: null, client: null, domain: null, name: null, workflowSteps: [], notifyProviders: null });
+    expect(edited).toMatchObject({
+      templateName: 'Whole',
+      targetLangs: ['de'],
+      note: null,
+      client: null,
+      domain: null,
+      name: null,
+      workflowSteps: [],
+      notifyProviders: null,
+    });
     // Without workflow steps, providers go in the top-level assignedTo (null targetLang: every language).
     const linguist = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
-    const assigned = await api('PUT', `projectTemplates/${template.uid}`, headers, { templateName: 'Whole', assignedTo: [{ targetLang: null, providers: [{ type: 'USER', id: linguist.uid }] }] });
+    const assigned = await api('PUT', `projectTemplates/${template.uid}`, headers, {
+      templateName: 'Whole',
+      assignedTo: [{ targetLang: null, providers: [{ type: 'USER', id: linguist.uid }] }],
+    });
     expect(assigned.statusCode, assigned.body).toBe(200);
     expect(assigned.json().assignedTo).toEqual([{ targetLang: null, providers: [expect.objectContaining({ uid: linguist.uid })] }]);
   });
@@ -170,7 +263,11 @@ describe('project templates', () => {
     const { template } = await templateFromProject();
     const pm = await makeUser(t.database.db, organization, { role: 'PROJECT_MANAGER' });
     const setRights = (rights: Record<string, boolean>) =>
-      t.database.db.updateTable('users').set({ roleSettings: JSON.stringify(parseRoleSettings('PROJECT_MANAGER', JSON.stringify({ rights }))) }).where('id', '=', pm.id).execute();
+      t.database.db
+        .updateTable('users')
+        .set({ roleSettings: JSON.stringify(parseRoleSettings('PROJECT_MANAGER', JSON.stringify({ rights }))) })
+        .where('id', '=', pm.id)
+        .execute();
     const pmHeaders = apiToken(await loginAs(t, pm));
     await setRights({ projectTemplateViewOther: false });
     expect((await api('GET', `projectTemplates/${template.uid}`, pmHeaders)).statusCode).toBe(404);
@@ -193,11 +290,26 @@ describe('project templates', () => {
 
   it('deletes a template: projects made from it keep living', async () => {
     const { project, template } = await templateFromProject();
-    await t.database.db.updateTable('projects').set({ templateId: await t.database.db.selectFrom('projectTemplates').select('id').where('uid', '=', template.uid).executeTakeFirstOrThrow().then((r) => String(r.id)) }).where('id', '=', String(project.id)).execute();
+    await t.database.db
+      .updateTable('projects')
+      .set({
+        templateId: await t.database.db
+          .selectFrom('projectTemplates')
+          .select('id')
+          .where('uid', '=', template.uid)
+          .executeTakeFirstOrThrow()
+          .then((r) => String(r.id)),
+      })
+      .where('id', '=', String(project.id))
+      .execute();
     const before = await callsOf('PROJECT_TEMPLATE_DELETED');
     expect((await api('DELETE', `projectTemplates/${template.uid}`, headers)).statusCode).toBe(204);
     expect((await api('GET', `projectTemplates/${template.uid}`, headers)).statusCode).toBe(404);
-    const kept = await t.database.db.selectFrom('projects').select(['templateId', 'deletedAt']).where('id', '=', String(project.id)).executeTakeFirstOrThrow();
+    const kept = await t.database.db
+      .selectFrom('projects')
+      .select(['templateId', 'deletedAt'])
+      .where('id', '=', String(project.id))
+      .executeTakeFirstOrThrow();
     expect(kept).toEqual({ templateId: null, deletedAt: null });
     expect(await callsOf('PROJECT_TEMPLATE_DELETED')).toBe(before + 1);
   });
@@ -207,9 +319,18 @@ describe('project templates', () => {
     const subDomain = await create('subDomains', { name: uniqueName('Sub') });
     const unit = await create('businessUnits', { name: uniqueName('Unit') });
     const center = await create('costCenters', { name: uniqueName('Center') });
-    const edited = await api('PUT', `projectTemplates/${template.uid}`, headers, { templateName: 'Refs', subDomain: { id: subDomain.uid }, businessUnit: { id: unit.uid }, costCenter: { id: center.uid } });
+    const edited = await api('PUT', `projectTemplates/${template.uid}`, headers, {
+      templateName: 'Refs',
+      subDomain: { id: subDomain.uid },
+      businessUnit: { id: unit.uid },
+      costCenter: { id: center.uid },
+    });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(edited.json()).toMatchObject({ subDomain: { uid: subDomain.uid }, businessUnit: { uid: unit.uid }, costCenter: { uid: center.uid } });
+    expect(edited.json()).toMatchObject({
+      subDomain: { uid: subDomain.uid },
+      businessUnit: { uid: unit.uid },
+      costCenter: { uid: center.uid },
+    });
     for (const [path, uid] of [
       ['clients', template.client.uid],
       ['domains', template.domain.uid],
@@ -226,9 +347,19 @@ describe('project templates', () => {
   it('access settings: edit replaces the document, fields left out take their defaults', async () => {
     const { template } = await templateFromProject();
     const path = `projectTemplates/${template.uid}/accessSettings`;
-    const edited = await api('PUT', path, headers, { linguistsMayEditSource: false, vendors: { jobVendorsMayUploadReferences: true }, allowedDomains: ['example.test'] });
+    const edited = await api('PUT', path, headers, {
+      linguistsMayEditSource: false,
+      vendors: { jobVendorsMayUploadReferences: true },
+      allowedDomains: ['example.test'],
+    });
     expect(edited.statusCode).toBe(200);
-    expect(edited.json()).toMatchObject({ downloadEnabled: false, linguistsMayEditSource: false, usersMaySetAutoPropagation: true, allowedDomains: ['example.test'], vendors: { jobVendorsMayUploadReferences: true, canChangeSharedJobDueDateEnabled: false } });
+    expect(edited.json()).toMatchObject({
+      downloadEnabled: false,
+      linguistsMayEditSource: false,
+      usersMaySetAutoPropagation: true,
+      allowedDomains: ['example.test'],
+      vendors: { jobVendorsMayUploadReferences: true, canChangeSharedJobDueDateEnabled: false },
+    });
     expect((await api('GET', path, headers)).json()).toEqual(edited.json());
     expect((await api('PUT', path, headers, { downloadEnabled: 'yes' })).statusCode).toBe(400);
   });
@@ -237,7 +368,11 @@ describe('project templates', () => {
     const { template } = await templateFromProject();
     const path = `projectTemplates/${template.uid}/importSettings`;
     expect((await api('GET', path, headers)).json()).toMatchObject({ inputCharset: 'UTF-8', targetLengthMax: 1000 });
-    const first = await api('PUT', path, headers, { inputCharset: 'ISO-8859-1', json: { htmlSubFilter: true }, txt: { tagRegexp: '\\{\\w+\\}' } });
+    const first = await api('PUT', path, headers, {
+      inputCharset: 'ISO-8859-1',
+      json: { htmlSubFilter: true },
+      txt: { tagRegexp: '\\{\\w+\\}' },
+    });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ inputCharset: 'ISO-8859-1', json: { htmlSubFilter: true }, txt: { tagRegexp: '\\{\\w+\\}' } });
     const second = (await api('PUT', path, headers, { json: { htmlSubFilter: false } })).json();

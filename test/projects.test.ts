@@ -29,10 +29,16 @@ describe('projects', () => {
     expect(response.statusCode, `${method} ${url}: ${response.body}`).toBe(status);
     return response.statusCode === 204 ? null : response.json();
   }
-  const create = (payload: Record<string, unknown>, headers = home.headers) => ok('POST', 'v3/projects', headers, { sourceLang: 'en', targetLangs: ['de'], ...payload }, 201);
+  const create = (payload: Record<string, unknown>, headers = home.headers) =>
+    ok('POST', 'v3/projects', headers, { sourceLang: 'en', targetLangs: ['de'], ...payload }, 201);
   const setupRecord = async (kind: string, headers = home.headers) => ok('POST', `v1/${kind}`, headers, { name: uniqueName(kind) }, 201);
   const steps = async (organizationId: string | number) =>
-    t.database.db.selectFrom('workflowSteps').select(['id', 'uid', 'name']).where('organizationId', '=', String(organizationId)).orderBy('orderIndex').execute();
+    t.database.db
+      .selectFrom('workflowSteps')
+      .select(['id', 'uid', 'name'])
+      .where('organizationId', '=', String(organizationId))
+      .orderBy('orderIndex')
+      .execute();
   const events = async () => (await t.database.db.selectFrom('webhookCalls').select('event').execute()).map((r) => r.event as string);
 
   async function userHeaders(role: 'PROJECT_MANAGER' | 'LINGUIST' | 'SUBMITTER' | 'GUEST', organization = home.organization) {
@@ -84,7 +90,9 @@ describe('projects', () => {
       projectWorkflowSettings: { propagateTranslationsToLowerWfDuringUpdateSource: true },
     });
     // Levels follow the organization's workflow order, whatever order the body gives.
-    expect(created.workflowSteps.map((s: { workflowStep: { uid: string }; workflowLevel: number }) => [s.workflowStep.uid, s.workflowLevel])).toEqual([
+    expect(
+      created.workflowSteps.map((s: { workflowStep: { uid: string }; workflowLevel: number }) => [s.workflowStep.uid, s.workflowLevel]),
+    ).toEqual([
       [translation!.uid, 1],
       [revision!.uid, 2],
     ]);
@@ -96,7 +104,10 @@ describe('projects', () => {
   });
 
   it('rejects bad input with 400 and writes nothing', async () => {
-    const before = await t.database.db.selectFrom('projects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const before = await t.database.db
+      .selectFrom('projects')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     const bad = [
       { name: 'x', sourceLang: 'xx-nope', targetLangs: ['de'] },
       { name: 'x', sourceLang: 'en', targetLangs: [] },
@@ -112,8 +123,15 @@ describe('projects', () => {
     }
     // Another organization's client is not a reference of this one.
     const foreign = await setupRecord('clients', other.headers);
-    expect((await call('POST', 'v3/projects', home.headers, { name: 'x', sourceLang: 'en', targetLangs: ['de'], client: { id: foreign.uid } })).json().errorCode).toBe('ReferenceNotFound');
-    const after = await t.database.db.selectFrom('projects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(
+      (
+        await call('POST', 'v3/projects', home.headers, { name: 'x', sourceLang: 'en', targetLangs: ['de'], client: { id: foreign.uid } })
+      ).json().errorCode,
+    ).toBe('ReferenceNotFound');
+    const after = await t.database.db
+      .selectFrom('projects')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -126,7 +144,11 @@ describe('projects', () => {
     const asLinguist = await ok('GET', `v1/projects/${project.uid}`, linguist.headers);
     expect(asLinguist.userRole).toBe('LINGUIST');
     expect(asLinguist.status).toBeUndefined();
-    expect((await ok('GET', `v1/projects/${project.uid}`, home.headers)).progress).toEqual({ totalCount: 1, finishedCount: 0, overdueCount: 0 });
+    expect((await ok('GET', `v1/projects/${project.uid}`, home.headers)).progress).toEqual({
+      totalCount: 1,
+      finishedCount: 0,
+      overdueCount: 0,
+    });
     expect((await call('GET', `v1/projects/${project.uid}`, other.headers)).statusCode).toBe(404);
     // A linguist reads but never changes.
     expect((await call('PATCH', `v1/projects/${project.uid}`, linguist.headers, { name: 'x' })).statusCode).toBe(403);
@@ -138,10 +160,17 @@ describe('projects', () => {
     const vendor = await ok('POST', 'v1/vendors', home.headers, { vendorToken }, 201);
     await ok('POST', `v1/projects/${project.uid}/assignVendor`, home.headers, { vendor: { id: vendor.uid } }, 204);
     const seen = await ok('GET', `v1/projects/${project.uid}`, other.headers);
-    expect(seen).toMatchObject({ userRole: 'VENDOR', shared: true, buyer: { uid: home.organization.uid }, buyerOwner: { type: 'USER', uid: home.user.uid } });
+    expect(seen).toMatchObject({
+      userRole: 'VENDOR',
+      shared: true,
+      buyer: { uid: home.organization.uid },
+      buyerOwner: { type: 'USER', uid: home.user.uid },
+    });
     expect((await call('POST', `v1/projects/${project.uid}/setStatus`, other.headers, { status: 'COMPLETED' })).statusCode).toBe(403);
     await ok('POST', `v1/projects/${project.uid}/setStatus`, other.headers, { status: 'ACCEPTED_BY_VENDOR' }, 204);
-    expect((await call('POST', `v1/projects/${project.uid}/setStatus`, home.headers, { status: 'COMPLETED_BY_VENDOR' })).statusCode).toBe(400);
+    expect((await call('POST', `v1/projects/${project.uid}/setStatus`, home.headers, { status: 'COMPLETED_BY_VENDOR' })).statusCode).toBe(
+      400,
+    );
     expect((await ok('GET', `v1/projects/${project.uid}`, home.headers)).status).toBe('ACCEPTED_BY_VENDOR');
     await ok('POST', `v1/projects/${project.uid}/assignVendor`, home.headers, {}, 204);
     expect((await call('GET', `v1/projects/${project.uid}`, other.headers)).statusCode).toBe(404);
@@ -150,12 +179,16 @@ describe('projects', () => {
   it('lists with the published filters, archived ones only when asked', async () => {
     const org = await signedInUser(t, 'ADMIN');
     const client = await setupRecord('clients', org.headers);
-    const a = await create({ name: 'Alpha GUI02', client: { id: client.uid }, targetLangs: ['de'], dateDue: '2026-11-21T13:00:00Z' }, org.headers);
+    const a = await create(
+      { name: 'Alpha GUI02', client: { id: client.uid }, targetLangs: ['de'], dateDue: '2026-11-21T13:00:00Z' },
+      org.headers,
+    );
     const b = await create({ name: 'Beta', sourceLang: 'de', targetLangs: ['fr'] }, org.headers);
     const c = await create({ name: 'Gamma' }, org.headers);
     await ok('PATCH', `v1/projects/${c.uid}`, org.headers, { archived: true });
     await ok('POST', `v1/projects/${b.uid}/setStatus`, org.headers, { status: 'COMPLETED' }, 204);
-    const names = async (query: string) => (await ok('GET', `v1/projects?${query}`, org.headers)).content.map((p: { name: string }) => p.name);
+    const names = async (query: string) =>
+      (await ok('GET', `v1/projects?${query}`, org.headers)).content.map((p: { name: string }) => p.name);
     expect(await names('')).toEqual(['Beta', 'Alpha GUI02']);
     expect(await names('includeArchived=true')).toEqual(['Gamma', 'Beta', 'Alpha GUI02']);
     expect(await names('archivedOnly=true')).toEqual(['Gamma']);
@@ -175,24 +208,45 @@ describe('projects', () => {
   });
 
   it('edits with PATCH (partial) and PUT v2/v3 (replacing), emitting the right events', async () => {
-    await ok('POST', 'v2/webhooks', home.headers, { url: 'https://hooks.example.test/p', events: ['PROJECT_CREATED', 'PROJECT_STATUS_CHANGED', 'PROJECT_DUE_DATE_CHANGED', 'PROJECT_METADATA_UPDATED', 'PROJECT_DELETED'] }, 201);
+    await ok(
+      'POST',
+      'v2/webhooks',
+      home.headers,
+      {
+        url: 'https://hooks.example.test/p',
+        events: ['PROJECT_CREATED', 'PROJECT_STATUS_CHANGED', 'PROJECT_DUE_DATE_CHANGED', 'PROJECT_METADATA_UPDATED', 'PROJECT_DELETED'],
+      },
+      201,
+    );
     const client = await setupRecord('clients');
     const before = (await events()).length;
     const project = await create({ name: 'Edit me', client: { id: client.uid }, note: 'n', purchaseOrder: 'po' });
     const patched = await ok('PATCH', `v1/projects/${project.uid}`, home.headers, { name: 'Edited', dateDue: '2027-02-01T00:00:00Z' });
-    expect(patched).toMatchObject({ name: 'Edited', note: 'n', purchaseOrder: 'po', client: { uid: client.uid }, dateDue: '2027-02-01T00:00:00.000Z' });
+    expect(patched).toMatchObject({
+      name: 'Edited',
+      note: 'n',
+      purchaseOrder: 'po',
+      client: { uid: client.uid },
+      dateDue: '2027-02-01T00:00:00.000Z',
+    });
     const cleared = await ok('PATCH', `v1/projects/${project.uid}`, home.headers, { client: null, note: null });
     expect(cleared.client ?? null).toBeNull();
     expect(cleared.note ?? null).toBeNull();
     const pm = await userHeaders('PROJECT_MANAGER');
-    const put = await ok('PUT', `v2/projects/${project.uid}`, home.headers, { name: 'Put', status: 'ASSIGNED', owner: { id: pm.user.uid } });
+    const put = await ok('PUT', `v2/projects/${project.uid}`, home.headers, {
+      name: 'Put',
+      status: 'ASSIGNED',
+      owner: { id: pm.user.uid },
+    });
     expect(put).toMatchObject({ name: 'Put', status: 'ASSIGNED', owner: { uid: pm.user.uid } });
     expect(put.purchaseOrder ?? null).toBeNull();
     expect(put.dateDue ?? null).toBeNull();
     const v3 = await ok('PUT', `v3/projects/${project.uid}`, home.headers, { name: 'Put v3', note: 'v3', archived: false });
     expect(v3).toMatchObject({ name: 'Put v3', note: 'v3', status: 'ASSIGNED' });
     const linguist = await userHeaders('LINGUIST');
-    expect((await call('PUT', `v2/projects/${project.uid}`, home.headers, { name: 'x', owner: { id: linguist.user.uid } })).statusCode).toBe(400);
+    expect(
+      (await call('PUT', `v2/projects/${project.uid}`, home.headers, { name: 'x', owner: { id: linguist.user.uid } })).statusCode,
+    ).toBe(400);
     const emitted = (await events()).slice(before);
     expect(emitted).toEqual(
       expect.arrayContaining(['PROJECT_CREATED', 'PROJECT_METADATA_UPDATED', 'PROJECT_DUE_DATE_CHANGED', 'PROJECT_STATUS_CHANGED']),
@@ -206,7 +260,15 @@ describe('projects', () => {
     const admins = await create({ name: uniqueName('Admin') });
     await t.database.db
       .updateTable('users')
-      .set({ roleSettings: JSON.stringify({ rights: { projectCreate: false, projectViewOther: true, projectEditOther: false, projectDeleteOther: false }, locales: {}, referenceLists: {}, references: {}, strings: {} }) })
+      .set({
+        roleSettings: JSON.stringify({
+          rights: { projectCreate: false, projectViewOther: true, projectEditOther: false, projectDeleteOther: false },
+          locales: {},
+          referenceLists: {},
+          references: {},
+          strings: {},
+        }),
+      })
       .where('id', '=', pm.user.id)
       .execute();
     const fresh = apiToken(await loginAs(t, pm.user));
@@ -240,14 +302,29 @@ describe('projects', () => {
   it('clones languages, steps, references and settings but not jobs', async () => {
     const client = await setupRecord('clients');
     const project = await create({ name: 'Original', targetLangs: ['de', 'fr'], client: { id: client.uid }, note: 'keep' });
-    await ok('PUT', `v1/projects/${project.uid}/fileNamingSettings`, home.headers, { renameCompleted: true, completedFilePattern: '{filename}-done' });
+    await ok('PUT', `v1/projects/${project.uid}/fileNamingSettings`, home.headers, {
+      renameCompleted: true,
+      completedFilePattern: '{filename}-done',
+    });
     const row = await t.database.db.selectFrom('projects').selectAll().where('uid', '=', project.uid).executeTakeFirstOrThrow();
     await makeJobs(t, row);
     const clone = await ok('POST', `v1/projects/${project.uid}/clone`, home.headers, { name: 'Copy' }, 201);
-    expect(clone).toMatchObject({ name: 'Copy', targetLangs: ['de', 'fr'], client: { uid: client.uid }, note: 'keep', status: 'NEW', progress: { totalCount: 0 } });
+    expect(clone).toMatchObject({
+      name: 'Copy',
+      targetLangs: ['de', 'fr'],
+      client: { uid: client.uid },
+      note: 'keep',
+      status: 'NEW',
+      progress: { totalCount: 0 },
+    });
     expect(clone.uid).not.toBe(project.uid);
-    expect(clone.workflowSteps.map((s: { workflowStep: { uid: string } }) => s.workflowStep.uid)).toEqual(project.workflowSteps.map((s: { workflowStep: { uid: string } }) => s.workflowStep.uid));
-    expect(await ok('GET', `v1/projects/${clone.uid}/fileNamingSettings`, home.headers)).toMatchObject({ renameCompleted: true, completedFilePattern: '{filename}-done' });
+    expect(clone.workflowSteps.map((s: { workflowStep: { uid: string } }) => s.workflowStep.uid)).toEqual(
+      project.workflowSteps.map((s: { workflowStep: { uid: string } }) => s.workflowStep.uid),
+    );
+    expect(await ok('GET', `v1/projects/${clone.uid}/fileNamingSettings`, home.headers)).toMatchObject({
+      renameCompleted: true,
+      completedFilePattern: '{filename}-done',
+    });
   });
 
   it('stores and returns access, financial, file naming and import settings', async () => {
@@ -255,22 +332,55 @@ describe('projects', () => {
     const base = `v1/projects/${project.uid}`;
     const defaults = await ok('GET', `v2/projects/${project.uid}/accessSettings`, home.headers);
     expect(defaults).toMatchObject({ downloadEnabled: false, triggerWebhooks: true, vendors: { jobVendorsMayUploadReferences: false } });
-    const edited = await ok('PUT', `v2/projects/${project.uid}/accessSettings`, home.headers, { downloadEnabled: true, vendors: { jobVendorsMayUploadReferences: true }, allowedDomains: ['example.com'] });
-    expect(edited).toMatchObject({ downloadEnabled: true, triggerWebhooks: true, vendors: { jobVendorsMayUploadReferences: true }, allowedDomains: ['example.com'] });
+    const edited = await ok('PUT', `v2/projects/${project.uid}/accessSettings`, home.headers, {
+      downloadEnabled: true,
+      vendors: { jobVendorsMayUploadReferences: true },
+      allowedDomains: ['example.com'],
+    });
+    expect(edited).toMatchObject({
+      downloadEnabled: true,
+      triggerWebhooks: true,
+      vendors: { jobVendorsMayUploadReferences: true },
+      allowedDomains: ['example.com'],
+    });
     const stored = await t.database.db.selectFrom('projects').select('settings').where('uid', '=', project.uid).executeTakeFirstOrThrow();
     expect(JSON.parse(stored.settings).accessSettings.vendors.jobVendorsMayUploadReferences).toBe(true);
-    expect((await call('PUT', `v2/projects/${project.uid}/accessSettings`, home.headers, { vendors: { canChangeSharedJobDueDate: [{ uid: 'nope' }] } })).statusCode).toBe(400);
+    expect(
+      (
+        await call('PUT', `v2/projects/${project.uid}/accessSettings`, home.headers, {
+          vendors: { canChangeSharedJobDueDate: [{ uid: 'nope' }] },
+        })
+      ).statusCode,
+    ).toBe(400);
 
     expect(await ok('GET', `${base}/financialSettings`, home.headers)).toEqual({ netRateScheme: null, priceList: null });
-    expect((await call('PUT', `${base}/financialSettings`, home.headers, { priceList: { id: '1' } })).json().errorCode).toBe('ReferenceNotFound');
+    expect((await call('PUT', `${base}/financialSettings`, home.headers, { priceList: { id: '1' } })).json().errorCode).toBe(
+      'ReferenceNotFound',
+    );
     await ok('PUT', `${base}/financialSettings`, home.headers, { priceList: null, netRateScheme: null });
 
     await ok('PUT', `${base}/fileNamingSettings`, home.headers, { targetFolderPath: 'out' });
-    expect(await ok('GET', `${base}/fileNamingSettings`, home.headers)).toEqual({ renameCompleted: false, completedFilePattern: '', targetFolderPath: 'out' });
+    expect(await ok('GET', `${base}/fileNamingSettings`, home.headers)).toEqual({
+      renameCompleted: false,
+      completedFilePattern: '',
+      targetFolderPath: 'out',
+    });
 
-    const imported = await ok('PUT', `${base}/importSettings`, home.headers, { inputCharset: 'ISO-8859-1', json: { includeKeyRegexp: '^a' }, xlf: { segmentation: false } });
-    expect(imported).toMatchObject({ inputCharset: 'ISO-8859-1', outputCharset: 'UTF-8', json: { includeKeyRegexp: '^a' }, xlf: { segmentation: false } });
-    expect(await ok('GET', `${base}/importSettings`, home.headers)).toMatchObject({ inputCharset: 'ISO-8859-1', json: { includeKeyRegexp: '^a' } });
+    const imported = await ok('PUT', `${base}/importSettings`, home.headers, {
+      inputCharset: 'ISO-8859-1',
+      json: { includeKeyRegexp: '^a' },
+      xlf: { segmentation: false },
+    });
+    expect(imported).toMatchObject({
+      inputCharset: 'ISO-8859-1',
+      outputCharset: 'UTF-8',
+      json: { includeKeyRegexp: '^a' },
+      xlf: { segmentation: false },
+    });
+    expect(await ok('GET', `${base}/importSettings`, home.headers)).toMatchObject({
+      inputCharset: 'ISO-8859-1',
+      json: { includeKeyRegexp: '^a' },
+    });
     expect((await call('PUT', `${base}/importSettings`, home.headers, { xls: { cellFlow: 'Sideways' } })).statusCode).toBe(400);
     expect((await call('PUT', `${base}/importSettings`, home.headers, { segmentationRuleId: 5 })).statusCode).toBe(400);
   });
@@ -278,27 +388,43 @@ describe('projects', () => {
   it('adds workflow steps and target languages, links and unlinks a content group', async () => {
     const [translation, revision, review] = await steps(home.organization.id);
     const project = await create({ name: uniqueName('Workflow'), workflowSteps: [{ id: translation!.uid }] });
-    await ok('POST', `v1/projects/${project.uid}/workflowSteps`, home.headers, { workflowSteps: [{ id: review!.uid }, { id: revision!.uid }] }, 204);
+    await ok(
+      'POST',
+      `v1/projects/${project.uid}/workflowSteps`,
+      home.headers,
+      { workflowSteps: [{ id: review!.uid }, { id: revision!.uid }] },
+      204,
+    );
     const after = await ok('GET', `v2/projects/${project.uid}/workflowSteps`, home.headers);
-    expect(after.projectWorkflowSteps.map((s: { workflowStep: { uid: string }; workflowLevel: number }) => [s.workflowStep.uid, s.workflowLevel])).toEqual([
+    expect(
+      after.projectWorkflowSteps.map((s: { workflowStep: { uid: string }; workflowLevel: number }) => [
+        s.workflowStep.uid,
+        s.workflowLevel,
+      ]),
+    ).toEqual([
       [translation!.uid, 1],
       [revision!.uid, 2],
       [review!.uid, 3],
     ]);
-    expect((await call('POST', `v1/projects/${project.uid}/workflowSteps`, home.headers, { workflowSteps: [{ id: translation!.uid }] })).statusCode).toBe(400);
+    expect(
+      (await call('POST', `v1/projects/${project.uid}/workflowSteps`, home.headers, { workflowSteps: [{ id: translation!.uid }] }))
+        .statusCode,
+    ).toBe(400);
     await ok('POST', `v1/projects/${project.uid}/targetLangs`, home.headers, { targetLangs: ['fr', 'de'] }, 204);
     expect((await ok('GET', `v1/projects/${project.uid}`, home.headers)).targetLangs).toEqual(['de', 'fr']);
     expect((await call('POST', `v1/projects/${project.uid}/targetLangs`, home.headers, { targetLangs: ['nope-xx'] })).statusCode).toBe(400);
 
     expect(await ok('GET', `v1/projects/${project.uid}/contentGroup`, home.headers)).toEqual({ contentGroup: null });
     await ok('POST', `v1/projects/${project.uid}/contentGroup`, home.headers, { contentGroup: { uid: 'cg-1', name: 'Docs' } });
-    expect(await ok('GET', `v1/projects/${project.uid}/contentGroup`, home.headers)).toEqual({ contentGroup: { uid: 'cg-1', name: 'Docs' } });
+    expect(await ok('GET', `v1/projects/${project.uid}/contentGroup`, home.headers)).toEqual({
+      contentGroup: { uid: 'cg-1', name: 'Docs' },
+    });
     await ok('DELETE', `v1/projects/${project.uid}/contentGroup`, home.headers, undefined, 204);
     await ok('DELETE', `v1/projects/${project.uid}/contentGroup`, home.headers, undefined, 204);
     expect(await ok('GET', `v1/projects/${project.uid}/contentGroup`, home.headers)).toEqual({ contentGroup: null });
   });
 
-  it('lists the providers of the project\'s jobs', async () => {
+  it("lists the providers of the project's jobs", async () => {
     const project = await create({ name: uniqueName('Providers'), targetLangs: ['de'] });
     const row = await t.database.db.selectFrom('projects').selectAll().where('uid', '=', project.uid).executeTakeFirstOrThrow();
     const anna = await makeUser(t.database.db, home.organization, { role: 'LINGUIST', firstName: 'Anna', lastName: 'Zed' });
@@ -309,20 +435,39 @@ describe('projects', () => {
       { type: 'USER', id: String(anna.id), uid: anna.uid },
       { type: 'USER', id: String(bert.id), uid: bert.uid },
     ]);
-    expect((await ok('GET', `v1/projects/${project.uid}/providers?providerName=you`, home.headers)).content).toEqual([{ type: 'USER', id: String(bert.id), uid: bert.uid }]);
+    expect((await ok('GET', `v1/projects/${project.uid}/providers?providerName=you`, home.headers)).content).toEqual([
+      { type: 'USER', id: String(bert.id), uid: bert.uid },
+    ]);
   });
 
-  it('clears a project\'s references when the setup records are deleted', async () => {
-    const records = { client: await setupRecord('clients'), domain: await setupRecord('domains'), subDomain: await setupRecord('subDomains'), costCenter: await setupRecord('costCenters'), businessUnit: await setupRecord('businessUnits') };
-    const project = await create({ name: uniqueName('Clearing'), ...Object.fromEntries(Object.entries(records).map(([k, v]) => [k, { id: v.uid }])) });
+  it("clears a project's references when the setup records are deleted", async () => {
+    const records = {
+      client: await setupRecord('clients'),
+      domain: await setupRecord('domains'),
+      subDomain: await setupRecord('subDomains'),
+      costCenter: await setupRecord('costCenters'),
+      businessUnit: await setupRecord('businessUnits'),
+    };
+    const project = await create({
+      name: uniqueName('Clearing'),
+      ...Object.fromEntries(Object.entries(records).map(([k, v]) => [k, { id: v.uid }])),
+    });
     expect(project.costCenter.uid).toBe(records.costCenter.uid);
-    for (const [kind, record] of [['clients', records.client], ['domains', records.domain], ['subDomains', records.subDomain], ['costCenters', records.costCenter], ['businessUnits', records.businessUnit]] as const) {
+    for (const [kind, record] of [
+      ['clients', records.client],
+      ['domains', records.domain],
+      ['subDomains', records.subDomain],
+      ['costCenters', records.costCenter],
+      ['businessUnits', records.businessUnit],
+    ] as const) {
       await ok('DELETE', `v1/${kind}/${record.uid}`, home.headers, undefined, 204);
     }
     const after = await ok('GET', `v1/projects/${project.uid}`, home.headers);
     for (const field of ['client', 'domain', 'subDomain', 'costCenter', 'businessUnit']) expect(after[field] ?? null, field).toBeNull();
     // A deleted cost center cannot be referenced again.
-    expect((await call('PATCH', `v1/projects/${project.uid}`, home.headers, { costCenter: { id: records.costCenter.uid } })).statusCode).toBe(400);
+    expect(
+      (await call('PATCH', `v1/projects/${project.uid}`, home.headers, { costCenter: { id: records.costCenter.uid } })).statusCode,
+    ).toBe(400);
   });
 
   describe('templates', () => {
@@ -330,7 +475,18 @@ describe('projects', () => {
       const now = t.clock().toISOString();
       return t.database.db
         .insertInto('projectTemplates')
-        .values({ uid: newUid(), organizationId: String(home.organization.id), name: uniqueName('Template'), createdAt: now, createdById: String(home.user.id), sourceLang: 'en', targetLangs: JSON.stringify(['de', 'fr']), note: 'template note', lastModifiedAt: now, ...fields })
+        .values({
+          uid: newUid(),
+          organizationId: String(home.organization.id),
+          name: uniqueName('Template'),
+          createdAt: now,
+          createdById: String(home.user.id),
+          sourceLang: 'en',
+          targetLangs: JSON.stringify(['de', 'fr']),
+          note: 'template note',
+          lastModifiedAt: now,
+          ...fields,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
     }
@@ -338,38 +494,98 @@ describe('projects', () => {
     it('creates a project from a template (defaults, overrides) without assigning its providers, then assigns them on request', async () => {
       const [translation, revision] = await steps(home.organization.id);
       const client = await setupRecord('clients');
-      const tpl = await template({ clientId: String(client.id), settings: JSON.stringify({ accessSettings: { downloadEnabled: true }, notifyProviders: { x: 1 } }) });
+      const tpl = await template({
+        clientId: String(client.id),
+        settings: JSON.stringify({ accessSettings: { downloadEnabled: true }, notifyProviders: { x: 1 } }),
+      });
       const tSteps = [];
-      for (const [level, step] of [[1, translation!], [2, revision!]] as const) {
-        tSteps.push(await t.database.db.insertInto('templateWorkflowSteps').values({ templateId: String(tpl.id), workflowStepId: String(step.id), workflowLevel: level }).returning('id').executeTakeFirstOrThrow());
+      for (const [level, step] of [
+        [1, translation!],
+        [2, revision!],
+      ] as const) {
+        tSteps.push(
+          await t.database.db
+            .insertInto('templateWorkflowSteps')
+            .values({ templateId: String(tpl.id), workflowStepId: String(step.id), workflowLevel: level })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        );
       }
       const linguist = await makeUser(t.database.db, home.organization, { role: 'LINGUIST' });
       const reviewer = await makeUser(t.database.db, home.organization, { role: 'LINGUIST' });
       await t.database.db
         .insertInto('templateAssignments')
         .values([
-          { templateId: String(tpl.id), templateWorkflowStepId: String(tSteps[0]!.id), targetLang: 'de', userId: String(linguist.id), vendorId: null },
-          { templateId: String(tpl.id), templateWorkflowStepId: String(tSteps[1]!.id), targetLang: null, userId: String(reviewer.id), vendorId: null },
+          {
+            templateId: String(tpl.id),
+            templateWorkflowStepId: String(tSteps[0]!.id),
+            targetLang: 'de',
+            userId: String(linguist.id),
+            vendorId: null,
+          },
+          {
+            templateId: String(tpl.id),
+            templateWorkflowStepId: String(tSteps[1]!.id),
+            targetLang: null,
+            userId: String(reviewer.id),
+            vendorId: null,
+          },
         ])
         .execute();
-      const project = await ok('POST', `v2/projects/applyTemplate/${tpl.uid}`, home.headers, { name: 'From template', targetLangs: ['de'] }, 201);
-      expect(project).toMatchObject({ name: 'From template', sourceLang: 'en', targetLangs: ['de'], client: { uid: client.uid }, note: 'template note' });
+      const project = await ok(
+        'POST',
+        `v2/projects/applyTemplate/${tpl.uid}`,
+        home.headers,
+        { name: 'From template', targetLangs: ['de'] },
+        201,
+      );
+      expect(project).toMatchObject({
+        name: 'From template',
+        sourceLang: 'en',
+        targetLangs: ['de'],
+        client: { uid: client.uid },
+        note: 'template note',
+      });
       expect(project.workflowSteps.map((s: { workflowLevel: number }) => s.workflowLevel)).toEqual([1, 2]);
       expect((await ok('GET', `v2/projects/${project.uid}/accessSettings`, home.headers)).downloadEnabled).toBe(true);
       const row = await t.database.db.selectFrom('projects').selectAll().where('uid', '=', project.uid).executeTakeFirstOrThrow();
       const { jobs } = await makeJobs(t, row);
-      expect(await t.database.db.selectFrom('jobProviders').select('id').where('jobId', 'in', jobs.map((j) => j.id)).execute()).toEqual([]);
+      expect(
+        await t.database.db
+          .selectFrom('jobProviders')
+          .select('id')
+          .where(
+            'jobId',
+            'in',
+            jobs.map((j) => j.id),
+          )
+          .execute(),
+      ).toEqual([]);
 
-      const first = await ok('POST', `v1/projects/${project.uid}/applyTemplate/${tpl.uid}/assignProviders/forJobParts`, home.headers, { jobs: [{ uid: jobs[0]!.uid }] });
+      const first = await ok('POST', `v1/projects/${project.uid}/applyTemplate/${tpl.uid}/assignProviders/forJobParts`, home.headers, {
+        jobs: [{ uid: jobs[0]!.uid }],
+      });
       expect(first.jobs).toHaveLength(1);
       const all = await ok('POST', `v1/projects/${project.uid}/applyTemplate/${tpl.uid}/assignProviders`, home.headers);
       expect(all.jobs).toHaveLength(2);
-      const providers = await t.database.db.selectFrom('jobProviders').innerJoin('jobs', 'jobs.id', 'jobProviders.jobId').select(['jobs.workflowLevel', 'jobProviders.userId']).where('jobs.projectId', '=', String(row.id)).orderBy('jobs.workflowLevel').execute();
+      const providers = await t.database.db
+        .selectFrom('jobProviders')
+        .innerJoin('jobs', 'jobs.id', 'jobProviders.jobId')
+        .select(['jobs.workflowLevel', 'jobProviders.userId'])
+        .where('jobs.projectId', '=', String(row.id))
+        .orderBy('jobs.workflowLevel')
+        .execute();
       expect(providers.map((p) => [p.workflowLevel, String(p.userId)])).toEqual([
         [1, String(linguist.id)],
         [2, String(reviewer.id)],
       ]);
-      expect((await call('POST', `v1/projects/${project.uid}/applyTemplate/${tpl.uid}/assignProviders/forJobParts`, home.headers, { jobs: [{ uid: 'nope' }] })).statusCode).toBe(404);
+      expect(
+        (
+          await call('POST', `v1/projects/${project.uid}/applyTemplate/${tpl.uid}/assignProviders/forJobParts`, home.headers, {
+            jobs: [{ uid: 'nope' }],
+          })
+        ).statusCode,
+      ).toBe(404);
       const assignable = await ok('GET', `v1/projects/${project.uid}/assignableTemplates`, home.headers);
       expect(assignable.assignableTemplates.map((a: { id: string }) => a.id)).toContain(String(tpl.id));
     });
@@ -382,7 +598,9 @@ describe('projects', () => {
       expect(project.owner ?? null).toBeNull();
       await ok('GET', `v1/projects/${project.uid}`, submitter.headers);
       expect((await call('POST', `v2/projects/applyTemplate/${tpl.uid}`, other.headers, { name: 'x' })).statusCode).toBe(404);
-      expect((await call('POST', `v2/projects/applyTemplate/${tpl.uid}`, home.headers, { name: 'x', targetLangs: ['en'] })).statusCode).toBe(400);
+      expect(
+        (await call('POST', `v2/projects/applyTemplate/${tpl.uid}`, home.headers, { name: 'x', targetLangs: ['en'] })).statusCode,
+      ).toBe(400);
     });
 
     it('creates a project from a template asynchronously', async () => {
@@ -410,13 +628,40 @@ describe('projects', () => {
 
   it('writes custom field values on create v3 and replaces them on PUT v2', async () => {
     const org = await signedInUser(t, 'ADMIN');
-    const field = await ok('POST', 'v1/customFields', org.headers, { name: uniqueName('Cost code'), type: 'STRING', allowedEntities: ['PROJECT'] }, 201);
-    const project = await create({ name: uniqueName('Custom'), customFields: [{ customField: { uid: field.uid }, value: 'A-1' }] }, org.headers);
-    const values = async () => t.database.db.selectFrom('customFieldValues').innerJoin('projects', 'projects.id', 'customFieldValues.projectId').select('customFieldValues.value').where('projects.uid', '=', project.uid).execute();
+    const field = await ok(
+      'POST',
+      'v1/customFields',
+      org.headers,
+      { name: uniqueName('Cost code'), type: 'STRING', allowedEntities: ['PROJECT'] },
+      201,
+    );
+    const project = await create(
+      { name: uniqueName('Custom'), customFields: [{ customField: { uid: field.uid }, value: 'A-1' }] },
+      org.headers,
+    );
+    const values = async () =>
+      t.database.db
+        .selectFrom('customFieldValues')
+        .innerJoin('projects', 'projects.id', 'customFieldValues.projectId')
+        .select('customFieldValues.value')
+        .where('projects.uid', '=', project.uid)
+        .execute();
     expect((await values()).map((v) => v.value)).toEqual(['A-1']);
-    await ok('PUT', `v2/projects/${project.uid}`, org.headers, { name: 'Custom', customFields: [{ customField: { uid: field.uid }, value: 'B-2' }] });
+    await ok('PUT', `v2/projects/${project.uid}`, org.headers, {
+      name: 'Custom',
+      customFields: [{ customField: { uid: field.uid }, value: 'B-2' }],
+    });
     expect((await values()).map((v) => v.value)).toEqual(['B-2']);
-    expect((await call('POST', 'v3/projects', org.headers, { name: 'x', sourceLang: 'en', targetLangs: ['de'], customFields: [{ customField: { uid: 'missing' }, value: 'v' }] })).statusCode).toBe(400);
+    expect(
+      (
+        await call('POST', 'v3/projects', org.headers, {
+          name: 'x',
+          sourceLang: 'en',
+          targetLangs: ['de'],
+          customFields: [{ customField: { uid: 'missing' }, value: 'v' }],
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 
   it('keeps a project made by the test factories visible through the API', async () => {
@@ -426,18 +671,44 @@ describe('projects', () => {
 
   it("gives a project made from a template the template's custom field values, and enforces required fields", async () => {
     const own = await signedInUser(t, 'ADMIN');
-    const field = await ok('POST', 'v1/customFields', own.headers, { name: uniqueName('Cost code'), type: 'STRING', allowedEntities: ['PROJECT'] }, 201);
-    const seed = await ok('POST', 'v3/projects', own.headers, { name: 'Seed', sourceLang: 'en', targetLangs: ['de'], customFields: [{ customField: { uid: field.uid }, value: 'CC-7' }] }, 201);
+    const field = await ok(
+      'POST',
+      'v1/customFields',
+      own.headers,
+      { name: uniqueName('Cost code'), type: 'STRING', allowedEntities: ['PROJECT'] },
+      201,
+    );
+    const seed = await ok(
+      'POST',
+      'v3/projects',
+      own.headers,
+      { name: 'Seed', sourceLang: 'en', targetLangs: ['de'], customFields: [{ customField: { uid: field.uid }, value: 'CC-7' }] },
+      201,
+    );
     const template = await ok('POST', 'v1/projectTemplates', own.headers, { name: 'With fields', project: { uid: seed.uid } }, 201);
     const project = await ok('POST', `v2/projects/applyTemplate/${template.uid}`, own.headers, { name: 'From template' }, 201);
     const values = await ok('GET', `v1/projects/${project.uid}/customFields`, own.headers);
-    expect(values.content.map((v: { customField: { uid: string }; value: string }) => [v.customField.uid, v.value])).toEqual([[field.uid, 'CC-7']]);
+    expect(values.content.map((v: { customField: { uid: string }; value: string }) => [v.customField.uid, v.value])).toEqual([
+      [field.uid, 'CC-7'],
+    ]);
 
-    await ok('POST', 'v1/customFields', own.headers, { name: uniqueName('Mandatory'), type: 'STRING', required: true, allowedEntities: ['PROJECT'] }, 201);
-    const before = await t.database.db.selectFrom('projects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    await ok(
+      'POST',
+      'v1/customFields',
+      own.headers,
+      { name: uniqueName('Mandatory'), type: 'STRING', required: true, allowedEntities: ['PROJECT'] },
+      201,
+    );
+    const before = await t.database.db
+      .selectFrom('projects')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     const refused = await call('POST', `v2/projects/applyTemplate/${template.uid}`, own.headers, { name: 'Missing a required value' });
     expect([refused.statusCode, refused.json().errorCode]).toEqual([400, 'ValueRequired']);
-    const after = await t.database.db.selectFrom('projects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const after = await t.database.db
+      .selectFrom('projects')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 });

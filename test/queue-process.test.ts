@@ -43,7 +43,9 @@ beforeAll(async () => {
     };
   }
   // No unique constraint: a task run twice shows as two rows.
-  await sql`create table test_task_runs (task_id varchar(32) not null, worker_pid integer not null, attempt integer not null, at varchar(32) not null)`.execute(database.db);
+  await sql`create table test_task_runs (task_id varchar(32) not null, worker_pid integer not null, attempt integer not null, at varchar(32) not null)`.execute(
+    database.db,
+  );
   await sql`create table test_markers (name varchar(64) primary key)`.execute(database.db);
 });
 
@@ -53,11 +55,21 @@ afterAll(async () => {
 });
 
 function startWorkerProcess(extraEnv: Record<string, string> = {}): Promise<WorkerProcess> {
-  return startProcess('test/support/worker-process.ts', [], { LOG_LEVEL: 'info', ...env, ...extraEnv }, (line) => line.msg === 'worker started', 'the worker');
+  return startProcess(
+    'test/support/worker-process.ts',
+    [],
+    { LOG_LEVEL: 'info', ...env, ...extraEnv },
+    (line) => line.msg === 'worker started',
+    'the worker',
+  );
 }
 
 async function runs(taskIds?: string[]) {
-  const { rows } = await sql<{ taskId: string; workerPid: number; attempt: number }>`select task_id, worker_pid, attempt from test_task_runs`.execute(database.db);
+  const { rows } = await sql<{
+    taskId: string;
+    workerPid: number;
+    attempt: number;
+  }>`select task_id, worker_pid, attempt from test_task_runs`.execute(database.db);
   return rows.filter((r) => !taskIds || taskIds.includes(String(r.taskId)));
 }
 
@@ -82,10 +94,14 @@ describe(`worker processes (${testDialect})`, () => {
     // Its lease of 1 s runs out, and the restarted worker takes the task over.
     await waitFor('the restarted worker to take the task over', async () => (await runs([id])).length === 2, 20_000);
     await sql`insert into test_markers (name) values ('release')`.execute(database.db);
-    const row = await waitFor('the task to be done', async () => {
-      const current = await task(id);
-      return current.status === 'done' ? current : null;
-    }, 10_000);
+    const row = await waitFor(
+      'the task to be done',
+      async () => {
+        const current = await task(id);
+        return current.status === 'done' ? current : null;
+      },
+      10_000,
+    );
     expect(row).toMatchObject({ attempts: 2, lockedBy: null });
     const done = await runs([id]);
     expect(done.map((r) => [Number(r.workerPid), Number(r.attempt)])).toEqual([
@@ -113,7 +129,9 @@ describe(`worker processes (${testDialect})`, () => {
     await waitFor(
       'every task to be done',
       async () => {
-        const { rows } = await sql<{ n: string }>`select count(*) as n from tasks where kind = 'test.record' and status = 'done'`.execute(database.db);
+        const { rows } = await sql<{ n: string }>`select count(*) as n from tasks where kind = 'test.record' and status = 'done'`.execute(
+          database.db,
+        );
         return Number(rows[0]?.n) === 1_000;
       },
       60_000,

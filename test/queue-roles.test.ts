@@ -85,10 +85,14 @@ describe(`roles of src/main.ts (${testDialect})`, () => {
       ? openDatabase({ kind: 'postgres', url: env.DATABASE_URL! })
       : openDatabase({ kind: 'sqlite', path: join(env.OPENTMS_DATA_DIR!, 'opentms.sqlite') });
     const id = await enqueue(database.db, { kind: 'test.unhandled', payload: null, organizationId: null }, new Date());
-    const row = await waitFor('the worker process to fail the task', async () => {
-      const current = await database!.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      return current.status === 'failed' ? current : null;
-    }, 10_000);
+    const row = await waitFor(
+      'the worker process to fail the task',
+      async () => {
+        const current = await database!.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        return current.status === 'failed' ? current : null;
+      },
+      10_000,
+    );
     expect(row.lastError).toContain('no handler is registered for task kind "test.unhandled"');
     await stop(started);
   });

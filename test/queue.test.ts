@@ -44,7 +44,11 @@ afterEach(async () => {
 
 /** Starts a worker on the test database (QUEUE_TEST_LOG=1 prints its log). */
 function start(handlers: TaskHandler<never>[], options: WorkerOptions = {}): Worker {
-  const worker = startWorker(deps, createTaskRegistry(handlers as TaskHandler[]), { listenConnectionString: null, ...(process.env.QUEUE_TEST_LOG ? { log: createJsonLogger('debug') } : {}), ...options });
+  const worker = startWorker(deps, createTaskRegistry(handlers as TaskHandler[]), {
+    listenConnectionString: null,
+    ...(process.env.QUEUE_TEST_LOG ? { log: createJsonLogger('debug') } : {}),
+    ...options,
+  });
   workers.push(worker);
   return worker;
 }
@@ -59,10 +63,14 @@ function task(id: string) {
 }
 
 async function waitForStatus(id: string, status: string, timeoutMs = 5_000) {
-  return waitFor(`task ${id} to be ${status}`, async () => {
-    const row = await task(id);
-    return row.status === status ? row : null;
-  }, timeoutMs);
+  return waitFor(
+    `task ${id} to be ${status}`,
+    async () => {
+      const row = await task(id);
+      return row.status === status ? row : null;
+    },
+    timeoutMs,
+  );
 }
 
 /** Waits until attempt `attempt` of the task failed and the task is queued again. */
@@ -86,9 +94,15 @@ describe(`enqueue (${testDialect})`, () => {
 
   it('writes a queued task with its payload, organization and async request', async () => {
     const organization = await makeOrganization(t.database.db);
-    const id = await t.database.db.transaction().execute((trx) =>
-      enqueue(trx, { kind: 'test.noop', payload: { a: [1, 'b'] }, organizationId: String(organization.id), asyncRequestId: '42', maxAttempts: 3 }, t.clock()),
-    );
+    const id = await t.database.db
+      .transaction()
+      .execute((trx) =>
+        enqueue(
+          trx,
+          { kind: 'test.noop', payload: { a: [1, 'b'] }, organizationId: String(organization.id), asyncRequestId: '42', maxAttempts: 3 },
+          t.clock(),
+        ),
+      );
     expect(id).toMatch(/^\d+$/);
     const row = await task(id);
     expect(row).toMatchObject({ kind: 'test.noop', status: 'queued', attempts: 0, maxAttempts: 3, runAt: '2026-11-21T12:00:00.000Z' });
@@ -105,8 +119,17 @@ describe(`enqueue (${testDialect})`, () => {
 describe(`the worker (${testDialect})`, () => {
   it('runs a committed task within a second of the wake-up (the poll is a minute)', async () => {
     const ran: { payload: unknown; context: TaskContext }[] = [];
-    start([{ kind: 'test.echo', async run(context, payload) { ran.push({ payload, context }); } }]);
-    const id = await t.database.db.transaction().execute((trx) => enqueue(trx, { kind: 'test.echo', payload: { hello: 'world' }, organizationId: null }, t.clock()));
+    start([
+      {
+        kind: 'test.echo',
+        async run(context, payload) {
+          ran.push({ payload, context });
+        },
+      },
+    ]);
+    const id = await t.database.db
+      .transaction()
+      .execute((trx) => enqueue(trx, { kind: 'test.echo', payload: { hello: 'world' }, organizationId: null }, t.clock()));
     deps.taskWakeup.notify();
     await waitFor('the task to run', () => ran.length === 1, 1_000, 5);
     expect(ran[0]!.payload).toEqual({ hello: 'world' });
@@ -206,7 +229,15 @@ describe(`the worker (${testDialect})`, () => {
     expect(finalFailures[0]!.payload).toEqual({ n: 7 });
     expect(finalFailures[0]!.context).toMatchObject({ taskId: id, attempt: 2, maxAttempts: 2, asyncRequestId: '99' });
     expect(String(finalFailures[0]!.error)).toContain('attempt 2 failed');
-    expect(failedTasks[0]!.task).toEqual({ id, kind: 'test.doomed', payload: { n: 7 }, organizationId: null, asyncRequestId: '99', attempts: 2, maxAttempts: 2 });
+    expect(failedTasks[0]!.task).toEqual({
+      id,
+      kind: 'test.doomed',
+      payload: { n: 7 },
+      organizationId: null,
+      asyncRequestId: '99',
+      attempts: 2,
+      maxAttempts: 2,
+    });
 
     // Nothing runs it again.
     deps.taskWakeup.notify();
@@ -220,7 +251,16 @@ describe(`the worker (${testDialect})`, () => {
 
   it("the task's maxAttempts overrides the handler's", async () => {
     let calls = 0;
-    start([{ kind: 'test.once', maxAttempts: 5, async run() { calls++; throw new Error('x'); } }]);
+    start([
+      {
+        kind: 'test.once',
+        maxAttempts: 5,
+        async run() {
+          calls++;
+          throw new Error('x');
+        },
+      },
+    ]);
     const id = await add({ kind: 'test.once', maxAttempts: 1 });
     deps.taskWakeup.notify();
     expect(await waitForStatus(id, 'failed')).toMatchObject({ attempts: 1 });
@@ -230,7 +270,17 @@ describe(`the worker (${testDialect})`, () => {
   it('fails a task of an unknown kind with a clear error, and keeps working', async () => {
     const failed: TaskRecord[] = [];
     const ran: string[] = [];
-    start([{ kind: 'test.known', async run(context) { ran.push(context.taskId); } }], { onTaskFailed: (task) => void failed.push(task) });
+    start(
+      [
+        {
+          kind: 'test.known',
+          async run(context) {
+            ran.push(context.taskId);
+          },
+        },
+      ],
+      { onTaskFailed: (task) => void failed.push(task) },
+    );
     const unknown = await add({ kind: 'test.nobody-handles-this' });
     const known = await add({ kind: 'test.known' });
     deps.taskWakeup.notify();
@@ -250,7 +300,14 @@ describe(`the worker (${testDialect})`, () => {
       .where('id', '=', id)
       .execute();
     const attempts: number[] = [];
-    start([{ kind: 'test.resume', async run(context) { attempts.push(context.attempt); } }]);
+    start([
+      {
+        kind: 'test.resume',
+        async run(context) {
+          attempts.push(context.attempt);
+        },
+      },
+    ]);
     deps.taskWakeup.notify();
     expect(await waitForStatus(id, 'done')).toMatchObject({ attempts: 2 });
     expect(attempts).toEqual([2]);
@@ -264,7 +321,14 @@ describe(`the worker (${testDialect})`, () => {
       .where('id', '=', id)
       .execute();
     const ran: string[] = [];
-    start([{ kind: 'test.resume', async run(context) { ran.push(context.taskId); } }]);
+    start([
+      {
+        kind: 'test.resume',
+        async run(context) {
+          ran.push(context.taskId);
+        },
+      },
+    ]);
     deps.taskWakeup.notify();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(ran).toEqual([]);
@@ -342,7 +406,17 @@ describe(`the worker (${testDialect})`, () => {
       .where('id', '=', id)
       .execute();
     let calls = 0;
-    start([{ kind: 'test.crasher', async run() { calls++; } }], { onTaskFailed: (record) => void failed.push(record) });
+    start(
+      [
+        {
+          kind: 'test.crasher',
+          async run() {
+            calls++;
+          },
+        },
+      ],
+      { onTaskFailed: (record) => void failed.push(record) },
+    );
     deps.taskWakeup.notify();
     const row = await waitForStatus(id, 'failed');
     expect(row.lastError).toContain('stopped before it finished');
@@ -361,7 +435,17 @@ describe(`the worker (${testDialect})`, () => {
     const fromB = await add({ kind: 'test.fair', organizationId: b });
     const own = await add({ kind: 'test.fair', organizationId: null });
     const order: string[] = [];
-    start([{ kind: 'test.fair', async run(context) { order.push(context.taskId); } }], { concurrency: 1 });
+    start(
+      [
+        {
+          kind: 'test.fair',
+          async run(context) {
+            order.push(context.taskId);
+          },
+        },
+      ],
+      { concurrency: 1 },
+    );
     deps.taskWakeup.notify();
     await waitFor('the first ten tasks', () => order.length >= 10);
     const first = order.slice(0, 3);
@@ -378,7 +462,17 @@ describe(`the worker (${testDialect})`, () => {
     for (let i = 0; i < 5; i++) await add({ kind: 'test.turns', organizationId: organizations[1]!, payload: { o: 1 } });
     for (let i = 0; i < 5; i++) await add({ kind: 'test.turns', organizationId: organizations[2]!, payload: { o: 2 } });
     const order: number[] = [];
-    start([{ kind: 'test.turns', async run(_context, payload: { o: number }) { order.push(payload.o); } }], { concurrency: 1 });
+    start(
+      [
+        {
+          kind: 'test.turns',
+          async run(_context, payload: { o: number }) {
+            order.push(payload.o);
+          },
+        },
+      ],
+      { concurrency: 1 },
+    );
     deps.taskWakeup.notify();
     await waitFor('every task', () => order.length === 30);
     expect(order.slice(0, 15)).toEqual([0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
@@ -409,7 +503,11 @@ describe(`the worker (${testDialect})`, () => {
     await waitFor('three running', () => now === 3);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(now).toBe(3);
-    const running = await t.database.db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'running').executeTakeFirstOrThrow();
+    const running = await t.database.db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'running')
+      .executeTakeFirstOrThrow();
     expect(Number(running.n)).toBe(3);
     release.open();
     for (const id of ids) await waitForStatus(id, 'done');
@@ -420,7 +518,17 @@ describe(`the worker (${testDialect})`, () => {
     let now = 0;
     let most = 0;
     const release = gate();
-    start([{ kind: 'test.slow', async run() { now++; most = Math.max(most, now); await release.promise; now--; } }]);
+    start([
+      {
+        kind: 'test.slow',
+        async run() {
+          now++;
+          most = Math.max(most, now);
+          await release.promise;
+          now--;
+        },
+      },
+    ]);
     for (let i = 0; i < 8; i++) await add({ kind: 'test.slow' });
     deps.taskWakeup.notify();
     await waitFor(`${deps.config.tasks.concurrency} running`, () => now === deps.config.tasks.concurrency);
@@ -433,7 +541,15 @@ describe(`the worker (${testDialect})`, () => {
   it('stop() waits for running handlers to finish and marks them', async () => {
     const release = gate();
     let started = false;
-    const worker = start([{ kind: 'test.slow', async run() { started = true; await release.promise; } }]);
+    const worker = start([
+      {
+        kind: 'test.slow',
+        async run() {
+          started = true;
+          await release.promise;
+        },
+      },
+    ]);
     const id = await add({ kind: 'test.slow' });
     deps.taskWakeup.notify();
     await waitFor('the handler to start', () => started);
@@ -481,9 +597,21 @@ describe(`the worker (${testDialect})`, () => {
     const recent = await add({ kind: 'test.old' });
     const failed = await add({ kind: 'test.old' });
     const at = (days: number) => new Date(t.clock().getTime() - days * 24 * 3600_000).toISOString();
-    await t.database.db.updateTable('tasks').set({ status: 'done', finishedAt: at(8) }).where('id', 'in', old).execute();
-    await t.database.db.updateTable('tasks').set({ status: 'done', finishedAt: at(6) }).where('id', '=', recent).execute();
-    await t.database.db.updateTable('tasks').set({ status: 'failed', finishedAt: at(30) }).where('id', '=', failed).execute();
+    await t.database.db
+      .updateTable('tasks')
+      .set({ status: 'done', finishedAt: at(8) })
+      .where('id', 'in', old)
+      .execute();
+    await t.database.db
+      .updateTable('tasks')
+      .set({ status: 'done', finishedAt: at(6) })
+      .where('id', '=', recent)
+      .execute();
+    await t.database.db
+      .updateTable('tasks')
+      .set({ status: 'failed', finishedAt: at(30) })
+      .where('id', '=', failed)
+      .execute();
     start([]);
     await waitFor('the old done tasks to go', async () => (await t.database.db.selectFrom('tasks').select('id').execute()).length === 2);
     const left = (await t.database.db.selectFrom('tasks').select('id').orderBy('id').execute()).map((r) => String(r.id));
@@ -494,9 +622,21 @@ describe(`the worker (${testDialect})`, () => {
 describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL notifications', () => {
   it('a NOTIFY at commit wakes the worker (no in-process wake-up)', async () => {
     const ran: string[] = [];
-    start([{ kind: 'test.notified', async run(context) { ran.push(context.taskId); } }], { listenConnectionString: TEST_DATABASE_URL, workerId: `notify-${process.pid}` });
+    start(
+      [
+        {
+          kind: 'test.notified',
+          async run(context) {
+            ran.push(context.taskId);
+          },
+        },
+      ],
+      { listenConnectionString: TEST_DATABASE_URL, workerId: `notify-${process.pid}` },
+    );
     await waitFor('the listener', () => listening(`notify-${process.pid}`));
-    const id = await t.database.db.transaction().execute((trx) => enqueue(trx, { kind: 'test.notified', payload: null, organizationId: null }, t.clock()));
+    const id = await t.database.db
+      .transaction()
+      .execute((trx) => enqueue(trx, { kind: 'test.notified', payload: null, organizationId: null }, t.clock()));
     await waitFor('the task to run', () => ran.length === 1, 1_000, 5);
     expect(ran).toEqual([id]);
   });
@@ -504,12 +644,24 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL notifications', () => {
   it('reconnects LISTEN after its connection is killed', async () => {
     const workerId = `reconnect-${process.pid}`;
     const ran: string[] = [];
-    start([{ kind: 'test.notified', async run(context) { ran.push(context.taskId); } }], { listenConnectionString: TEST_DATABASE_URL, workerId });
+    start(
+      [
+        {
+          kind: 'test.notified',
+          async run(context) {
+            ran.push(context.taskId);
+          },
+        },
+      ],
+      { listenConnectionString: TEST_DATABASE_URL, workerId },
+    );
     await waitFor('the listener', () => listening(workerId));
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL! });
     await admin.connect();
     try {
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [`opentms-worker ${workerId}`]);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [
+        `opentms-worker ${workerId}`,
+      ]);
     } finally {
       await admin.end();
     }
@@ -523,7 +675,9 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL notifications', () => {
 
 async function listening(workerId: string): Promise<boolean> {
   const { rows } = await sql<{ n: string }>`
-    select count(*) as n from pg_stat_activity where application_name = ${`opentms-worker ${workerId}`} and query like 'listen%'`.execute(t.database.db);
+    select count(*) as n from pg_stat_activity where application_name = ${`opentms-worker ${workerId}`} and query like 'listen%'`.execute(
+    t.database.db,
+  );
   return Number(rows[0]?.n) > 0;
 }
 

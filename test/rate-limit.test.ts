@@ -38,7 +38,12 @@ const users = (t: TestApp, headers: Record<string, string>) => t.inject({ url: '
 let attempt = 0;
 /** A failed login; each with a user name of its own, so the per-name login throttle never answers instead. */
 const badLogin = (t: TestApp, remoteAddress: string, version = 'v3') =>
-  t.inject({ method: 'POST', url: `/api2/${version}/auth/login`, remoteAddress, payload: { userName: `nobody-${++attempt}`, password: 'wrong password' } });
+  t.inject({
+    method: 'POST',
+    url: `/api2/${version}/auth/login`,
+    remoteAddress,
+    payload: { userName: `nobody-${++attempt}`, password: 'wrong password' },
+  });
 
 describe('rate limits on the TMS API (memory store)', () => {
   describe('per token', () => {
@@ -189,7 +194,9 @@ describe('rate limits on the TMS API (memory store)', () => {
   describe('per client IP, for requests without a token', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await createTestApp({ env: { OPENTMS_RATE_LIMIT_PER_IP: '3', OPENTMS_RATE_LIMIT_PER_TOKEN: '1', OPENTMS_RATE_LIMIT_PER_ORGANIZATION: '1' } });
+      t = await createTestApp({
+        env: { OPENTMS_RATE_LIMIT_PER_IP: '3', OPENTMS_RATE_LIMIT_PER_TOKEN: '1', OPENTMS_RATE_LIMIT_PER_ORGANIZATION: '1' },
+      });
     });
     afterAll(() => t.close());
 
@@ -251,7 +258,9 @@ describe('rate limits on the TMS API (memory store)', () => {
   });
 
   it('sends no headers and limits nothing when every limit is 0', async () => {
-    const t = await createTestApp({ env: { OPENTMS_RATE_LIMIT_PER_TOKEN: '0', OPENTMS_RATE_LIMIT_PER_ORGANIZATION: '0', OPENTMS_RATE_LIMIT_PER_IP: '0' } });
+    const t = await createTestApp({
+      env: { OPENTMS_RATE_LIMIT_PER_TOKEN: '0', OPENTMS_RATE_LIMIT_PER_ORGANIZATION: '0', OPENTMS_RATE_LIMIT_PER_IP: '0' },
+    });
     try {
       const { headers } = await signedInUser(t);
       const response = await users(t, headers);
@@ -270,7 +279,7 @@ describe('the sliding window', () => {
   it('is exact for evenly spread traffic and never off by more than the straddling slot', () => {
     // Random traffic over several minutes, compared with an exact log of the last 60 s.
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const store = new MemoryStore();
     const log: number[] = [];
     let now = Date.UTC(2026, 10, 21, 12);
@@ -288,7 +297,7 @@ describe('the sliding window', () => {
 
   it('never admits more than the limit in a minute aligned to the slots, nor more than limit + one slot in any minute', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const store = new MemoryStore();
     const limit = 50;
     const admitted: number[] = [];
@@ -327,7 +336,8 @@ describe('the sliding window', () => {
   it('keeps memory bounded: 100,000 distinct keys are dropped once their window has passed', () => {
     const store = new MemoryStore();
     const now = Date.UTC(2026, 10, 21, 12);
-    for (let i = 0; i < 100_000; i++) store.hitSync([{ key: `ip:10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, limit: 10 }], now + (i % 1_000));
+    for (let i = 0; i < 100_000; i++)
+      store.hitSync([{ key: `ip:10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, limit: 10 }], now + (i % 1_000));
     expect(store.size).toBe(100_000);
     store.hitSync([{ key: 'later', limit: 10 }], now + windowMs);
     expect(store.size).toBe(100_001);
@@ -421,11 +431,18 @@ describe.skipIf(!redisUp)('rate limits shared through Redis (127.0.0.1:6379)', (
   });
 
   it('shares the per-IP limit of logins too', async () => {
-    const t = await createTestApp({ env: { REDIS_URL: 'redis://127.0.0.1:6379', OPENTMS_REDIS_KEY_PREFIX: prefix, OPENTMS_RATE_LIMIT_PER_IP: '2' } });
+    const t = await createTestApp({
+      env: { REDIS_URL: 'redis://127.0.0.1:6379', OPENTMS_REDIS_KEY_PREFIX: prefix, OPENTMS_RATE_LIMIT_PER_IP: '2' },
+    });
     const b = await secondApp(t);
     try {
       expect((await badLogin(t, '198.51.100.20')).statusCode).toBe(401);
-      const viaB = await b.inject({ method: 'POST', url: '/api2/v3/auth/login', remoteAddress: '198.51.100.20', payload: { userName: 'x', password: 'y' } });
+      const viaB = await b.inject({
+        method: 'POST',
+        url: '/api2/v3/auth/login',
+        remoteAddress: '198.51.100.20',
+        payload: { userName: 'x', password: 'y' },
+      });
       expect(viaB.statusCode).toBe(401);
       expectLimited(await badLogin(t, '198.51.100.20'));
     } finally {
@@ -446,11 +463,23 @@ describe('when Redis is unreachable', () => {
       },
     });
     const clock = testClock();
-    const config = loadConfig({ LOG_LEVEL: 'warn', REDIS_URL: 'redis://127.0.0.1:1', OPENTMS_RATE_LIMIT_PER_TOKEN: '2', OPENTMS_RATE_LIMIT_PER_IP: '1' });
-    const app = await buildApp({ config, database, clock, taskWakeup: createTaskWakeup(), blobs: localBlobStore(join(tmpdir(), 'opentms-rate-limit-blobs')) }, { logger: { level: 'warn', stream } });
+    const config = loadConfig({
+      LOG_LEVEL: 'warn',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      OPENTMS_RATE_LIMIT_PER_TOKEN: '2',
+      OPENTMS_RATE_LIMIT_PER_IP: '1',
+    });
+    const app = await buildApp(
+      { config, database, clock, taskWakeup: createTaskWakeup(), blobs: localBlobStore(join(tmpdir(), 'opentms-rate-limit-blobs')) },
+      { logger: { level: 'warn', stream } },
+    );
     try {
       const user = await makeUser(database.db, await makeOrganization(database.db));
-      const login = await app.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: user.userName, password: 'correct horse battery staple' } });
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api2/v3/auth/login',
+        payload: { userName: user.userName, password: 'correct horse battery staple' },
+      });
       expect(login.statusCode).toBe(200);
       const headers = apiToken((login.json() as { token: string }).token);
       for (let i = 0; i < 6; i++) {

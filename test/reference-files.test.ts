@@ -26,27 +26,59 @@ describe('project reference files', () => {
   });
   afterAll(() => t.close());
 
-  const newProject = (options: Parameters<typeof makeProject>[2] = {}) => makeProject(t, organization.id, { createdById: admin.id, ...options });
+  const newProject = (options: Parameters<typeof makeProject>[2] = {}) =>
+    makeProject(t, organization.id, { createdById: admin.id, ...options });
   const referencesUrl = (projectUid: string, version = 'v1') => `/api2/${version}/projects/${projectUid}/references`;
 
   async function upload(projectUid: string, parts: Part[], headers = adminHeaders) {
     const body = await multipart(parts);
-    return t.inject({ method: 'POST', url: referencesUrl(projectUid, 'v2'), headers: { ...headers, ...body.headers }, payload: body.payload });
+    return t.inject({
+      method: 'POST',
+      url: referencesUrl(projectUid, 'v2'),
+      headers: { ...headers, ...body.headers },
+      payload: body.payload,
+    });
   }
 
   const counts = async () => ({
-    references: Number((await t.database.db.selectFrom('referenceFiles').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
-    storedFiles: Number((await t.database.db.selectFrom('storedFiles').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+    references: Number(
+      (
+        await t.database.db
+          .selectFrom('referenceFiles')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+    storedFiles: Number(
+      (
+        await t.database.db
+          .selectFrom('storedFiles')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
   });
 
   it('creates references from file parts with one note, and downloads each byte-identical under its name', async () => {
     const project = await newProject();
     const binary = Buffer.from([0, 1, 2, 250, 255, 10, 13]);
-    const response = await upload(project.uid, [filePart('glossary.csv', 'term,Begriff\n'), filePart('Übersicht – style.bin', binary, 'application/octet-stream'), jsonPart('Read before translating')]);
+    const response = await upload(project.uid, [
+      filePart('glossary.csv', 'term,Begriff\n'),
+      filePart('Übersicht – style.bin', binary, 'application/octet-stream'),
+      jsonPart('Read before translating'),
+    ]);
     expect(response.statusCode).toBe(201);
-    const created = response.json().referenceFiles as { id: string; uid: string; filename: string; note: string; createdBy: { uid: string; role: string } }[];
+    const created = response.json().referenceFiles as {
+      id: string;
+      uid: string;
+      filename: string;
+      note: string;
+      createdBy: { uid: string; role: string };
+    }[];
     expect(created.map((r) => r.filename)).toEqual(['glossary.csv', 'Übersicht – style.bin']);
-    expect(created.every((r) => r.note === 'Read before translating' && r.createdBy.uid === admin.uid && r.createdBy.role === 'ADMIN')).toBe(true);
+    expect(
+      created.every((r) => r.note === 'Read before translating' && r.createdBy.uid === admin.uid && r.createdBy.role === 'ADMIN'),
+    ).toBe(true);
     expect(created[0]!.id).toMatch(/^[0-9]+$/);
 
     const download = await t.inject({ url: `${referencesUrl(project.uid)}/${created[1]!.id}`, headers: adminHeaders });
@@ -70,18 +102,31 @@ describe('project reference files', () => {
     const empty = await upload(project.uid, [jsonPart('   ')]);
     expect(empty.statusCode).toBe(400);
     expect(empty.json().errorCode).toBe('FileOrNoteRequired');
-    const badJson = await upload(project.uid, [filePart('a.txt', `a ${newUid()}`), { name: 'json', content: '{not json', type: 'application/json' }]);
+    const badJson = await upload(project.uid, [
+      filePart('a.txt', `a ${newUid()}`),
+      { name: 'json', content: '{not json', type: 'application/json' },
+    ]);
     expect(badJson.statusCode).toBe(400);
     const wrongPart = await upload(project.uid, [{ name: 'other', content: 'x' }]);
     expect(wrongPart.statusCode).toBe(400);
     expect(await counts()).toEqual(before);
-    const notMultipart = await t.inject({ method: 'POST', url: referencesUrl(project.uid, 'v2'), headers: adminHeaders, payload: { note: 'x' } });
+    const notMultipart = await t.inject({
+      method: 'POST',
+      url: referencesUrl(project.uid, 'v2'),
+      headers: adminHeaders,
+      payload: { note: 'x' },
+    });
     expect(notMultipart.statusCode).toBe(415);
   });
 
   it('v1 (deprecated): a JSON note becomes a .txt file; an octet-stream body is named by Content-Disposition', async () => {
     const project = await newProject();
-    const note = await t.inject({ method: 'POST', url: referencesUrl(project.uid), headers: adminHeaders, payload: { note: 'Call the client first.' } });
+    const note = await t.inject({
+      method: 'POST',
+      url: referencesUrl(project.uid),
+      headers: adminHeaders,
+      payload: { note: 'Call the client first.' },
+    });
     expect(note.statusCode).toBe(201);
     expect(note.json()).toMatchObject({ filename: 'note.txt', note: 'Call the client first.' });
 
@@ -89,7 +134,11 @@ describe('project reference files', () => {
     const file = await t.inject({
       method: 'POST',
       url: referencesUrl(project.uid),
-      headers: { ...adminHeaders, 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('Brief (final).pdf')}` },
+      headers: {
+        ...adminHeaders,
+        'content-type': 'application/octet-stream',
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('Brief (final).pdf')}`,
+      },
       payload: bytes,
     });
     expect(file.statusCode).toBe(201);
@@ -97,7 +146,12 @@ describe('project reference files', () => {
     const download = await t.inject({ url: `${referencesUrl(project.uid)}/${file.json().id}`, headers: adminHeaders });
     expect(download.rawPayload.equals(bytes)).toBe(true);
 
-    const unnamed = await t.inject({ method: 'POST', url: referencesUrl(project.uid), headers: { ...adminHeaders, 'content-type': 'application/octet-stream' }, payload: bytes });
+    const unnamed = await t.inject({
+      method: 'POST',
+      url: referencesUrl(project.uid),
+      headers: { ...adminHeaders, 'content-type': 'application/octet-stream' },
+      payload: bytes,
+    });
     expect(unnamed.statusCode).toBe(400);
     const noNote = await t.inject({ method: 'POST', url: referencesUrl(project.uid), headers: adminHeaders, payload: {} });
     expect(noNote.statusCode).toBe(400);
@@ -111,7 +165,11 @@ describe('project reference files', () => {
     const octet = await t.inject({
       method: 'POST',
       url: referencesUrl(project.uid),
-      headers: { ...adminHeaders, 'content-type': 'application/octet-stream', 'content-disposition': `filename*=UTF-8''${encodeURIComponent('../../x')}` },
+      headers: {
+        ...adminHeaders,
+        'content-type': 'application/octet-stream',
+        'content-disposition': `filename*=UTF-8''${encodeURIComponent('../../x')}`,
+      },
       payload: 'x',
     });
     expect(octet.json().filename).toBe('x');
@@ -162,7 +220,10 @@ describe('project reference files', () => {
     expect(all).toMatchObject({ totalElements: 3, access: { canCreate: true } });
     // Default: newest first.
     expect(all.content[2].filename).toBe('Alpha-Glossary.csv');
-    expect((await list('filename=GLOSSARY&sort=FILENAME&order=ASC')).json().content.map((r: { filename: string }) => r.filename)).toEqual(['Alpha-Glossary.csv', 'gamma-glossary.txt']);
+    expect((await list('filename=GLOSSARY&sort=FILENAME&order=ASC')).json().content.map((r: { filename: string }) => r.filename)).toEqual([
+      'Alpha-Glossary.csv',
+      'gamma-glossary.txt',
+    ]);
     expect((await list(`createdBy=${pm.uid}`)).json().totalElements).toBe(2);
     expect((await list(`dateCreatedSince=${since}`)).json().totalElements).toBe(2);
     const page = (await list('pageSize=2&pageNumber=1&sort=FILENAME&order=DESC')).json();
@@ -181,7 +242,12 @@ describe('project reference files', () => {
     await upload(project.uid, [filePart('c.txt', 'c')]);
     const creators = await t.inject({ url: `${referencesUrl(project.uid)}/creators`, headers: adminHeaders });
     expect(creators.statusCode).toBe(200);
-    expect(creators.json().users.map((u: { uid: string }) => u.uid).sort()).toEqual([admin.uid, pm.uid].sort());
+    expect(
+      creators
+        .json()
+        .users.map((u: { uid: string }) => u.uid)
+        .sort(),
+    ).toEqual([admin.uid, pm.uid].sort());
     const narrowed = await t.inject({ url: `${referencesUrl(project.uid)}/creators?userName=ZORA`, headers: adminHeaders });
     expect(narrowed.json().users).toEqual([expect.objectContaining({ uid: pm.uid, role: 'PROJECT_MANAGER' })]);
   });
@@ -189,9 +255,21 @@ describe('project reference files', () => {
   it('downloads one selected reference as its file and several as a ZIP; a reference of another project is a 400', async () => {
     const project = await newProject();
     const other = await newProject();
-    const created = (await upload(project.uid, [filePart('one.txt', 'first file'), filePart('two.bin', Buffer.from([1, 2, 3])), filePart('one.txt', 'same name')])).json().referenceFiles;
+    const created = (
+      await upload(project.uid, [
+        filePart('one.txt', 'first file'),
+        filePart('two.bin', Buffer.from([1, 2, 3])),
+        filePart('one.txt', 'same name'),
+      ])
+    ).json().referenceFiles;
     const foreign = (await upload(other.uid, [filePart('foreign.txt', 'f')])).json().referenceFiles[0];
-    const download = (ids: unknown[]) => t.inject({ method: 'POST', url: `${referencesUrl(project.uid)}/download`, headers: adminHeaders, payload: { referenceFiles: ids.map((id) => ({ id })) } });
+    const download = (ids: unknown[]) =>
+      t.inject({
+        method: 'POST',
+        url: `${referencesUrl(project.uid)}/download`,
+        headers: adminHeaders,
+        payload: { referenceFiles: ids.map((id) => ({ id })) },
+      });
 
     const single = await download([created[1].id]);
     expect(single.statusCode).toBe(200);
@@ -218,7 +296,13 @@ describe('project reference files', () => {
     const content = `shared ${newUid()}`;
     const [first, second] = (await upload(project.uid, [filePart('a.txt', content), filePart('b.txt', content)])).json().referenceFiles;
     const [elsewhere] = (await upload(other.uid, [filePart('c.txt', content)])).json().referenceFiles;
-    const remove = (projectUid: string, ids: string[]) => t.inject({ method: 'DELETE', url: referencesUrl(projectUid), headers: adminHeaders, payload: { referenceFiles: ids.map((id) => ({ id })) } });
+    const remove = (projectUid: string, ids: string[]) =>
+      t.inject({
+        method: 'DELETE',
+        url: referencesUrl(projectUid),
+        headers: adminHeaders,
+        payload: { referenceFiles: ids.map((id) => ({ id })) },
+      });
 
     expect((await remove(project.uid, [first.id, elsewhere.id])).statusCode).toBe(400);
     expect((await remove(project.uid, [])).statusCode).toBe(400);
@@ -229,7 +313,9 @@ describe('project reference files', () => {
     expect(await t.deps.blobs.has(sha256Of(content))).toBe(true);
     expect((await remove(other.uid, [elsewhere.id])).statusCode).toBe(204);
     expect(await t.deps.blobs.has(sha256Of(content))).toBe(false);
-    expect(await t.database.db.selectFrom('storedFiles').select('sha256').where('sha256', '=', sha256Of(content)).executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.database.db.selectFrom('storedFiles').select('sha256').where('sha256', '=', sha256Of(content)).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('lets those who see the project work with its references: linguists read, other organizations see nothing', async () => {
@@ -288,7 +374,11 @@ describe('project reference files', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const project = await newProject();
-    await db.updateTable('projects').set({ vendorId: String(vendor.id) }).where('id', '=', String(project.id)).execute();
+    await db
+      .updateTable('projects')
+      .set({ vendorId: String(vendor.id) })
+      .where('id', '=', String(project.id))
+      .execute();
     const [buyerReference] = (await upload(project.uid, [filePart('buyer.txt', 'b')])).json().referenceFiles;
 
     const list = await t.inject({ url: referencesUrl(project.uid), headers: vendorHeaders });
@@ -308,7 +398,13 @@ describe('project reference files', () => {
     const creators = await t.inject({ url: `${referencesUrl(project.uid)}/creators`, headers: adminHeaders });
     expect(creators.json().users.map((u: { uid: string }) => u.uid)).toContain(vendorAdmin.uid);
 
-    const remove = (ids: string[]) => t.inject({ method: 'DELETE', url: referencesUrl(project.uid), headers: vendorHeaders, payload: { referenceFiles: ids.map((id) => ({ id })) } });
+    const remove = (ids: string[]) =>
+      t.inject({
+        method: 'DELETE',
+        url: referencesUrl(project.uid),
+        headers: vendorHeaders,
+        payload: { referenceFiles: ids.map((id) => ({ id })) },
+      });
     expect((await remove([buyerReference.id, own.id])).statusCode).toBe(403);
     expect((await remove([own.id])).statusCode).toBe(204);
     expect((await t.inject({ url: referencesUrl(project.uid), headers: adminHeaders })).json().totalElements).toBe(1);
@@ -331,7 +427,14 @@ describe('project template reference files', () => {
     const now = t.clock().toISOString();
     const row = await t.database.db
       .insertInto('projectTemplates')
-      .values({ uid: newUid(), organizationId: String(organization.id), name: `Template ${newUid().slice(0, 6)}`, createdAt: now, createdById: String(admin.id), lastModifiedAt: now })
+      .values({
+        uid: newUid(),
+        organizationId: String(organization.id),
+        name: `Template ${newUid().slice(0, 6)}`,
+        createdAt: now,
+        createdById: String(admin.id),
+        lastModifiedAt: now,
+      })
       .returning('uid')
       .executeTakeFirstOrThrow();
     return row.uid;
@@ -362,7 +465,8 @@ describe('project template reference files', () => {
   it('lists with a filename substring and downloads one file, or a ZIP for several', async () => {
     const template = await newTemplate();
     const otherTemplate = await newTemplate();
-    const records = (await upload(template, [filePart('Client-Glossary.csv', 'g'), filePart('brief.txt', 'brief text')])).json().referenceFiles;
+    const records = (await upload(template, [filePart('Client-Glossary.csv', 'g'), filePart('brief.txt', 'brief text')])).json()
+      .referenceFiles;
     const [foreign] = (await upload(otherTemplate, [filePart('other.txt', 'o')])).json().referenceFiles;
 
     const filtered = await t.inject({ url: `${url(template)}?filename=glossary`, headers: adminHeaders });
@@ -375,10 +479,20 @@ describe('project template reference files', () => {
     expect((await t.inject({ url: `${url(template)}/${records[1].id}`, headers: adminHeaders })).body).toBe('brief text');
     expect((await t.inject({ url: `${url(template)}/${foreign.uid}`, headers: adminHeaders })).statusCode).toBe(400);
 
-    const zip = await t.inject({ method: 'POST', url: `${url(template)}/download`, headers: adminHeaders, payload: { referenceFiles: records.map((r: { uid: string }) => ({ uid: r.uid })) } });
+    const zip = await t.inject({
+      method: 'POST',
+      url: `${url(template)}/download`,
+      headers: adminHeaders,
+      payload: { referenceFiles: records.map((r: { uid: string }) => ({ uid: r.uid })) },
+    });
     expect(zip.headers['content-type']).toBe('application/zip');
     expect(unzip(zip.rawPayload).get('brief.txt')!.toString()).toBe('brief text');
-    const mixed = await t.inject({ method: 'POST', url: `${url(template)}/download`, headers: adminHeaders, payload: { referenceFiles: [{ uid: records[0].uid }, { uid: foreign.uid }] } });
+    const mixed = await t.inject({
+      method: 'POST',
+      url: `${url(template)}/download`,
+      headers: adminHeaders,
+      payload: { referenceFiles: [{ uid: records[0].uid }, { uid: foreign.uid }] },
+    });
     expect(mixed.statusCode).toBe(400);
   });
 
@@ -387,7 +501,8 @@ describe('project template reference files', () => {
     const otherTemplate = await newTemplate();
     const records = (await upload(template, [filePart('a.txt', `a ${newUid()}`), filePart('b.txt', 'b')])).json().referenceFiles;
     const [foreign] = (await upload(otherTemplate, [filePart('c.txt', 'c')])).json().referenceFiles;
-    const remove = (uids: string[]) => t.inject({ method: 'DELETE', url: url(template), headers: adminHeaders, payload: { referenceFiles: uids.map((uid) => ({ uid })) } });
+    const remove = (uids: string[]) =>
+      t.inject({ method: 'DELETE', url: url(template), headers: adminHeaders, payload: { referenceFiles: uids.map((uid) => ({ uid })) } });
 
     expect((await remove([records[0].uid, foreign.uid])).statusCode).toBe(400);
     expect((await remove([])).statusCode).toBe(400);
@@ -414,14 +529,21 @@ describe('project template reference files', () => {
 
     const { headers: otherHeaders } = await signedInUser(t, 'ADMIN');
     expect((await t.inject({ url: url(template), headers: otherHeaders })).statusCode).toBe(404);
-    expect((await t.inject({ method: 'DELETE', url: url(template), headers: otherHeaders, payload: { referenceFiles: [{ uid: record.uid }] } })).statusCode).toBe(404);
+    expect(
+      (await t.inject({ method: 'DELETE', url: url(template), headers: otherHeaders, payload: { referenceFiles: [{ uid: record.uid }] } }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('shows createdBy as null when the creator belongs to another organization', async () => {
     const template = await newTemplate();
     const [record] = (await upload(template, [filePart('a.txt', 'a')])).json().referenceFiles;
     const stranger = await makeUser(t.database.db, await makeOrganization(t.database.db), { role: 'ADMIN' });
-    await t.database.db.updateTable('referenceFiles').set({ createdById: String(stranger.id) }).where('uid', '=', record.uid).execute();
+    await t.database.db
+      .updateTable('referenceFiles')
+      .set({ createdById: String(stranger.id) })
+      .where('uid', '=', record.uid)
+      .execute();
     const list = (await t.inject({ url: url(template), headers: adminHeaders })).json();
     expect(list.content[0]).toMatchObject({ uid: record.uid, createdBy: null });
   });

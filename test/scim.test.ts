@@ -2,7 +2,16 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
-import { DEFAULT_PASSWORD, apiToken, loginAs, makeOrganization, makeServiceAccount, makeUser, signedInUser, tokenRequest } from './factories.js';
+import {
+  DEFAULT_PASSWORD,
+  apiToken,
+  loginAs,
+  makeOrganization,
+  makeServiceAccount,
+  makeUser,
+  signedInUser,
+  tokenRequest,
+} from './factories.js';
 
 /** Issue 3, point 8: SCIM 2.0 user provisioning (docs/scim.md). */
 
@@ -52,11 +61,23 @@ describe('SCIM', () => {
   afterAll(() => t.close());
 
   const create = (body: unknown, extra: Record<string, string> = {}) =>
-    t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: { ...headers, 'content-type': 'application/scim+json', ...extra }, payload: JSON.stringify(body) });
+    t.inject({
+      method: 'POST',
+      url: `${SCIM}/Users`,
+      headers: { ...headers, 'content-type': 'application/scim+json', ...extra },
+      payload: JSON.stringify(body),
+    });
   const patch = (id: string, ...operations: unknown[]) =>
-    t.inject({ method: 'PATCH', url: `${SCIM}/Users/${id}`, headers: { ...headers, 'content-type': 'application/scim+json' }, payload: JSON.stringify(patchBody(...operations)) });
-  const userCount = async () => (await t.database.db.selectFrom('users').select('id').where('organizationId', '=', admin.organization.id).execute()).length;
-  const login = (userName: string, password: string) => t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName, password } });
+    t.inject({
+      method: 'PATCH',
+      url: `${SCIM}/Users/${id}`,
+      headers: { ...headers, 'content-type': 'application/scim+json' },
+      payload: JSON.stringify(patchBody(...operations)),
+    });
+  const userCount = async () =>
+    (await t.database.db.selectFrom('users').select('id').where('organizationId', '=', admin.organization.id).execute()).length;
+  const login = (userName: string, password: string) =>
+    t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName, password } });
   const tokenOf = async (userName: string, password: string): Promise<string> => {
     const response = await login(userName, password);
     expect(response.statusCode, response.body).toBe(200);
@@ -84,7 +105,13 @@ describe('SCIM', () => {
       const response = await t.inject(`${SCIM}/ResourceTypes`);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual([
-        expect.objectContaining({ id: 'User', name: 'User', endpoint: '/Users', schema: USER_SCHEMA, schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'] }),
+        expect.objectContaining({
+          id: 'User',
+          name: 'User',
+          endpoint: '/Users',
+          schema: USER_SCHEMA,
+          schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+        }),
       ]);
     });
 
@@ -94,8 +121,18 @@ describe('SCIM', () => {
       const [schema] = response.json();
       expect(schema).toMatchObject({ id: USER_SCHEMA, name: 'User' });
       const attribute = (name: string) => schema.attributes.find((a: { name: string }) => a.name === name);
-      expect(attribute('userName')).toMatchObject({ type: 'STRING', required: true, uniqueness: 'SERVER', mutability: 'READ_WRITE', multiValued: false });
-      expect(attribute('emails')).toMatchObject({ type: 'COMPLEX', multiValued: true, subAttributes: expect.arrayContaining([expect.objectContaining({ name: 'value' })]) });
+      expect(attribute('userName')).toMatchObject({
+        type: 'STRING',
+        required: true,
+        uniqueness: 'SERVER',
+        mutability: 'READ_WRITE',
+        multiValued: false,
+      });
+      expect(attribute('emails')).toMatchObject({
+        type: 'COMPLEX',
+        multiValued: true,
+        subAttributes: expect.arrayContaining([expect.objectContaining({ name: 'value' })]),
+      });
       expect(attribute('password')).toMatchObject({ mutability: 'WRITE_ONLY', returned: 'NEVER' });
       expect(attribute('active')).toMatchObject({ type: 'BOOLEAN' });
 
@@ -136,18 +173,40 @@ describe('SCIM', () => {
 
     it('answers 403 to a service account bot: bots are PROJECT_MANAGERs, and SCIM needs an ADMIN', async () => {
       const account = await makeServiceAccount(t, apiToken(admin.token));
-      const issued = await tokenRequest(t, { grant_type: 'client_credentials', client_id: account.clientId, client_secret: account.clientSecret });
+      const issued = await tokenRequest(t, {
+        grant_type: 'client_credentials',
+        client_id: account.clientId,
+        client_secret: account.clientSecret,
+      });
       expectScimError(await t.inject({ url: `${SCIM}/Users`, headers: bearer(issued.json().access_token) }), 403);
     });
 
     it('accepts every credential of an ADMIN: login token (Bearer or ApiToken), personal API token, token-service JWT', async () => {
-      const personal = await t.inject({ method: 'POST', url: '/api2/v1/auth/apiTokens', headers: apiToken(admin.token), payload: { name: 'Entra provisioning' } });
+      const personal = await t.inject({
+        method: 'POST',
+        url: '/api2/v1/auth/apiTokens',
+        headers: apiToken(admin.token),
+        payload: { name: 'Entra provisioning' },
+      });
       expect(personal.statusCode).toBe(201);
-      const exchanged = await tokenRequest(t, { grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: personal.json().token });
-      for (const credential of [bearer(admin.token), apiToken(admin.token), bearer(personal.json().token), bearer(exchanged.json().access_token)]) {
+      const exchanged = await tokenRequest(t, {
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token: personal.json().token,
+      });
+      for (const credential of [
+        bearer(admin.token),
+        apiToken(admin.token),
+        bearer(personal.json().token),
+        bearer(exchanged.json().access_token),
+      ]) {
         expect((await t.inject({ url: `${SCIM}/Users?count=1`, headers: credential })).statusCode).toBe(200);
       }
-      const created = await t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: bearer(exchanged.json().access_token), payload: scimUser() });
+      const created = await t.inject({
+        method: 'POST',
+        url: `${SCIM}/Users`,
+        headers: bearer(exchanged.json().access_token),
+        payload: scimUser(),
+      });
       expect(created.statusCode, created.body).toBe(201);
     });
   });
@@ -167,13 +226,23 @@ describe('SCIM', () => {
         emails: [{ value: 'john.doe@example.com', type: 'work', primary: true }],
         active: true,
         roles: [{ value: 'LINGUIST', primary: true }],
-        meta: { resourceType: 'User', created: expect.any(String), lastModified: expect.any(String), location: expect.stringMatching(new RegExp(`^http://[^/]+${SCIM}/Users/${user.id}$`)) },
+        meta: {
+          resourceType: 'User',
+          created: expect.any(String),
+          lastModified: expect.any(String),
+          location: expect.stringMatching(new RegExp(`^http://[^/]+${SCIM}/Users/${user.id}$`)),
+        },
       });
       expect(response.headers.location).toBe(user.meta.location);
       expect(user.meta.lastModified).toBe(user.meta.created);
 
       const row = await t.database.db.selectFrom('users').selectAll().where('uid', '=', user.id).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ role: 'LINGUIST', passwordHash: null, organizationId: admin.organization.id, email: 'john.doe@example.com' });
+      expect(row).toMatchObject({
+        role: 'LINGUIST',
+        passwordHash: null,
+        organizationId: admin.organization.id,
+        email: 'john.doe@example.com',
+      });
       expect(String(row.createdById)).toBe(String(admin.user.id));
       // No password: no password login (single sign-on or tokens come later).
       expect((await login(body.userName, 'whatever password')).statusCode).toBe(401);
@@ -188,23 +257,37 @@ describe('SCIM', () => {
       // The published spec types the id as int64: the numeric id finds the same user.
       expect((await t.inject({ url: `${SCIM}/Users/${row.id}`, headers })).json().id).toBe(user.id);
       // Under /web/api2 the location says so.
-      expect((await t.inject({ url: `/web/api2/v1/scim/Users/${user.id}`, headers })).json().meta.location).toContain(`/web/api2/v1/scim/Users/${user.id}`);
+      expect((await t.inject({ url: `/web/api2/v1/scim/Users/${user.id}`, headers })).json().meta.location).toContain(
+        `/web/api2/v1/scim/Users/${user.id}`,
+      );
     });
 
     it('takes a password, a role from roles, the primary e-mail, and application/json too', async () => {
       const body = scimUser({
         password: 'a provisioned secret',
         roles: [{ value: 'Project Manager', primary: 'True' }],
-        emails: [{ value: 'home@example.com', type: 'home' }, { value: 'work@example.com', type: 'work', primary: true }],
+        emails: [
+          { value: 'home@example.com', type: 'home' },
+          { value: 'work@example.com', type: 'work', primary: true },
+        ],
         active: 'True',
         externalId: 'ignored-0001',
         displayName: 'Ignored',
         'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'Ignored' },
       });
-      const response = await t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: { ...headers, accept: 'application/json' }, payload: body });
+      const response = await t.inject({
+        method: 'POST',
+        url: `${SCIM}/Users`,
+        headers: { ...headers, accept: 'application/json' },
+        payload: body,
+      });
       expect(response.statusCode, response.body).toBe(201);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
-      expect(response.json()).toMatchObject({ emails: [{ value: 'work@example.com' }], roles: [{ value: 'PROJECT_MANAGER' }], active: true });
+      expect(response.json()).toMatchObject({
+        emails: [{ value: 'work@example.com' }],
+        roles: [{ value: 'PROJECT_MANAGER' }],
+        active: true,
+      });
       expect(response.body).not.toContain('password');
       expect((await login(body.userName as string, 'a provisioned secret')).statusCode).toBe(200);
     });
@@ -232,7 +315,12 @@ describe('SCIM', () => {
     ])('refuses %s and writes nothing', async (_what, override, status, scimType) => {
       const before = await userCount();
       const payload = '__raw' in override ? (override.__raw as string) : JSON.stringify(scimUser(override));
-      const response = await t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: { ...headers, 'content-type': 'application/scim+json' }, payload });
+      const response = await t.inject({
+        method: 'POST',
+        url: `${SCIM}/Users`,
+        headers: { ...headers, 'content-type': 'application/scim+json' },
+        payload,
+      });
       expect(response.statusCode, response.body).toBe(status);
       expect(response.json()).toMatchObject({ schemas: [ERROR], status: String(status) });
       if (scimType) expect(response.json().scimType).toBe(scimType);
@@ -246,12 +334,22 @@ describe('SCIM', () => {
       expectScimError(await create(scimUser({ userName: body.userName.toUpperCase() })), 409, 'uniqueness');
       // User names are unique across the installation, not only the organization.
       const other = await signedInUser(t, 'ADMIN');
-      expectScimError(await t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: bearer(other.token), payload: scimUser({ userName: admin.user.userName }) }), 409, 'uniqueness');
+      expectScimError(
+        await t.inject({
+          method: 'POST',
+          url: `${SCIM}/Users`,
+          headers: bearer(other.token),
+          payload: scimUser({ userName: admin.user.userName }),
+        }),
+        409,
+        'uniqueness',
+      );
       expect(await userCount()).toBe(before);
     });
 
     it('answers malformed JSON and an empty body with 400 invalidSyntax, other content types with 415', async () => {
-      const post = (payload: string, contentType: string) => t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: { ...headers, 'content-type': contentType }, payload });
+      const post = (payload: string, contentType: string) =>
+        t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: { ...headers, 'content-type': contentType }, payload });
       expectScimError(await post('{"userName": "x",', 'application/scim+json'), 400, 'invalidSyntax');
       expectScimError(await post('{"userName": "x",', 'application/json'), 400, 'invalidSyntax');
       expectScimError(await post('', 'application/scim+json'), 400, 'invalidSyntax');
@@ -266,7 +364,9 @@ describe('SCIM', () => {
       const over = await t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: bearer(token), payload: scimUser() });
       expectScimError(over, 403);
       expect(over.json().detail).toContain('seats');
-      expect((await t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: bearer(token), payload: scimUser({ active: false }) })).statusCode).toBe(201);
+      expect(
+        (await t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: bearer(token), payload: scimUser({ active: false }) })).statusCode,
+      ).toBe(201);
     });
   });
 
@@ -278,7 +378,14 @@ describe('SCIM', () => {
         method: 'PUT',
         url: `${SCIM}/Users/${created.id}`,
         headers: { ...headers, 'content-type': 'application/scim+json' },
-        payload: JSON.stringify({ schemas: [USER_SCHEMA], id: 'ignored', meta: { created: 'ignored' }, userName, name: { givenName: 'Jane', familyName: 'Roe' }, emails: [{ value: 'jane@example.com' }] }),
+        payload: JSON.stringify({
+          schemas: [USER_SCHEMA],
+          id: 'ignored',
+          meta: { created: 'ignored' },
+          userName,
+          name: { givenName: 'Jane', familyName: 'Roe' },
+          emails: [{ value: 'jane@example.com' }],
+        }),
       });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toMatchObject({
@@ -290,13 +397,23 @@ describe('SCIM', () => {
         roles: [{ value: 'SUBMITTER' }],
         meta: { created: created.meta.created },
       });
-      expect((await t.inject({ url: `/api2/v3/users/${created.id}`, headers: apiToken(admin.token) })).json()).toMatchObject({ userName, email: 'jane@example.com', role: 'SUBMITTER', active: false });
+      expect((await t.inject({ url: `/api2/v3/users/${created.id}`, headers: apiToken(admin.token) })).json()).toMatchObject({
+        userName,
+        email: 'jane@example.com',
+        role: 'SUBMITTER',
+        active: false,
+      });
     });
 
     it('refuses a replacement without required attributes or with a taken userName, and changes nothing', async () => {
       const created = (await create(scimUser())).json();
-      const put = (payload: unknown) => t.inject({ method: 'PUT', url: `${SCIM}/Users/${created.id}`, headers, payload: payload as object });
-      expectScimError(await put({ schemas: [USER_SCHEMA], userName: created.userName, emails: [{ value: 'x@example.com' }] }), 400, 'invalidValue');
+      const put = (payload: unknown) =>
+        t.inject({ method: 'PUT', url: `${SCIM}/Users/${created.id}`, headers, payload: payload as object });
+      expectScimError(
+        await put({ schemas: [USER_SCHEMA], userName: created.userName, emails: [{ value: 'x@example.com' }] }),
+        400,
+        'invalidValue',
+      );
       expectScimError(await put({ ...scimUser(), userName: admin.user.userName }), 409, 'uniqueness');
       expect((await t.inject({ url: `${SCIM}/Users/${created.id}`, headers })).json()).toEqual(created);
     });
@@ -315,7 +432,12 @@ describe('SCIM', () => {
         { op: 'Replace', path: 'roles[primary eq "True"].value', value: 'ADMIN' },
       );
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json()).toMatchObject({ name: { givenName: 'Johnny', familyName: 'Doe' }, emails: [{ value: 'johnny@example.com' }], roles: [{ value: 'ADMIN' }], active: true });
+      expect(response.json()).toMatchObject({
+        name: { givenName: 'Johnny', familyName: 'Doe' },
+        emails: [{ value: 'johnny@example.com' }],
+        roles: [{ value: 'ADMIN' }],
+        active: true,
+      });
 
       // Deactivation: "value": "False" as Entra sends it. The user's token stops working and login is refused.
       const deactivated = await patch(created.id, { op: 'Replace', path: 'active', value: 'False' });
@@ -323,7 +445,10 @@ describe('SCIM', () => {
       expect(deactivated.json().active).toBe(false);
       expect((await t.inject({ url: '/api2/v1/auth/whoAmI', headers: apiToken(userToken) })).statusCode).toBe(401);
       expect((await login(created.userName, 'a provisioned secret')).statusCode).toBe(401);
-      expect((await t.inject({ url: `${SCIM}/Users?filter=${encodeURIComponent(`userName eq "${created.userName}"`)}`, headers })).json().Resources[0].active).toBe(false);
+      expect(
+        (await t.inject({ url: `${SCIM}/Users?filter=${encodeURIComponent(`userName eq "${created.userName}"`)}`, headers })).json()
+          .Resources[0].active,
+      ).toBe(false);
 
       // Okta's reactivation: replace without a path.
       const reactivated = await patch(created.id, { op: 'replace', value: { active: true } });
@@ -346,7 +471,12 @@ describe('SCIM', () => {
       ['a malformed value filter', [{ op: 'replace', path: 'emails[type xx "work"].value', value: 'x' }], 400, 'invalidFilter'],
       ['an unknown op', [{ op: 'Move', path: 'userName', value: 'x' }], 400, 'invalidSyntax'],
       ['remove without a path', [{ op: 'remove' }], 400, 'noTarget'],
-      ['a value filter that matches nothing', [{ op: 'replace', path: 'emails[type eq "home"].value', value: 'x@example.com' }], 400, 'noTarget'],
+      [
+        'a value filter that matches nothing',
+        [{ op: 'replace', path: 'emails[type eq "home"].value', value: 'x@example.com' }],
+        400,
+        'noTarget',
+      ],
       ['the read-only id', [{ op: 'replace', path: 'id', value: 'x' }], 400, 'mutability'],
       ['removing a required attribute', [{ op: 'remove', path: 'name.familyName' }], 400, 'invalidValue'],
       ['removing every e-mail', [{ op: 'remove', path: 'emails' }], 400, 'invalidValue'],
@@ -360,7 +490,12 @@ describe('SCIM', () => {
 
     it('refuses a body that is not a PatchOp message', async () => {
       const created = (await create(scimUser())).json();
-      const response = await t.inject({ method: 'PATCH', url: `${SCIM}/Users/${created.id}`, headers, payload: { schemas: [USER_SCHEMA], active: false } });
+      const response = await t.inject({
+        method: 'PATCH',
+        url: `${SCIM}/Users/${created.id}`,
+        headers,
+        payload: { schemas: [USER_SCHEMA], active: false },
+      });
       expectScimError(response, 400, 'invalidSyntax');
     });
 
@@ -385,7 +520,7 @@ describe('SCIM', () => {
   });
 
   describe('another organization, bots and unknown ids', () => {
-    it('answers 404 for every operation on another organization\'s user, and changes nothing', async () => {
+    it("answers 404 for every operation on another organization's user, and changes nothing", async () => {
       const other = await makeOrganization(t.database.db);
       const stranger = await makeUser(t.database.db, other, { role: 'LINGUIST' });
       const url = `${SCIM}/Users/${stranger.uid}`;
@@ -418,19 +553,33 @@ describe('SCIM', () => {
       org = await signedInUser(t, 'ADMIN');
       h = bearer(org.token);
       const make = async (key: string, body: Record<string, unknown>) => {
-        const response = await t.inject({ method: 'POST', url: `${SCIM}/Users`, headers: h, payload: scimUser({ userName: `${key}-${tag}`, ...body }) });
+        const response = await t.inject({
+          method: 'POST',
+          url: `${SCIM}/Users`,
+          headers: h,
+          payload: scimUser({ userName: `${key}-${tag}`, ...body }),
+        });
         expect(response.statusCode, response.body).toBe(201);
         people[key] = response.json();
       };
       await make('alice', { name: { givenName: 'Alice', familyName: 'Smith' }, emails: [{ value: 'alice@corp.example', primary: true }] });
       await make('bob', { name: { givenName: 'Bob', familyName: 'Smithson' }, emails: [{ value: 'bob@other.example' }], active: false });
-      await make('carol', { name: { givenName: 'Carol', familyName: 'Jones' }, emails: [{ value: 'CAROL@corp.example' }], roles: [{ value: 'PROJECT_MANAGER' }] });
+      await make('carol', {
+        name: { givenName: 'Carol', familyName: 'Jones' },
+        emails: [{ value: 'CAROL@corp.example' }],
+        roles: [{ value: 'PROJECT_MANAGER' }],
+      });
       await make('dan_', { name: { givenName: 'Dan', familyName: '100% Real' }, emails: [{ value: 'dan@corp.example' }] });
       // Noise that must never show: a deleted user, a bot, and another organization's look-alike.
       await make('deleted', {});
       expect((await t.inject({ method: 'DELETE', url: `${SCIM}/Users/${people.deleted!.id}`, headers: h })).statusCode).toBe(204);
       await makeServiceAccount(t, apiToken(org.token));
-      await t.inject({ method: 'POST', url: `${SCIM}/Users`, headers, payload: scimUser({ userName: `alice2-${tag}`, name: { givenName: 'Alice', familyName: 'Smith' } }) });
+      await t.inject({
+        method: 'POST',
+        url: `${SCIM}/Users`,
+        headers,
+        payload: scimUser({ userName: `alice2-${tag}`, name: { givenName: 'Alice', familyName: 'Smith' } }),
+      });
     });
 
     const search = (query: string) => t.inject({ url: `${SCIM}/Users?${query}`, headers: h });
@@ -525,9 +674,13 @@ describe('SCIM', () => {
 
     it('sorts by sortBy and sortOrder', async () => {
       const query = `filter=${encodeURIComponent(`userName co "${tag}"`)}`;
-      const descending = (await search(`${query}&sortBy=name.givenName&sortOrder=descending`)).json().Resources.map((r: { name: { givenName: string } }) => r.name.givenName);
+      const descending = (await search(`${query}&sortBy=name.givenName&sortOrder=descending`))
+        .json()
+        .Resources.map((r: { name: { givenName: string } }) => r.name.givenName);
       expect(descending).toEqual(['Dan', 'Carol', 'Bob', 'Alice']);
-      const byEmail = (await search(`${query}&sortBy=emails.value`)).json().Resources.map((r: { emails: { value: string }[] }) => r.emails[0]!.value);
+      const byEmail = (await search(`${query}&sortBy=emails.value`))
+        .json()
+        .Resources.map((r: { emails: { value: string }[] }) => r.emails[0]!.value);
       expect(byEmail).toEqual(['alice@corp.example', 'bob@other.example', 'CAROL@corp.example', 'dan@corp.example']);
       expectScimError(await search('sortBy=title'), 400, 'invalidValue');
       expectScimError(await search('sortBy=userName&sortOrder=sideways'), 400, 'invalidValue');

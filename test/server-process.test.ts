@@ -19,10 +19,12 @@ interface Server extends StartedProcess {
 
 function startServer(env: Record<string, string>): Promise<Server> {
   const listening = (line: Record<string, unknown>) => /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(String(line.msg));
-  return startProcess('src/main.ts', [], { HOST: '127.0.0.1', PORT: '0', ...env }, (line) => listening(line) !== null, 'the server').then((started) => ({
-    ...started,
-    port: Number(started.lines.map(listening).find((m) => m)?.[1]),
-  }));
+  return startProcess('src/main.ts', [], { HOST: '127.0.0.1', PORT: '0', ...env }, (line) => listening(line) !== null, 'the server').then(
+    (started) => ({
+      ...started,
+      port: Number(started.lines.map(listening).find((m) => m)?.[1]),
+    }),
+  );
 }
 
 afterAll(killAllStarted);

@@ -20,7 +20,14 @@ describe('service accounts', () => {
   const clientCredentials = (account: { clientId: string; clientSecret: string }) =>
     tokenRequest(t, { grant_type: 'client_credentials', client_id: account.clientId, client_secret: account.clientSecret });
   const count = async (table: 'serviceAccounts' | 'users') =>
-    Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('creates an account with a bot user and shows the client secret once', async () => {
     const response = await create(admin.headers, { name: 'Crème CI / nightly', products: ['tms', 'strings'], scopes: ['read', 'write'] });
@@ -67,7 +74,9 @@ describe('service accounts', () => {
   });
 
   it('stores per product the requested scopes it supports, possibly none', async () => {
-    const body = (await create(admin.headers, { name: 'narrow', products: ['tms', 'strings', 'tms'], scopes: ['tms:write', 'strings:read'] })).json();
+    const body = (
+      await create(admin.headers, { name: 'narrow', products: ['tms', 'strings', 'tms'], scopes: ['tms:write', 'strings:read'] })
+    ).json();
     expect(body.products).toEqual([
       { product: 'tms', scopes: ['write'] },
       { product: 'strings', scopes: ['read'] },
@@ -101,7 +110,7 @@ describe('service accounts', () => {
     expect((await create(admin.headers, { name: 'x'.repeat(255), products: ['tms'], scopes: ['read'] })).statusCode).toBe(201);
   });
 
-  it('lists the organization\'s accounts, paged; another organization\'s are not found', async () => {
+  it("lists the organization's accounts, paged; another organization's are not found", async () => {
     const own = await signedInUser(t, 'ADMIN');
     const first = await makeServiceAccount(t, own.headers, { name: 'one' });
     await makeServiceAccount(t, own.headers, { name: 'two' });
@@ -142,7 +151,9 @@ describe('service accounts', () => {
     expect(again.statusCode).toBe(401);
     expect(again.json().error).toBe('invalid_client');
     expect((await t.inject({ url: `/api2/v1/serviceAccounts/${account.uid}`, headers: admin.headers })).statusCode).toBe(404);
-    expect((await t.inject({ method: 'DELETE', url: `/api2/v1/serviceAccounts/${account.uid}`, headers: admin.headers })).statusCode).toBe(404);
+    expect((await t.inject({ method: 'DELETE', url: `/api2/v1/serviceAccounts/${account.uid}`, headers: admin.headers })).statusCode).toBe(
+      404,
+    );
   });
 
   it('is for ADMIN users only', async () => {
@@ -167,7 +178,11 @@ describe('service accounts', () => {
     it('cannot log in interactively', async () => {
       const account = await makeServiceAccount(t, admin.headers);
       for (const password of ['anything', account.clientSecret]) {
-        const response = await t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: account.botUser.userName, password } });
+        const response = await t.inject({
+          method: 'POST',
+          url: '/api2/v3/auth/login',
+          payload: { userName: account.botUser.userName, password },
+        });
         expect(response.statusCode).toBe(401);
         expect(response.json().errorCode).toBe('AuthInvalidCredentials');
       }

@@ -12,7 +12,6 @@ import { apiToken, loginAs, signedInUser } from './factories.js';
  * extensions, edit being a partial update (description, "Behaviour of other operations" 4).
  */
 
-
 let stepCounter = 0;
 
 describe('services', () => {
@@ -46,7 +45,15 @@ describe('services', () => {
     const n = ++stepCounter;
     return loose()
       .insertInto('workflowSteps')
-      .values({ uid: newUid(), organizationId, name: `Step ${n} ${newUid().slice(0, 6)}`, abbr: `S${n}`.slice(0, 3), orderIndex: order, lqaEnabled: false, createdAt: t.clock().toISOString() })
+      .values({
+        uid: newUid(),
+        organizationId,
+        name: `Step ${n} ${newUid().slice(0, 6)}`,
+        abbr: `S${n}`.slice(0, 3),
+        orderIndex: order,
+        lqaEnabled: false,
+        createdAt: t.clock().toISOString(),
+      })
       .returning(['id', 'uid', 'name'])
       .executeTakeFirstOrThrow() as Promise<{ id: string | number; uid: string; name: string }>;
   }
@@ -61,16 +68,22 @@ describe('services', () => {
 
   async function projectManager(rights: Record<string, boolean> = {}) {
     const userName = `pm-${newUid().slice(0, 10)}`;
-    const created = await ok('POST', '../v3/users', home.headers, {
-      userName,
-      firstName: 'Petra',
-      lastName: 'Manager',
-      email: `${userName}@example.test`,
-      password: 'a good password',
-      role: 'PROJECT_MANAGER',
-      timezone: 'Europe/Prague',
-      ...rights,
-    }, 201);
+    const created = await ok(
+      'POST',
+      '../v3/users',
+      home.headers,
+      {
+        userName,
+        firstName: 'Petra',
+        lastName: 'Manager',
+        email: `${userName}@example.test`,
+        password: 'a good password',
+        role: 'PROJECT_MANAGER',
+        timezone: 'Europe/Prague',
+        ...rights,
+      },
+      201,
+    );
     const row = await t.database.db.selectFrom('users').selectAll().where('uid', '=', created.uid).executeTakeFirstOrThrow();
     return { uid: row.uid, headers: apiToken(await loginAs(t, row, 'a good password')) };
   }
@@ -116,7 +129,10 @@ describe('services', () => {
     const before = await count();
     const duplicate = await api('POST', 'services', home.headers, { name: name.toUpperCase() });
     expect(duplicate.statusCode).toBe(409);
-    expect(duplicate.json()).toMatchObject({ errorCode: 'NameAlreadyExists', errorDetails: [{ field: 'name', message: 'already exists' }] });
+    expect(duplicate.json()).toMatchObject({
+      errorCode: 'NameAlreadyExists',
+      errorDetails: [{ field: 'name', message: 'already exists' }],
+    });
     expect(await count()).toBe(before);
     await create({ name }, other.headers);
 
@@ -145,9 +161,26 @@ describe('services', () => {
       dateModified: t.clock().toISOString(),
     });
     const described = await ok('PUT', `services/${service.uid}`, home.headers, { description: 'New text' });
-    expect(described).toMatchObject({ name, active: false, description: 'New text', workflowSteps: [{ uid: step.uid }], projectTemplate: { uid: tpl.uid } });
-    const cleared = await ok('PUT', `services/${service.uid}`, home.headers, { description: null, projectTemplate: null, workflowSteps: [] });
-    expect(cleared).toMatchObject({ name, active: false, description: null, workflowSteps: [], projectTemplate: null, dateCreated: service.dateCreated });
+    expect(described).toMatchObject({
+      name,
+      active: false,
+      description: 'New text',
+      workflowSteps: [{ uid: step.uid }],
+      projectTemplate: { uid: tpl.uid },
+    });
+    const cleared = await ok('PUT', `services/${service.uid}`, home.headers, {
+      description: null,
+      projectTemplate: null,
+      workflowSteps: [],
+    });
+    expect(cleared).toMatchObject({
+      name,
+      active: false,
+      description: null,
+      workflowSteps: [],
+      projectTemplate: null,
+      dateCreated: service.dateCreated,
+    });
     expect(await ok('GET', `services/${service.uid}`, home.headers)).toEqual(cleared);
   });
 
@@ -185,7 +218,12 @@ describe('services', () => {
     expect(uids(await ok('GET', 'services?name=machine', headers))).toEqual([a.uid, b.uid]);
     expect(uids(await ok('GET', 'services?active=false', headers))).toEqual([b.uid]);
     expect(uids(await ok('GET', 'services?active=true&name=MACHINE', headers))).toEqual([a.uid]);
-    expect(await ok('GET', 'services?pageSize=2&pageNumber=1', headers)).toMatchObject({ totalElements: 3, totalPages: 2, numberOfElements: 1, content: [{ uid: c.uid }] });
+    expect(await ok('GET', 'services?pageSize=2&pageNumber=1', headers)).toMatchObject({
+      totalElements: 3,
+      totalPages: 2,
+      numberOfElements: 1,
+      content: [{ uid: c.uid }],
+    });
     expect((await api('GET', 'services?pageSize=51', headers)).statusCode).toBe(400);
   });
 
@@ -232,10 +270,17 @@ describe('services', () => {
     const gone = await workflowStep(home.organization.id, 1);
     const kept = await workflowStep(home.organization.id, 2);
     const tpl = await template(home.organization.id);
-    const service = await create({ name: unique('Cascade'), workflowSteps: [{ uid: gone.uid }, { uid: kept.uid }], projectTemplate: { uid: tpl.uid } });
+    const service = await create({
+      name: unique('Cascade'),
+      workflowSteps: [{ uid: gone.uid }, { uid: kept.uid }],
+      projectTemplate: { uid: tpl.uid },
+    });
     expect(service.workflowSteps).toHaveLength(2);
     await loose().deleteFrom('workflowSteps').where('id', '=', gone.id).execute();
     await t.database.db.deleteFrom('projectTemplates').where('id', '=', tpl.id).execute();
-    expect(await ok('GET', `services/${service.uid}`, home.headers)).toMatchObject({ workflowSteps: [{ uid: kept.uid }], projectTemplate: null });
+    expect(await ok('GET', `services/${service.uid}`, home.headers)).toMatchObject({
+      workflowSteps: [{ uid: kept.uid }],
+      projectTemplate: null,
+    });
   });
 });

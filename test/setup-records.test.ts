@@ -12,7 +12,6 @@ import { apiToken, loginAs, makeOrganization, makeUser, signedInUser } from './f
  * unit feature flag, and references from users' settings.
  */
 
-
 describe('setup records', () => {
   let t: TestApp;
   let admin: Headers;
@@ -57,7 +56,9 @@ describe('setup records', () => {
   }
 
   /** A project template row pointing at the given records (templates get their API in issue 6). */
-  async function template(references: Partial<Record<'clientId' | 'businessUnitId' | 'costCenterId' | 'domainId' | 'subDomainId', string>>) {
+  async function template(
+    references: Partial<Record<'clientId' | 'businessUnitId' | 'costCenterId' | 'domainId' | 'subDomainId', string>>,
+  ) {
     return t.database.db
       .insertInto('projectTemplates')
       .values({ uid: newUid(), organizationId, name: 'Template', createdAt: t.clock().toISOString(), createdById: adminId, ...references })
@@ -65,7 +66,8 @@ describe('setup records', () => {
       .executeTakeFirstOrThrow();
   }
 
-  const templateRow = (id: string | number) => t.database.db.selectFrom('projectTemplates').selectAll().where('id', '=', String(id)).executeTakeFirstOrThrow();
+  const templateRow = (id: string | number) =>
+    t.database.db.selectFrom('projectTemplates').selectAll().where('id', '=', String(id)).executeTakeFirstOrThrow();
   const idOf = async (table: 'clients' | 'businessUnits' | 'costCenters' | 'domains' | 'subDomains', uid: string) =>
     String((await t.database.db.selectFrom(table).select('id').where('uid', '=', uid).executeTakeFirstOrThrow()).id);
 
@@ -79,7 +81,14 @@ describe('setup records', () => {
         displayNoteInProject: true,
         contacts: [{ name: 'Jane Doe', email: 'jane@acme.test', phone: '+420 123' }],
       });
-      expect(created).toMatchObject({ name, externalId: 'EXT-1', note: 'Prefers British spelling', displayNoteInProject: true, priceList: null, netRateScheme: null });
+      expect(created).toMatchObject({
+        name,
+        externalId: 'EXT-1',
+        note: 'Prefers British spelling',
+        displayNoteInProject: true,
+        priceList: null,
+        netRateScheme: null,
+      });
       expect(created.contacts).toEqual([{ name: 'Jane Doe', email: 'jane@acme.test', phone: '+420 123' }]);
       expect(created.createdBy).toMatchObject({ role: 'ADMIN' });
       expect(created.id).toMatch(/^\d+$/);
@@ -142,7 +151,11 @@ describe('setup records', () => {
       const clientId = await idOf('clients', client.uid);
       const unitId = await idOf('businessUnits', unit.uid);
       const templated = await template({ clientId, businessUnitId: unitId });
-      const manager = await projectManager({ clients: [{ uid: client.uid }], projectClients: [{ uid: client.uid }], projectBusinessUnits: [{ uid: unit.uid }, { uid: other.uid }] } as never);
+      const manager = await projectManager({
+        clients: [{ uid: client.uid }],
+        projectClients: [{ uid: client.uid }],
+        projectBusinessUnits: [{ uid: unit.uid }, { uid: other.uid }],
+      } as never);
 
       expect((await api('DELETE', `clients/${client.uid}`, admin)).statusCode).toBe(204);
 
@@ -166,7 +179,10 @@ describe('setup records', () => {
         const before = (await api('GET', `${kind}?pageSize=1`, admin)).json().totalElements;
         const duplicate = await api('POST', kind, admin, { name: name.toUpperCase() });
         expect(duplicate.statusCode).toBe(409);
-        expect(duplicate.json()).toMatchObject({ errorCode: 'NameAlreadyExists', errorDetails: [{ field: 'name', message: 'already exists' }] });
+        expect(duplicate.json()).toMatchObject({
+          errorCode: 'NameAlreadyExists',
+          errorDetails: [{ field: 'name', message: 'already exists' }],
+        });
         expect((await api('GET', `${kind}?pageSize=1`, admin)).json().totalElements).toBe(before);
 
         const second = await create(kind, { name: unique('Other') });
@@ -231,7 +247,9 @@ describe('setup records', () => {
         expect(response.statusCode, response.body).toBe(200);
         expect(response.json().name).toBe(center.name);
       }
-      expect((await api('PUT', `costCenters/${center.uid}`, admin, { name: 'Renamed cost center' })).json().name).toBe('Renamed cost center');
+      expect((await api('PUT', `costCenters/${center.uid}`, admin, { name: 'Renamed cost center' })).json().name).toBe(
+        'Renamed cost center',
+      );
     });
   });
 
@@ -246,7 +264,9 @@ describe('setup records', () => {
         const templated = await template({ [column]: await idOf(kind, record.uid) });
         const listField = { businessUnits: 'projectBusinessUnits', domains: 'domains', subDomains: 'subDomains' }[kind];
         const manager = await projectManager({ [listField]: [{ uid: record.uid }] } as never);
-        expect((await api('GET', `../v3/users/${manager.uid}`, admin)).json()[listField]).toEqual([{ id: expect.any(String), uid: record.uid, name: record.name }]);
+        expect((await api('GET', `../v3/users/${manager.uid}`, admin)).json()[listField]).toEqual([
+          { id: expect.any(String), uid: record.uid, name: record.name },
+        ]);
         expect((await api('DELETE', `${kind}/${record.uid}`, admin)).statusCode).toBe(204);
         expect((await templateRow(templated.id))[column]).toBeNull();
         expect((await api('GET', `../v3/users/${manager.uid}`, admin)).json()[listField]).toEqual([]);
@@ -277,7 +297,10 @@ describe('setup records', () => {
         expect(response.statusCode, `${method} ${url}`).toBe(403);
         expect(response.json().errorCode).toBe('BusinessUnitsDisabled');
       }
-      expect((await api('PATCH', `admin/organizations/${org.organization.uid}`, sysAdmin, { businessUnitsEnabled: true })).json().businessUnitsEnabled).toBe(true);
+      expect(
+        (await api('PATCH', `admin/organizations/${org.organization.uid}`, sysAdmin, { businessUnitsEnabled: true })).json()
+          .businessUnitsEnabled,
+      ).toBe(true);
       expect((await api('GET', `businessUnits/${unit.uid}`, org.headers)).json().name).toBe('Unit');
     });
   });
@@ -300,7 +323,7 @@ describe('setup records', () => {
       expect((await api('DELETE', `clients/${own.uid}`, creator.headers)).statusCode).toBe(204);
     });
 
-    it('clients: viewing, editing and deleting others\' clients each need their right', async () => {
+    it("clients: viewing, editing and deleting others' clients each need their right", async () => {
       const theirs = await create('clients', { name: unique('Shared client') });
       const viewer = await projectManager({ clientViewOther: true });
       expect((await api('GET', `clients/${theirs.uid}`, viewer.headers)).statusCode).toBe(200);
@@ -313,7 +336,7 @@ describe('setup records', () => {
       expect((await api('DELETE', `clients/${theirs.uid}`, editor.headers)).statusCode).toBe(204);
     });
 
-    it('subdomains: subDomainCreate to create, the client rights for others\' subdomains', async () => {
+    it("subdomains: subDomainCreate to create, the client rights for others' subdomains", async () => {
       const theirs = await create('subDomains', { name: unique('Admin sub') });
       const plain = await projectManager();
       expect((await api('POST', 'subDomains', plain.headers, { name: unique('x') })).statusCode).toBe(403);
@@ -324,7 +347,7 @@ describe('setup records', () => {
       expect((await api('DELETE', `subDomains/${theirs.uid}`, creator.headers)).statusCode).toBe(403);
     });
 
-    it('domains follow the spec\'s clientDomainSubDomain rights, on by default', async () => {
+    it("domains follow the spec's clientDomainSubDomain rights, on by default", async () => {
       const theirs = await create('domains', { name: unique('Admin domain') });
       const plain = await projectManager();
       await create('domains', { name: unique('PM domain') }, plain.headers);
@@ -347,7 +370,7 @@ describe('setup records', () => {
   });
 
   describe('references', () => {
-    it('another organization\'s records are not found, and cannot be referenced', async () => {
+    it("another organization's records are not found, and cannot be referenced", async () => {
       const elsewhere = await signedInUser(t, 'ADMIN');
       const foreign = await create('clients', { name: unique('Foreign') }, elsewhere.headers);
       expect((await api('GET', `clients/${foreign.uid}`, admin)).statusCode).toBe(404);
@@ -358,11 +381,15 @@ describe('setup records', () => {
       expect(unit.json().errorCode).toBe('ReferenceNotFound');
     });
 
-    it('users\' settings accept only existing domains, subdomains and business units, and show them with id and name', async () => {
+    it("users' settings accept only existing domains, subdomains and business units, and show them with id and name", async () => {
       const domain = await create('domains', { name: unique('Medical') });
       const subDomain = await create('subDomains', { name: unique('Cardiology') });
       const unit = await create('businessUnits', { name: unique('EMEA') });
-      const manager = await projectManager({ domains: [{ uid: domain.uid }], subDomains: [{ uid: subDomain.uid }], projectBusinessUnits: [{ uid: unit.uid }] } as never);
+      const manager = await projectManager({
+        domains: [{ uid: domain.uid }],
+        subDomains: [{ uid: subDomain.uid }],
+        projectBusinessUnits: [{ uid: unit.uid }],
+      } as never);
       const user = (await api('GET', `../v3/users/${manager.uid}`, admin)).json();
       expect(user.domains).toEqual([{ id: domain.id, uid: domain.uid, name: domain.name }]);
       expect(user.subDomains).toEqual([{ id: subDomain.id, uid: subDomain.uid, name: subDomain.name }]);

@@ -17,7 +17,11 @@ const basic = (id: string, secret: string) => ({
   authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`,
 });
 
-function expectOAuthError(response: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, error: string, status = 400) {
+function expectOAuthError(
+  response: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
+  error: string,
+  status = 400,
+) {
   expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
   expect(response.json()).toEqual({ error, error_description: expect.any(String) });
   expect(response.headers['cache-control']).toBe('no-store');
@@ -58,7 +62,12 @@ describe('token service', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['cache-control']).toBe('no-store');
       const body = response.json();
-      expect(body).toEqual({ access_token: expect.any(String), issued_token_type: ACCESS_TOKEN_TYPE, token_type: 'Bearer', expires_in: 3600 });
+      expect(body).toEqual({
+        access_token: expect.any(String),
+        issued_token_type: ACCESS_TOKEN_TYPE,
+        token_type: 'Bearer',
+        expires_in: 3600,
+      });
 
       const { payload, protectedHeader } = await jwtVerify(body.access_token, createLocalJWKSet(await jwks()), {
         currentDate: t.clock(),
@@ -98,7 +107,9 @@ describe('token service', () => {
       expect(expired.json().errorCode).toBe('AuthUnauthorized');
 
       const expiresAt = new Date(t.clock().getTime() + 600_000).toISOString();
-      const short = (await t.inject({ method: 'POST', url: '/api2/v1/auth/apiTokens', headers: admin.headers, payload: { name: 's', expiresAt } })).json();
+      const short = (
+        await t.inject({ method: 'POST', url: '/api2/v1/auth/apiTokens', headers: admin.headers, payload: { name: 's', expiresAt } })
+      ).json();
       const exchanged = (await tokenRequest(t, { grant_type: EXCHANGE, subject_token: short.token })).json();
       expect(exchanged.expires_in).toBe(600);
       expect(decodeJwt(exchanged.access_token).exp).toBe(Date.parse(expiresAt) / 1000);
@@ -148,9 +159,19 @@ describe('token service', () => {
       });
       expectOAuthError(json, 'invalid_request');
       expect(json.json().error_description).toMatch(/x-www-form-urlencoded/);
-      const broken = await t.inject({ method: 'POST', url: '/idm/oauth/token', headers: { 'content-type': 'application/json' }, payload: '{"grant' });
+      const broken = await t.inject({
+        method: 'POST',
+        url: '/idm/oauth/token',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"grant',
+      });
       expectOAuthError(broken, 'invalid_request');
-      const text = await t.inject({ method: 'POST', url: '/idm/oauth/token', headers: { 'content-type': 'text/plain' }, payload: 'grant_type=x' });
+      const text = await t.inject({
+        method: 'POST',
+        url: '/idm/oauth/token',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'grant_type=x',
+      });
       expectOAuthError(text, 'invalid_request');
       expectOAuthError(await t.inject({ method: 'POST', url: '/idm/oauth/token' }), 'invalid_request');
       // A charset parameter is fine.
@@ -198,7 +219,12 @@ describe('token service', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['cache-control']).toBe('no-store');
       const body = response.json();
-      expect(body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'tms:read tms:write strings:read strings:write' });
+      expect(body).toEqual({
+        access_token: expect.any(String),
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: 'tms:read tms:write strings:read strings:write',
+      });
       const { payload } = await jwtVerify(body.access_token, createLocalJWKSet(await jwks()), { currentDate: t.clock() });
       expect(payload).toMatchObject({
         sub: account.botUser.uid,
@@ -218,15 +244,34 @@ describe('token service', () => {
       const byBasic = await tokenRequest(t, { grant_type: 'client_credentials' }, basic(account.clientId, account.clientSecret));
       expect(byBasic.statusCode).toBe(200);
       // The same client_id in the form beside Basic is tolerated (several libraries send it).
-      const withId = await tokenRequest(t, { grant_type: 'client_credentials', client_id: account.clientId }, basic(account.clientId, account.clientSecret));
+      const withId = await tokenRequest(
+        t,
+        { grant_type: 'client_credentials', client_id: account.clientId },
+        basic(account.clientId, account.clientSecret),
+      );
       expect(withId.statusCode).toBe(200);
       expectOAuthError(
-        await tokenRequest(t, { grant_type: 'client_credentials', client_id: account.clientId, client_secret: account.clientSecret }, basic(account.clientId, account.clientSecret)),
+        await tokenRequest(
+          t,
+          { grant_type: 'client_credentials', client_id: account.clientId, client_secret: account.clientSecret },
+          basic(account.clientId, account.clientSecret),
+        ),
         'invalid_request',
       );
-      expectOAuthError(await tokenRequest(t, { grant_type: 'client_credentials', client_id: 'other' }, basic(account.clientId, account.clientSecret)), 'invalid_request');
-      expectOAuthError(await tokenRequest(t, { grant_type: 'client_credentials' }, basic(account.clientId, 'wrong')), 'invalid_client', 401);
-      expectOAuthError(await tokenRequest(t, { grant_type: 'client_credentials' }, { authorization: 'Basic bm9jb2xvbg==' }), 'invalid_client', 401);
+      expectOAuthError(
+        await tokenRequest(t, { grant_type: 'client_credentials', client_id: 'other' }, basic(account.clientId, account.clientSecret)),
+        'invalid_request',
+      );
+      expectOAuthError(
+        await tokenRequest(t, { grant_type: 'client_credentials' }, basic(account.clientId, 'wrong')),
+        'invalid_client',
+        401,
+      );
+      expectOAuthError(
+        await tokenRequest(t, { grant_type: 'client_credentials' }, { authorization: 'Basic bm9jb2xvbg==' }),
+        'invalid_client',
+        401,
+      );
     });
 
     it('refuses bad or missing client credentials with 401 invalid_client', async () => {
@@ -259,7 +304,10 @@ describe('token service', () => {
     });
 
     it('narrows to the requested scopes, prefixes them by product, and leaves out products granting none', async () => {
-      const account = await makeServiceAccount(t, admin.headers, { products: ['tms', 'strings'], scopes: ['tms:read', 'tms:write', 'strings:read'] });
+      const account = await makeServiceAccount(t, admin.headers, {
+        products: ['tms', 'strings'],
+        scopes: ['tms:read', 'tms:write', 'strings:read'],
+      });
       expect((await grant(account)).json().scope).toBe('tms:read tms:write strings:read');
 
       const read = (await grant(account, { scope: 'read' })).json();
@@ -294,7 +342,12 @@ describe('token service', () => {
       const jwt = (await grant(account, { scope: 'tms:read' })).json().access_token;
       expect((await t.inject({ url: '/api2/v1/auth/whoAmI', headers: bearer(jwt) })).statusCode).toBe(200);
       expect((await t.inject({ url: '/api2/v1/users', headers: bearer(jwt) })).statusCode).toBe(200);
-      const write = await t.inject({ method: 'POST', url: '/api2/v1/serviceAccounts', headers: bearer(jwt), payload: { name: 'x', products: ['tms'], scopes: [] } });
+      const write = await t.inject({
+        method: 'POST',
+        url: '/api2/v1/serviceAccounts',
+        headers: bearer(jwt),
+        payload: { name: 'x', products: ['tms'], scopes: [] },
+      });
       expect(write.statusCode).toBe(403);
       expect(write.json().errorCode).toBe('InsufficientScope');
     });
@@ -309,7 +362,9 @@ describe('token service', () => {
         expect((await t.inject({ url: '/api2/v1/auth/whoAmI', headers: bearer(token) })).statusCode).toBe(401);
       }
       const otherKid = Buffer.from(JSON.stringify({ ...decodeProtectedHeader(jwt), kid: 'unknown' })).toString('base64url');
-      expect((await t.inject({ url: '/api2/v1/auth/whoAmI', headers: bearer(`${otherKid}.${payload}.${signature}`) })).statusCode).toBe(401);
+      expect((await t.inject({ url: '/api2/v1/auth/whoAmI', headers: bearer(`${otherKid}.${payload}.${signature}`) })).statusCode).toBe(
+        401,
+      );
     });
   });
 

@@ -37,7 +37,11 @@ describe('the translation workflow, end to end over HTTP', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    worker = startWorker(t.deps, buildTaskRegistry(t.deps), { listenConnectionString: null, pollMilliseconds: 20, onTaskFailed: buildTaskFailureHook(t.deps) });
+    worker = startWorker(t.deps, buildTaskRegistry(t.deps), {
+      listenConnectionString: null,
+      pollMilliseconds: 20,
+      onTaskFailed: buildTaskFailureHook(t.deps),
+    });
     const signedIn = await signedInUser(t, 'ADMIN');
     admin = signedIn.headers;
     const linguistUser = await makeUser(t.database.db, signedIn.organization, { role: 'LINGUIST' });
@@ -67,17 +71,26 @@ describe('the translation workflow, end to end over HTTP', () => {
   }
 
   async function finished(asyncRequestId: string) {
-    return waitFor(`async request ${asyncRequestId}`, async () => {
-      const request = (await call('GET', `/v1/async/${asyncRequestId}`, admin)).json();
-      return request.asyncResponse ? request : null;
-    }, 15_000);
+    return waitFor(
+      `async request ${asyncRequestId}`,
+      async () => {
+        const request = (await call('GET', `/v1/async/${asyncRequestId}`, admin)).json();
+        return request.asyncResponse ? request : null;
+      },
+      15_000,
+    );
   }
 
   it('runs from template to target files', async () => {
     // 1. A template, made from a first project with a two-step workflow, naming the linguist for German translation.
     const steps = (await call('GET', '/v1/workflowSteps', admin)).json().content as Array<{ id: string; uid: string; abbr: string }>;
     const [translation, revision] = [steps.find((s) => s.abbr === 'T')!, steps.find((s) => s.abbr === 'R')!];
-    const seed = await call('POST', '/v3/projects', admin, { name: 'Seed project', sourceLang: 'en', targetLangs: ['de', 'fr'], workflowSteps: [{ id: translation.id }, { id: revision.id }] });
+    const seed = await call('POST', '/v3/projects', admin, {
+      name: 'Seed project',
+      sourceLang: 'en',
+      targetLangs: ['de', 'fr'],
+      workflowSteps: [{ id: translation.id }, { id: revision.id }],
+    });
     expect(seed.statusCode).toBe(201);
     const template = await call('POST', '/v1/projectTemplates', admin, { name: 'Product docs', project: { uid: seed.json().uid } });
     expect(template.statusCode).toBe(201);
@@ -114,9 +127,17 @@ describe('the translation workflow, end to end over HTTP', () => {
     const germanXliff = xliffJobs.find((j) => j.targetLang === 'de' && j.workflowLevel === 1)!;
     const job = (await call('GET', `/v1/projects/${project.uid}/jobs/${germanText.uid}`, admin)).json();
     expect(job.importStatus.status).toBe('OK');
-    const textSegments = (await call('GET', `/v1/projects/${project.uid}/jobs/${germanText.uid}/segments?beginIndex=0&endIndex=10`, admin)).json().segments;
-    expect(textSegments.map((s: { source: string }) => s.source)).toEqual(['Welcome to OpenTMS.', 'It keeps your translations.', 'Please read the guide first.']);
-    const xliffSegments = (await call('GET', `/v1/projects/${project.uid}/jobs/${germanXliff.uid}/segments?beginIndex=0&endIndex=10`, admin)).json().segments;
+    const textSegments = (
+      await call('GET', `/v1/projects/${project.uid}/jobs/${germanText.uid}/segments?beginIndex=0&endIndex=10`, admin)
+    ).json().segments;
+    expect(textSegments.map((s: { source: string }) => s.source)).toEqual([
+      'Welcome to OpenTMS.',
+      'It keeps your translations.',
+      'Please read the guide first.',
+    ]);
+    const xliffSegments = (
+      await call('GET', `/v1/projects/${project.uid}/jobs/${germanXliff.uid}/segments?beginIndex=0&endIndex=10`, admin)
+    ).json().segments;
     expect(xliffSegments[0]).toMatchObject({ source: 'Hello {1>world<1}!', key: 'app.greeting' });
     expect(xliffSegments[0].tags.map((tag: { original: string }) => tag.original)).toEqual(['<g id="1">', '</g>']);
     // Jobs are listed per workflow level (the spec's default is level 1).
@@ -124,12 +145,15 @@ describe('the translation workflow, end to end over HTTP', () => {
     expect((await call('GET', `/v2/projects/${project.uid}/jobs?workflowLevel=2`, admin)).json().totalElements).toBe(4);
 
     // 5. The template's providers are assigned on request; the linguist then sees their jobs only.
-    expect((await call('POST', `/v1/projects/${project.uid}/applyTemplate/${templateUid}/assignProviders`, admin, {})).statusCode).toBeLessThan(300);
+    expect(
+      (await call('POST', `/v1/projects/${project.uid}/applyTemplate/${templateUid}/assignProviders`, admin, {})).statusCode,
+    ).toBeLessThan(300);
     const linguistJobs = (await call('GET', `/v2/projects/${project.uid}/jobs`, linguist)).json().content as Array<{ uid: string }>;
     expect(linguistJobs.map((j) => j.uid).sort()).toEqual([germanText.uid, germanXliff.uid].sort());
 
     // 6. Statuses: the linguist accepts and delivers, the manager completes; the history shows it all.
-    const setStatus = (headers: Headers, requestedStatus: string) => call('POST', `/v1/projects/${project.uid}/jobs/${germanText.uid}/setStatus`, headers, { requestedStatus });
+    const setStatus = (headers: Headers, requestedStatus: string) =>
+      call('POST', `/v1/projects/${project.uid}/jobs/${germanText.uid}/setStatus`, headers, { requestedStatus });
     expect((await setStatus(linguist, 'ACCEPTED')).statusCode).toBe(204);
     expect((await setStatus(linguist, 'COMPLETED')).statusCode).toBe(400);
     expect((await setStatus(linguist, 'DELIVERED')).statusCode).toBe(204);
@@ -162,19 +186,40 @@ describe('the translation workflow, end to end over HTTP', () => {
     expect(original.headers['x-content-type-options']).toBe('nosniff');
 
     // 9. Reference files: files with a note, a note alone as a .txt, a ZIP of several, deletion by id.
-    const withFiles = await multipart([filePart('glossary.csv', 'term,Begriff\n'), filePart('style.txt', 'Be brief.'), jsonPart('Read before starting')]);
-    const created = await t.inject({ method: 'POST', url: `/api2/v2/projects/${project.uid}/references`, headers: { ...admin, ...withFiles.headers }, payload: withFiles.payload });
+    const withFiles = await multipart([
+      filePart('glossary.csv', 'term,Begriff\n'),
+      filePart('style.txt', 'Be brief.'),
+      jsonPart('Read before starting'),
+    ]);
+    const created = await t.inject({
+      method: 'POST',
+      url: `/api2/v2/projects/${project.uid}/references`,
+      headers: { ...admin, ...withFiles.headers },
+      payload: withFiles.payload,
+    });
     expect(created.statusCode).toBe(201);
     const noteOnly = await multipart([jsonPart('Deadline is firm')]);
-    const note = await t.inject({ method: 'POST', url: `/api2/v2/projects/${project.uid}/references`, headers: { ...admin, ...noteOnly.headers }, payload: noteOnly.payload });
+    const note = await t.inject({
+      method: 'POST',
+      url: `/api2/v2/projects/${project.uid}/references`,
+      headers: { ...admin, ...noteOnly.headers },
+      payload: noteOnly.payload,
+    });
     expect(note.json().referenceFiles.map((r: { filename: string }) => r.filename)).toEqual(['note.txt']);
-    const references = (await call('GET', `/v1/projects/${project.uid}/references`, admin)).json().content as Array<{ id: string; filename: string }>;
+    const references = (await call('GET', `/v1/projects/${project.uid}/references`, admin)).json().content as Array<{
+      id: string;
+      filename: string;
+    }>;
     expect(references.map((r) => r.filename).sort()).toEqual(['glossary.csv', 'note.txt', 'style.txt']);
-    const zip = await call('POST', `/v1/projects/${project.uid}/references/download`, admin, { referenceFiles: references.map((r) => ({ id: r.id })) });
+    const zip = await call('POST', `/v1/projects/${project.uid}/references/download`, admin, {
+      referenceFiles: references.map((r) => ({ id: r.id })),
+    });
     expect(zip.statusCode).toBe(200);
     expect([...unzip(zip.rawPayload).keys()].sort()).toEqual(['glossary.csv', 'note.txt', 'style.txt']);
     const glossary = references.find((r) => r.filename === 'glossary.csv')!;
-    expect((await call('DELETE', `/v1/projects/${project.uid}/references`, admin, { referenceFiles: [{ id: glossary.id }] })).statusCode).toBe(204);
+    expect(
+      (await call('DELETE', `/v1/projects/${project.uid}/references`, admin, { referenceFiles: [{ id: glossary.id }] })).statusCode,
+    ).toBe(204);
     expect((await call('GET', `/v1/projects/${project.uid}/references`, admin)).json().content).toHaveLength(2);
   });
 });

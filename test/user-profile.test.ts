@@ -22,9 +22,20 @@ describe('GET/PUT /api2/v1/userProfile', () => {
 
   it('edits names, e-mail, time zone and newsletter; omitted fields stay; role cannot be changed here', async () => {
     const { headers, user } = await signedInUser(t, 'LINGUIST');
-    const response = await t.inject({ method: 'PUT', url: '/api2/v1/userProfile', headers, payload: { firstName: 'Renamed', timezone: 'Asia/Tokyo', receiveNewsletter: false, role: 'ADMIN' } });
+    const response = await t.inject({
+      method: 'PUT',
+      url: '/api2/v1/userProfile',
+      headers,
+      payload: { firstName: 'Renamed', timezone: 'Asia/Tokyo', receiveNewsletter: false, role: 'ADMIN' },
+    });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ firstName: 'Renamed', lastName: user.lastName, timezone: 'Asia/Tokyo', receiveNewsletter: false, role: 'LINGUIST' });
+    expect(response.json()).toMatchObject({
+      firstName: 'Renamed',
+      lastName: user.lastName,
+      timezone: 'Asia/Tokyo',
+      receiveNewsletter: false,
+      role: 'LINGUIST',
+    });
   });
 
   it('a new password needs the current one, and ends the other sessions but not this one', async () => {
@@ -33,9 +44,19 @@ describe('GET/PUT /api2/v1/userProfile', () => {
     const without = await t.inject({ method: 'PUT', url: '/api2/v1/userProfile', headers, payload: { newPassword: 'a new password' } });
     expect(without.statusCode).toBe(400);
     expect(without.json().errorCode).toBe('CurrentPasswordWrong');
-    const wrong = await t.inject({ method: 'PUT', url: '/api2/v1/userProfile', headers, payload: { newPassword: 'a new password', currentPassword: 'nope' } });
+    const wrong = await t.inject({
+      method: 'PUT',
+      url: '/api2/v1/userProfile',
+      headers,
+      payload: { newPassword: 'a new password', currentPassword: 'nope' },
+    });
     expect(wrong.statusCode).toBe(400);
-    const ok = await t.inject({ method: 'PUT', url: '/api2/v1/userProfile', headers, payload: { newPassword: 'a new password', currentPassword: DEFAULT_PASSWORD } });
+    const ok = await t.inject({
+      method: 'PUT',
+      url: '/api2/v1/userProfile',
+      headers,
+      payload: { newPassword: 'a new password', currentPassword: DEFAULT_PASSWORD },
+    });
     expect(ok.statusCode).toBe(200);
     expect((await t.inject({ url: '/api2/v1/userProfile', headers })).statusCode).toBe(200);
     expect((await t.inject({ url: '/api2/v1/userProfile', headers: apiToken(other) })).statusCode).toBe(401);

@@ -29,9 +29,35 @@ describe('users', () => {
       const client = await makeClient(t.database.db, organization);
       const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
         ['ADMIN', {}, { role: 'ADMIN' }],
-        ['PROJECT_MANAGER', { sourceLocales: ['en'], targetLocales: ['de_de', 'cs'] }, { projectCreate: true, userCreate: true, clientCreate: false, clientViewOther: false, subDomainCreate: false, setupServer: true, dashboardSetting: 'OWN_DATA', targetLocales: ['de_de', 'cs'] }],
-        ['LINGUIST', { mayRejectJobs: true, clients: [{ uid: client.uid }] }, { editAllTermsInTB: false, enableMT: true, mayRejectJobs: true, clients: [{ id: String(client.id), uid: client.uid, name: client.name }] }],
-        ['GUEST', { client: { uid: client.uid }, projectViewOther: false }, { client: { id: String(client.id), uid: client.uid, name: client.name }, projectViewOther: false, enableMT: true }],
+        [
+          'PROJECT_MANAGER',
+          { sourceLocales: ['en'], targetLocales: ['de_de', 'cs'] },
+          {
+            projectCreate: true,
+            userCreate: true,
+            clientCreate: false,
+            clientViewOther: false,
+            subDomainCreate: false,
+            setupServer: true,
+            dashboardSetting: 'OWN_DATA',
+            targetLocales: ['de_de', 'cs'],
+          },
+        ],
+        [
+          'LINGUIST',
+          { mayRejectJobs: true, clients: [{ uid: client.uid }] },
+          {
+            editAllTermsInTB: false,
+            enableMT: true,
+            mayRejectJobs: true,
+            clients: [{ id: String(client.id), uid: client.uid, name: client.name }],
+          },
+        ],
+        [
+          'GUEST',
+          { client: { uid: client.uid }, projectViewOther: false },
+          { client: { id: String(client.id), uid: client.uid, name: client.name }, projectViewOther: false, enableMT: true },
+        ],
         ['SUBMITTER', {}, { projectViewCreatedByOtherSubmitters: false, automationWidgets: [] }],
       ];
       for (const [role, extra, expected] of cases) {
@@ -54,7 +80,11 @@ describe('users', () => {
       const { headers } = await signedInUser(t, 'ADMIN');
       const payload = newUser('LINGUIST');
       await t.inject({ method: 'POST', url: '/api2/v3/users', headers, payload });
-      const login = await t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: payload.userName, password: payload.password } });
+      const login = await t.inject({
+        method: 'POST',
+        url: '/api2/v3/auth/login',
+        payload: { userName: payload.userName, password: payload.password },
+      });
       expect(login.statusCode).toBe(200);
     });
 
@@ -85,14 +115,24 @@ describe('users', () => {
 
     it('refuses a taken user name, in any case, with 409', async () => {
       const { headers, user } = await signedInUser(t, 'ADMIN');
-      const response = await t.inject({ method: 'POST', url: '/api2/v3/users', headers, payload: newUser('LINGUIST', { userName: user.userName.toUpperCase() }) });
+      const response = await t.inject({
+        method: 'POST',
+        url: '/api2/v3/users',
+        headers,
+        payload: newUser('LINGUIST', { userName: user.userName.toUpperCase() }),
+      });
       expect(response.statusCode).toBe(409);
       expect(response.json().errorCode).toBe('UserNameAlreadyExists');
     });
 
     it('a password equal to the user name is refused', async () => {
       const { headers } = await signedInUser(t, 'ADMIN');
-      const response = await t.inject({ method: 'POST', url: '/api2/v3/users', headers, payload: newUser('LINGUIST', { userName: 'samesame1', password: 'SameSame1' }) });
+      const response = await t.inject({
+        method: 'POST',
+        url: '/api2/v3/users',
+        headers,
+        payload: newUser('LINGUIST', { userName: 'samesame1', password: 'SameSame1' }),
+      });
       expect(response.statusCode).toBe(400);
     });
   });
@@ -118,7 +158,16 @@ describe('users', () => {
         method: 'PUT',
         url: `/api2/v3/users/${pm.uid}`,
         headers: adminHeaders,
-        payload: { userName: pmRecord.userName, firstName: pmRecord.firstName, lastName: pmRecord.lastName, email: pmRecord.email, role: 'PROJECT_MANAGER', timezone: pmRecord.timezone, userViewOther: false, userCreate: false },
+        payload: {
+          userName: pmRecord.userName,
+          firstName: pmRecord.firstName,
+          lastName: pmRecord.lastName,
+          email: pmRecord.email,
+          role: 'PROJECT_MANAGER',
+          timezone: pmRecord.timezone,
+          userViewOther: false,
+          userCreate: false,
+        },
       });
       expect(edit.statusCode, edit.body).toBe(200);
       expect(edit.json()).toMatchObject({ userViewOther: false, userCreate: false, projectCreate: true });
@@ -151,12 +200,30 @@ describe('users', () => {
   describe('edit (v3)', () => {
     it('replaces the fields and keeps unsent rights; a role change swaps the role fields', async () => {
       const { headers } = await signedInUser(t, 'ADMIN');
-      const created = (await t.inject({ method: 'POST', url: '/api2/v3/users', headers, payload: newUser('LINGUIST', { mayRejectJobs: true }) })).json();
+      const created = (
+        await t.inject({ method: 'POST', url: '/api2/v3/users', headers, payload: newUser('LINGUIST', { mayRejectJobs: true }) })
+      ).json();
       const base = { userName: created.userName, firstName: 'Eva', lastName: 'Nová', email: 'eva@example.test', timezone: 'UTC' };
-      const edited = await t.inject({ method: 'PUT', url: `/api2/v3/users/${created.uid}`, headers, payload: { ...base, role: 'LINGUIST', note: 'reviewer' } });
+      const edited = await t.inject({
+        method: 'PUT',
+        url: `/api2/v3/users/${created.uid}`,
+        headers,
+        payload: { ...base, role: 'LINGUIST', note: 'reviewer' },
+      });
       expect(edited.statusCode).toBe(200);
-      expect(edited.json()).toMatchObject({ firstName: 'Eva', email: 'eva@example.test', timezone: 'UTC', note: 'reviewer', mayRejectJobs: true });
-      const promoted = await t.inject({ method: 'PUT', url: `/api2/v3/users/${created.uid}`, headers, payload: { ...base, role: 'PROJECT_MANAGER' } });
+      expect(edited.json()).toMatchObject({
+        firstName: 'Eva',
+        email: 'eva@example.test',
+        timezone: 'UTC',
+        note: 'reviewer',
+        mayRejectJobs: true,
+      });
+      const promoted = await t.inject({
+        method: 'PUT',
+        url: `/api2/v3/users/${created.uid}`,
+        headers,
+        payload: { ...base, role: 'PROJECT_MANAGER' },
+      });
       expect(promoted.json()).toMatchObject({ role: 'PROJECT_MANAGER', projectCreate: true });
       expect(promoted.json()).not.toHaveProperty('mayRejectJobs');
     });
@@ -164,8 +231,13 @@ describe('users', () => {
     it('refuses changing your own role, deactivating yourself, or removing the last ADMIN', async () => {
       const { headers, user } = await signedInUser(t, 'ADMIN');
       const base = { userName: user.userName, firstName: 'A', lastName: 'B', email: 'a@b.test', timezone: 'UTC' };
-      expect((await t.inject({ method: 'PUT', url: `/api2/v3/users/${user.uid}`, headers, payload: { ...base, role: 'LINGUIST' } })).statusCode).toBe(400);
-      expect((await t.inject({ method: 'PUT', url: `/api2/v3/users/${user.uid}`, headers, payload: { ...base, role: 'ADMIN', active: false } })).statusCode).toBe(400);
+      expect(
+        (await t.inject({ method: 'PUT', url: `/api2/v3/users/${user.uid}`, headers, payload: { ...base, role: 'LINGUIST' } })).statusCode,
+      ).toBe(400);
+      expect(
+        (await t.inject({ method: 'PUT', url: `/api2/v3/users/${user.uid}`, headers, payload: { ...base, role: 'ADMIN', active: false } }))
+          .statusCode,
+      ).toBe(400);
     });
 
     it("another organization's user is not found", async () => {
@@ -180,12 +252,21 @@ describe('users', () => {
         payload: { userName: 'x1', firstName: 'A', lastName: 'B', email: 'a@b.test', role: 'LINGUIST', timezone: 'UTC' },
       });
       expect(put.statusCode).toBe(404);
-      expect((await t.inject({ method: 'POST', url: `/api2/v1/users/${stranger.uid}/updatePassword`, headers, payload: { password: 'new password 1' } })).statusCode).toBe(404);
+      expect(
+        (
+          await t.inject({
+            method: 'POST',
+            url: `/api2/v1/users/${stranger.uid}/updatePassword`,
+            headers,
+            payload: { password: 'new password 1' },
+          })
+        ).statusCode,
+      ).toBe(404);
     });
   });
 
   describe('delete, restore, password', () => {
-    it('delete is soft, ends the user\'s tokens, and undelete restores', async () => {
+    it("delete is soft, ends the user's tokens, and undelete restores", async () => {
       const { headers, organization } = await signedInUser(t, 'ADMIN');
       const victim = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
       const victimToken = await loginAs(t, victim);
@@ -196,12 +277,18 @@ describe('users', () => {
       expect(listed.content.some((u: { uid: string }) => u.uid === victim.uid)).toBe(false);
       const withDeleted = (await t.inject({ url: '/api2/v1/users?includeDeleted=true', headers })).json();
       expect(withDeleted.content.find((u: { uid: string }) => u.uid === victim.uid).dateDeleted).toBeTruthy();
-      expect((await t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: victim.userName, password: DEFAULT_PASSWORD } })).statusCode).toBe(401);
+      expect(
+        (await t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: victim.userName, password: DEFAULT_PASSWORD } }))
+          .statusCode,
+      ).toBe(401);
 
       const restored = await t.inject({ method: 'POST', url: `/api2/v1/users/${victim.uid}/undelete`, headers });
       expect(restored.statusCode).toBe(200);
       expect(restored.json()).toMatchObject({ uid: victim.uid, dateDeleted: null });
-      expect((await t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: victim.userName, password: DEFAULT_PASSWORD } })).statusCode).toBe(200);
+      expect(
+        (await t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: victim.userName, password: DEFAULT_PASSWORD } }))
+          .statusCode,
+      ).toBe(200);
     });
 
     it('cannot delete yourself', async () => {
@@ -209,13 +296,30 @@ describe('users', () => {
       expect((await t.inject({ method: 'DELETE', url: `/api2/v1/users/${user.uid}`, headers })).statusCode).toBe(400);
     });
 
-    it('updatePassword sets the password and ends the user\'s sessions; bad passwords are refused', async () => {
+    it("updatePassword sets the password and ends the user's sessions; bad passwords are refused", async () => {
       const { headers, organization } = await signedInUser(t, 'ADMIN');
       const target = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
       const old = await loginAs(t, target);
-      expect((await t.inject({ method: 'POST', url: `/api2/v1/users/${target.uid}/updatePassword`, headers, payload: { password: 'short' } })).statusCode).toBe(400);
-      expect((await t.inject({ method: 'POST', url: `/api2/v1/users/${target.uid}/updatePassword`, headers, payload: { password: target.userName } })).statusCode).toBe(400);
-      const ok = await t.inject({ method: 'POST', url: `/api2/v1/users/${target.uid}/updatePassword`, headers, payload: { password: 'brand new password' } });
+      expect(
+        (await t.inject({ method: 'POST', url: `/api2/v1/users/${target.uid}/updatePassword`, headers, payload: { password: 'short' } }))
+          .statusCode,
+      ).toBe(400);
+      expect(
+        (
+          await t.inject({
+            method: 'POST',
+            url: `/api2/v1/users/${target.uid}/updatePassword`,
+            headers,
+            payload: { password: target.userName },
+          })
+        ).statusCode,
+      ).toBe(400);
+      const ok = await t.inject({
+        method: 'POST',
+        url: `/api2/v1/users/${target.uid}/updatePassword`,
+        headers,
+        payload: { password: 'brand new password' },
+      });
       expect(ok.statusCode).toBe(204);
       expect((await t.inject({ url: '/api2/v1/auth/whoAmI', headers: apiToken(old) })).statusCode).toBe(401);
       await loginAs(t, target, 'brand new password');
@@ -231,7 +335,9 @@ describe('users', () => {
       expect(over.statusCode).toBe(403);
       expect(over.json().errorCode).toBe('SeatLimitReached');
       // An inactive user takes no seat.
-      expect((await t.inject({ method: 'POST', url: '/api2/v3/users', headers, payload: newUser('LINGUIST', { active: false }) })).statusCode).toBe(201);
+      expect(
+        (await t.inject({ method: 'POST', url: '/api2/v3/users', headers, payload: newUser('LINGUIST', { active: false }) })).statusCode,
+      ).toBe(201);
     });
   });
 
@@ -239,7 +345,12 @@ describe('users', () => {
     it('lastLogins and loginStatistics record logins', async () => {
       const { headers, organization } = await signedInUser(t, 'ADMIN');
       const user = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
-      await t.inject({ method: 'POST', url: '/api2/v3/auth/login', headers: { 'user-agent': 'curl/8.0' }, payload: { userName: user.userName, password: DEFAULT_PASSWORD } });
+      await t.inject({
+        method: 'POST',
+        url: '/api2/v3/auth/login',
+        headers: { 'user-agent': 'curl/8.0' },
+        payload: { userName: user.userName, password: DEFAULT_PASSWORD },
+      });
       const stats = (await t.inject({ url: `/api2/v1/users/${user.uid}/loginStatistics`, headers })).json();
       expect(stats.userStatistics).toHaveLength(1);
       expect(stats.userStatistics[0]).toMatchObject({ userAgent: 'curl/8.0', date: t.clock().toISOString() });

@@ -13,7 +13,6 @@ import { apiToken, loginAs, makeUser, signedInUser } from './factories.js';
  * side) and the vendor token, with two organizations: a buyer and its vendors.
  */
 
-
 let stepCounter = 0;
 
 describe('vendors and buyers', () => {
@@ -48,21 +47,28 @@ describe('vendors and buyers', () => {
   /** A user of `org` signed in; PROJECT_MANAGER rights through the users API. */
   async function member(adminHeaders: Headers, role: 'PROJECT_MANAGER' | 'LINGUIST', rights: Record<string, boolean> = {}) {
     const userName = `u-${newUid().slice(0, 10)}`;
-    const created = await ok('POST', '../v3/users', adminHeaders, {
-      userName,
-      firstName: 'Pat',
-      lastName: 'Member',
-      email: `${userName}@example.test`,
-      password: 'a good password',
-      role,
-      timezone: 'Europe/Prague',
-      ...rights,
-    }, 201);
+    const created = await ok(
+      'POST',
+      '../v3/users',
+      adminHeaders,
+      {
+        userName,
+        firstName: 'Pat',
+        lastName: 'Member',
+        email: `${userName}@example.test`,
+        password: 'a good password',
+        role,
+        timezone: 'Europe/Prague',
+        ...rights,
+      },
+      201,
+    );
     const row = await t.database.db.selectFrom('users').selectAll().where('uid', '=', created.uid).executeTakeFirstOrThrow();
     return { uid: row.uid, id: String(row.id), headers: apiToken(await loginAs(t, row, 'a good password')) };
   }
 
-  const named = async (path: string, headers: Headers, name = `${path} ${newUid().slice(0, 8)}`) => (await ok('POST', path, headers, { name }, 201)) as { uid: string; name: string; id: string };
+  const named = async (path: string, headers: Headers, name = `${path} ${newUid().slice(0, 8)}`) =>
+    (await ok('POST', path, headers, { name }, 201)) as { uid: string; name: string; id: string };
 
   /** Workflow steps are another module's records: written directly, with the columns it defines. */
   async function workflowStep(organizationId: string | number, order: number) {
@@ -71,12 +77,28 @@ describe('vendors and buyers', () => {
     const n = ++stepCounter;
     return db
       .insertInto('workflowSteps')
-      .values({ uid: newUid(), organizationId, name: `Step ${n} ${newUid().slice(0, 6)}`, abbr: `Q${n}`.slice(0, 3), orderIndex: order, lqaEnabled: order === 2, createdAt: t.clock().toISOString() })
+      .values({
+        uid: newUid(),
+        organizationId,
+        name: `Step ${n} ${newUid().slice(0, 6)}`,
+        abbr: `Q${n}`.slice(0, 3),
+        orderIndex: order,
+        lqaEnabled: order === 2,
+        createdAt: t.clock().toISOString(),
+      })
       .returning(['id', 'uid', 'name'])
       .executeTakeFirstOrThrow() as Promise<{ id: string | number; uid: string; name: string }>;
   }
 
-  const vendorCount = async () => Number((await t.database.db.selectFrom('vendors').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const vendorCount = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom('vendors')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   describe('vendor token', () => {
     it('is created on first read, stays the same, is long and unguessable, and only ADMIN reads it', async () => {
@@ -117,17 +139,23 @@ describe('vendors and buyers', () => {
       const review = await workflowStep(buyer.organization.id, 2);
       const translation = await workflowStep(buyer.organization.id, 1);
       const { organization: vendorOrg, headers } = await organization('Lingua Vendor s.r.o.');
-      const created = await ok('POST', 'vendors', buyer.headers, {
-        vendorToken: await tokenOf(headers),
-        sourceLocales: ['en'],
-        targetLocales: ['de', 'cs', 'de'],
-        clients: [{ uid: client.uid }],
-        domains: [{ uid: domain.uid }],
-        subDomains: [{ uid: subDomain.uid }],
-        workflowSteps: [{ uid: review.uid }, { uid: translation.uid }],
-        priceList: null,
-        netRateScheme: null,
-      }, 201);
+      const created = await ok(
+        'POST',
+        'vendors',
+        buyer.headers,
+        {
+          vendorToken: await tokenOf(headers),
+          sourceLocales: ['en'],
+          targetLocales: ['de', 'cs', 'de'],
+          clients: [{ uid: client.uid }],
+          domains: [{ uid: domain.uid }],
+          subDomains: [{ uid: subDomain.uid }],
+          workflowSteps: [{ uid: review.uid }, { uid: translation.uid }],
+          priceList: null,
+          netRateScheme: null,
+        },
+        201,
+      );
       expect(created).toMatchObject({
         name: vendorOrg.name,
         sourceLocales: ['en'],
@@ -176,9 +204,14 @@ describe('vendors and buyers', () => {
 
     it('a system organization can never be a vendor', async () => {
       const db = t.database.db;
-      const system = (await db.selectFrom('organizations').selectAll().where('isSystem', '=', true).executeTakeFirst()) ?? (await insertOrganization(db, { name: 'system', isSystem: true }));
+      const system =
+        (await db.selectFrom('organizations').selectAll().where('isSystem', '=', true).executeTakeFirst()) ??
+        (await insertOrganization(db, { name: 'system', isSystem: true }));
       const token = `system-${newUid()}`;
-      await db.insertInto('organizationVendorTokens').values({ organizationId: system.id, token, createdAt: t.clock().toISOString() }).execute();
+      await db
+        .insertInto('organizationVendorTokens')
+        .values({ organizationId: system.id, token, createdAt: t.clock().toISOString() })
+        .execute();
       const response = await api('POST', 'vendors', buyer.headers, { vendorToken: token });
       expect(response.statusCode).toBe(400);
       expect(response.json().errorCode).toBe('InvalidVendorToken');
@@ -221,13 +254,19 @@ describe('vendors and buyers', () => {
       const subDomain = await named('subDomains', buyer.headers);
       const step = await workflowStep(buyer.organization.id, 5);
       const { headers } = await organization();
-      const link = await ok('POST', 'vendors', buyer.headers, {
-        vendorToken: await tokenOf(headers),
-        clients: [{ uid: client.uid }, { uid: keptClient.uid }],
-        domains: [{ uid: domain.uid }],
-        subDomains: [{ uid: subDomain.uid }],
-        workflowSteps: [{ uid: step.uid }],
-      }, 201);
+      const link = await ok(
+        'POST',
+        'vendors',
+        buyer.headers,
+        {
+          vendorToken: await tokenOf(headers),
+          clients: [{ uid: client.uid }, { uid: keptClient.uid }],
+          domains: [{ uid: domain.uid }],
+          subDomains: [{ uid: subDomain.uid }],
+          workflowSteps: [{ uid: step.uid }],
+        },
+        201,
+      );
       expect(link.clients).toHaveLength(2);
       await ok('DELETE', `clients/${client.uid}`, buyer.headers, undefined, 204);
       await ok('DELETE', `domains/${domain.uid}`, buyer.headers, undefined, 204);
@@ -351,7 +390,15 @@ describe('vendors and buyers', () => {
           timezone: 'Europe/London',
           sourceLocales: ['en'],
           targetLocales: ['fr'],
-          createdBy: { id: String(first.admin.id), uid: first.admin.uid, userName: first.admin.userName, firstName: 'Test', lastName: 'User', email: first.admin.email, role: 'ADMIN' },
+          createdBy: {
+            id: String(first.admin.id),
+            uid: first.admin.uid,
+            userName: first.admin.userName,
+            firstName: 'Test',
+            lastName: 'User',
+            email: first.admin.email,
+            role: 'ADMIN',
+          },
           dateCreated: t.clock().toISOString(),
         },
         expect.objectContaining({ uid: l2.uid, name: second.organization.name }),
@@ -368,10 +415,26 @@ describe('vendors and buyers', () => {
       const link = await ok('POST', 'vendors', b.headers, { vendorToken: await tokenOf(v.headers), targetLocales: ['de'] }, 201);
       const owner = await member(v.headers, 'PROJECT_MANAGER');
       t.clock.advance(60_000);
-      const edited = await ok('PUT', `buyers/${link.uid}`, v.headers, { active: false, buyerOwner: { uid: owner.uid }, timezone: 'Europe/Prague' });
-      expect(edited).toMatchObject({ uid: link.uid, active: false, buyerOwner: { uid: owner.uid, role: 'PROJECT_MANAGER' }, timezone: 'Europe/Prague', targetLocales: ['de'] });
+      const edited = await ok('PUT', `buyers/${link.uid}`, v.headers, {
+        active: false,
+        buyerOwner: { uid: owner.uid },
+        timezone: 'Europe/Prague',
+      });
+      expect(edited).toMatchObject({
+        uid: link.uid,
+        active: false,
+        buyerOwner: { uid: owner.uid, role: 'PROJECT_MANAGER' },
+        timezone: 'Europe/Prague',
+        targetLocales: ['de'],
+      });
       const seen = await ok('GET', `vendors/${link.uid}`, b.headers);
-      expect(seen).toMatchObject({ active: false, buyerOwner: { uid: owner.uid }, timezone: 'Europe/Prague', targetLocales: ['de'], dateCreated: link.dateCreated });
+      expect(seen).toMatchObject({
+        active: false,
+        buyerOwner: { uid: owner.uid },
+        timezone: 'Europe/Prague',
+        targetLocales: ['de'],
+        dateCreated: link.dateCreated,
+      });
 
       const partial = await ok('PUT', `buyers/${link.uid}`, v.headers, { active: true });
       expect(partial).toMatchObject({ active: true, buyerOwner: { uid: owner.uid }, timezone: 'Europe/Prague' });
@@ -395,7 +458,11 @@ describe('vendors and buyers', () => {
       const zone = await api('PUT', `buyers/${link.uid}`, v.headers, { active: false, timezone: 'Mars/Olympus' });
       expect(zone.statusCode).toBe(400);
       expect(zone.json().errorDetails).toEqual([{ field: 'timezone', message: 'unknown time zone' }]);
-      expect((await ok('GET', 'buyers', v.headers)).content[0]).toMatchObject({ active: true, buyerOwner: null, timezone: 'Europe/London' });
+      expect((await ok('GET', 'buyers', v.headers)).content[0]).toMatchObject({
+        active: true,
+        buyerOwner: null,
+        timezone: 'Europe/London',
+      });
     });
 
     it('only the vendor’s ADMIN edits: the buyer and other organizations get 404, project managers 403', async () => {

@@ -61,8 +61,20 @@ describe('webhooks', () => {
 
   describe('records', () => {
     it('create, get, list with filters, edit and delete', async () => {
-      const created = await createWebhook({ name: 'Jobs', url: 'https://hooks.example.test/a', events: ['JOB_CREATED', 'JOB_STATUS_CHANGED'], secretToken: 's3cret' });
-      expect(created).toMatchObject({ name: 'Jobs', status: 'ENABLED', hidden: false, failedAttempts: 0, secretToken: 's3cret', events: ['JOB_CREATED', 'JOB_STATUS_CHANGED'] });
+      const created = await createWebhook({
+        name: 'Jobs',
+        url: 'https://hooks.example.test/a',
+        events: ['JOB_CREATED', 'JOB_STATUS_CHANGED'],
+        secretToken: 's3cret',
+      });
+      expect(created).toMatchObject({
+        name: 'Jobs',
+        status: 'ENABLED',
+        hidden: false,
+        failedAttempts: 0,
+        secretToken: 's3cret',
+        events: ['JOB_CREATED', 'JOB_STATUS_CHANGED'],
+      });
       expect(created.signingSecret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
       await createWebhook({ name: 'Projects', url: 'https://hooks.example.test/b', events: ['PROJECT_CREATED'], status: 'DISABLED' });
 
@@ -73,9 +85,19 @@ describe('webhooks', () => {
       const disabled = (await t.inject({ url: '/api2/v2/webhooks?status=DISABLED&sortField=NAME&sortTrend=DESC', headers })).json();
       expect(disabled.content.every((w: { status: string }) => w.status === 'DISABLED')).toBe(true);
 
-      const edited = await t.inject({ method: 'PUT', url: `/api2/v2/webhooks/${created.uid}`, headers, payload: { url: 'https://hooks.example.test/c', events: ['JOB_DELETED'] } });
+      const edited = await t.inject({
+        method: 'PUT',
+        url: `/api2/v2/webhooks/${created.uid}`,
+        headers,
+        payload: { url: 'https://hooks.example.test/c', events: ['JOB_DELETED'] },
+      });
       expect(edited.statusCode).toBe(200);
-      expect(edited.json()).toMatchObject({ url: 'https://hooks.example.test/c', events: ['JOB_DELETED'], secretToken: null, signingSecret: created.signingSecret });
+      expect(edited.json()).toMatchObject({
+        url: 'https://hooks.example.test/c',
+        events: ['JOB_DELETED'],
+        secretToken: null,
+        signingSecret: created.signingSecret,
+      });
 
       expect((await t.inject({ method: 'DELETE', url: `/api2/v2/webhooks/${created.uid}`, headers })).statusCode).toBe(204);
       expect((await t.inject({ url: `/api2/v2/webhooks/${created.uid}`, headers })).statusCode).toBe(404);
@@ -99,8 +121,19 @@ describe('webhooks', () => {
       const strict = await createTestApp();
       try {
         const { headers: strictHeaders } = await signedInUser(strict, 'ADMIN');
-        for (const url of ['http://127.0.0.1:9/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x', 'http://localhost/x']) {
-          const response = await strict.inject({ method: 'POST', url: '/api2/v2/webhooks', headers: strictHeaders, payload: { url, events: ['JOB_CREATED'] } });
+        for (const url of [
+          'http://127.0.0.1:9/x',
+          'http://10.1.2.3/x',
+          'http://169.254.169.254/latest/meta-data',
+          'http://[::1]/x',
+          'http://localhost/x',
+        ]) {
+          const response = await strict.inject({
+            method: 'POST',
+            url: '/api2/v2/webhooks',
+            headers: strictHeaders,
+            payload: { url, events: ['JOB_CREATED'] },
+          });
           expect(response.statusCode, url).toBe(400);
           expect(response.json().errorCode).toBe('InvalidCallbackUrl');
         }
@@ -142,7 +175,11 @@ describe('webhooks', () => {
       expect(call!.headers['content-type']).toMatch(/application\/json/);
       expect(verifySignature(webhook.signingSecret, call!.body, String(call!.headers['x-opentms-signature']))).toBe(true);
       expect(verifySignature(webhook.signingSecret, call!.body + ' ', String(call!.headers['x-opentms-signature']))).toBe(false);
-      expect(JSON.parse(call!.body)).toMatchObject({ event: 'JOB_STATUS_CHANGED', timestamp: expect.any(Number), jobParts: expect.any(Array) });
+      expect(JSON.parse(call!.body)).toMatchObject({
+        event: 'JOB_STATUS_CHANGED',
+        timestamp: expect.any(Number),
+        jobParts: expect.any(Array),
+      });
       const calls = await waitFor('the call to be recorded', async () => {
         const list = await callsOf(webhook.uid);
         return list[0]?.statusCode === 200 ? list : undefined;
@@ -165,27 +202,40 @@ describe('webhooks', () => {
         .catch(() => undefined);
       const { calls } = await t.database.db
         .transaction()
-        .execute((trx) => emitEvent(t.deps, trx, { organizationId, event: 'PROJECT_CREATED', records: { uid: 'p1', name: 'Project one' } }));
+        .execute((trx) =>
+          emitEvent(t.deps, trx, { organizationId, event: 'PROJECT_CREATED', records: { uid: 'p1', name: 'Project one' } }),
+        );
       t.deps.taskWakeup.notify();
       expect(calls).toBe(1);
       const [call] = await r.waitFor(1);
       expect(call!.url).toBe('/hook?a');
-      expect(JSON.parse(call!.body)).toMatchObject({ event: 'PROJECT_CREATED', project: { uid: 'p1' }, metadata: { organization: { uid: expect.any(String) } } });
+      expect(JSON.parse(call!.body)).toMatchObject({
+        event: 'PROJECT_CREATED',
+        project: { uid: 'p1' },
+        metadata: { organization: { uid: expect.any(String) } },
+      });
       await new Promise((done) => setTimeout(done, 200));
       expect(r.calls).toHaveLength(1);
-      expect((await callsOf(subscribed.uid))).toHaveLength(1);
+      expect(await callsOf(subscribed.uid)).toHaveLength(1);
     });
 
     it('a delivery is retried with backoff until its receiver comes back', async () => {
       const r = await receiver((_call, index) => (index < 2 ? 503 : 200));
       const webhook = await createWebhook({ url: r.url, events: ['JOB_CREATED'] });
-      await t.database.db.transaction().execute((trx) => emitEvent(t.deps, trx, { organizationId, event: 'JOB_CREATED', records: [{ uid: 'j1' }] }));
+      await t.database.db
+        .transaction()
+        .execute((trx) => emitEvent(t.deps, trx, { organizationId, event: 'JOB_CREATED', records: [{ uid: 'j1' }] }));
       t.deps.taskWakeup.notify();
       await r.waitFor(1);
       // The clock may only move once the failed attempt is back in the queue with its backoff.
       const requeued = (attempts: number) =>
         waitFor(`attempt ${attempts} to be re-queued`, async () => {
-          const task = await t.database.db.selectFrom('tasks').selectAll().where('kind', '=', 'webhook.deliver').orderBy('id', 'desc').executeTakeFirst();
+          const task = await t.database.db
+            .selectFrom('tasks')
+            .selectAll()
+            .where('kind', '=', 'webhook.deliver')
+            .orderBy('id', 'desc')
+            .executeTakeFirst();
           return task?.status === 'queued' && task.attempts === attempts ? task : undefined;
         });
       const afterFirst = await requeued(1);
@@ -202,7 +252,9 @@ describe('webhooks', () => {
       t.clock.advance(61_000);
       t.deps.taskWakeup.notify();
       await r.waitFor(3);
-      const delivered = await waitFor('the call to be recorded', async () => ((await callsOf(webhook.uid))[0]?.statusCode === 200 ? (await callsOf(webhook.uid))[0] : undefined));
+      const delivered = await waitFor('the call to be recorded', async () =>
+        (await callsOf(webhook.uid))[0]?.statusCode === 200 ? (await callsOf(webhook.uid))[0] : undefined,
+      );
       expect(delivered).toMatchObject({ retryAttempt: 2, errorMessage: null });
       expect(r.calls.map((c) => c.headers['x-opentms-delivery'])).toEqual(Array(3).fill(delivered.uid));
     });
@@ -221,18 +273,51 @@ describe('webhooks', () => {
     it(`a webhook whose calls keep failing for good is disabled after ${DISABLE_AFTER_FAILED_CALLS} in a row`, async () => {
       const webhook = await createWebhook({ url: 'https://hooks.example.test/dead', events: ['JOB_CREATED'] });
       const row = await t.database.db.selectFrom('webhooks').selectAll().where('uid', '=', webhook.uid).executeTakeFirstOrThrow();
-      await t.database.db.updateTable('webhooks').set({ failedAttempts: DISABLE_AFTER_FAILED_CALLS - 1 }).where('id', '=', row.id).execute();
+      await t.database.db
+        .updateTable('webhooks')
+        .set({ failedAttempts: DISABLE_AFTER_FAILED_CALLS - 1 })
+        .where('id', '=', row.id)
+        .execute();
       const call = await t.database.db
         .insertInto('webhookCalls')
-        .values({ uid: 'deadcall', organizationId: row.organizationId, webhookId: row.id, event: 'JOB_CREATED', eventUid: 'e', url: row.url, body: '{}', status: 'PENDING', attempts: 11, forced: false, statusCode: 503, errorMessage: 'x', createdAt: t.clock().toISOString(), lastAttemptAt: null, deliveredAt: null })
+        .values({
+          uid: 'deadcall',
+          organizationId: row.organizationId,
+          webhookId: row.id,
+          event: 'JOB_CREATED',
+          eventUid: 'e',
+          url: row.url,
+          body: '{}',
+          status: 'PENDING',
+          attempts: 11,
+          forced: false,
+          statusCode: 503,
+          errorMessage: 'x',
+          createdAt: t.clock().toISOString(),
+          lastAttemptAt: null,
+          deliveredAt: null,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const context = { deps: t.deps, taskId: '0', attempt: 11, maxAttempts: 11, organizationId, asyncRequestId: null, signal: new AbortController().signal };
+      const context = {
+        deps: t.deps,
+        taskId: '0',
+        attempt: 11,
+        maxAttempts: 11,
+        organizationId,
+        asyncRequestId: null,
+        signal: new AbortController().signal,
+      };
       await deliverTask.onFinalFailure!(context, { callId: String(call.id) }, new Error('503'));
       const after = (await t.inject({ url: `/api2/v2/webhooks/${webhook.uid}`, headers })).json();
       expect(after).toMatchObject({ status: 'DISABLED', failedAttempts: DISABLE_AFTER_FAILED_CALLS });
       // Enabling it again starts the count afresh.
-      const enabled = await t.inject({ method: 'PUT', url: `/api2/v2/webhooks/${webhook.uid}`, headers, payload: { url: row.url, events: ['JOB_CREATED'], status: 'ENABLED' } });
+      const enabled = await t.inject({
+        method: 'PUT',
+        url: `/api2/v2/webhooks/${webhook.uid}`,
+        headers,
+        payload: { url: row.url, events: ['JOB_CREATED'], status: 'ENABLED' },
+      });
       expect(enabled.json()).toMatchObject({ status: 'ENABLED', failedAttempts: 0 });
     });
 
@@ -242,13 +327,21 @@ describe('webhooks', () => {
       await t.inject({ method: 'POST', url: `/api2/v2/webhooks/${webhook.uid}/test?event=JOB_CREATED`, headers });
       await r.waitFor(1);
       const [original] = await callsOf(webhook.uid);
-      const replay = await t.inject({ method: 'POST', url: '/api2/v1/webhooksCalls/replay', headers, payload: { webhookCalls: [{ uid: original!.uid }] } });
+      const replay = await t.inject({
+        method: 'POST',
+        url: '/api2/v1/webhooksCalls/replay',
+        headers,
+        payload: { webhookCalls: [{ uid: original!.uid }] },
+      });
       expect(replay.statusCode).toBe(202);
       await r.waitFor(2);
       expect(r.calls[1]!.body).toBe(r.calls[0]!.body);
       const children = (await t.inject({ url: `/api2/v1/webhooksCalls?parentUid=${original!.uid}`, headers })).json();
       expect(children.content).toHaveLength(1);
-      expect((await t.inject({ method: 'POST', url: '/api2/v1/webhooksCalls/replay', headers, payload: { webhookCalls: [{ uid: 'nope' }] } })).statusCode).toBe(404);
+      expect(
+        (await t.inject({ method: 'POST', url: '/api2/v1/webhooksCalls/replay', headers, payload: { webhookCalls: [{ uid: 'nope' }] } }))
+          .statusCode,
+      ).toBe(404);
       const latest = await t.inject({ method: 'POST', url: '/api2/v1/webhooksCalls/replay/latest?numberOfCalls=1', headers });
       expect(latest.statusCode).toBe(202);
       await r.waitFor(3);

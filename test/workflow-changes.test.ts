@@ -11,14 +11,34 @@ import type { Headers } from './support/api.js';
 import { makeJobs, makeProject } from './support/workflow-factories.js';
 
 describe('workflow change rows (pure rules)', () => {
-  const segment = (index: number, imported: string | null, own: (string | null)[]): SegmentVersions => ({ index, source: `Source ${index}`, imported, own });
+  const segment = (index: number, imported: string | null, own: (string | null)[]): SegmentVersions => ({
+    index,
+    source: `Source ${index}`,
+    imported,
+    own,
+  });
 
   const cases: { name: string; segment: SegmentVersions; changed: boolean[] | null; texts?: (string | null)[] }[] = [
-    { name: 'translated at level 1, revised at level 2', segment: segment(0, null, ['Hallo Welt', 'Hallo, Welt']), changed: [true, true], texts: ['Hallo Welt', 'Hallo, Welt'] },
-    { name: 'translated at level 1, untouched later', segment: segment(1, null, ['Eins', null, null]), changed: [true, false, false], texts: ['Eins', 'Eins', 'Eins'] },
+    {
+      name: 'translated at level 1, revised at level 2',
+      segment: segment(0, null, ['Hallo Welt', 'Hallo, Welt']),
+      changed: [true, true],
+      texts: ['Hallo Welt', 'Hallo, Welt'],
+    },
+    {
+      name: 'translated at level 1, untouched later',
+      segment: segment(1, null, ['Eins', null, null]),
+      changed: [true, false, false],
+      texts: ['Eins', 'Eins', 'Eins'],
+    },
     { name: 'written again unchanged at level 2', segment: segment(2, null, ['Zwei', 'Zwei']), changed: [true, false] },
     { name: 'the file’s own target kept by every level', segment: segment(3, 'Drei', [null, 'Drei']), changed: null },
-    { name: 'the file’s own target revised at level 2', segment: segment(4, 'Vier', [null, 'Vier!']), changed: [false, true], texts: ['Vier', 'Vier!'] },
+    {
+      name: 'the file’s own target revised at level 2',
+      segment: segment(4, 'Vier', [null, 'Vier!']),
+      changed: [false, true],
+      texts: ['Vier', 'Vier!'],
+    },
     { name: 'nothing translated', segment: segment(5, null, [null, null]), changed: null },
   ];
   it.each(cases)('$name', ({ segment: s, changed, texts }) => {
@@ -37,8 +57,25 @@ describe('workflow change rows (pure rules)', () => {
   });
 
   const diffs: { before: string; after: string; expected: [string, string][] }[] = [
-    { before: 'Hallo Welt', after: 'Hallo, Welt', expected: [['same', 'Hallo'], ['added', ','], ['same', ' Welt']] },
-    { before: 'the red car', after: 'the blue car', expected: [['same', 'the '], ['removed', 'red'], ['added', 'blue'], ['same', ' car']] },
+    {
+      before: 'Hallo Welt',
+      after: 'Hallo, Welt',
+      expected: [
+        ['same', 'Hallo'],
+        ['added', ','],
+        ['same', ' Welt'],
+      ],
+    },
+    {
+      before: 'the red car',
+      after: 'the blue car',
+      expected: [
+        ['same', 'the '],
+        ['removed', 'red'],
+        ['added', 'blue'],
+        ['same', ' car'],
+      ],
+    },
     { before: '', after: 'Neu', expected: [['added', 'Neu']] },
     { before: 'Alt', after: '', expected: [['removed', 'Alt']] },
     { before: 'same', after: 'same', expected: [['same', 'same']] },
@@ -50,7 +87,22 @@ describe('workflow change rows (pure rules)', () => {
   it('renders an HTML page with the changes marked and every text escaped', () => {
     const rows = workflowChangeRows([segment(0, null, ['<b>A</b>', '<b>A</b> & B'])]);
     const html = workflowChangesHtml(
-      [{ uid: 'j1', projectName: 'P <1>', filename: 'f.txt', sourceLang: 'en', targetLang: 'de', firstSegment: 1, lastSegment: 3, levels: [{ level: 1, stepName: 'Translation' }, { level: 2, stepName: 'Revision' }], rows }],
+      [
+        {
+          uid: 'j1',
+          projectName: 'P <1>',
+          filename: 'f.txt',
+          sourceLang: 'en',
+          targetLang: 'de',
+          firstSegment: 1,
+          lastSegment: 3,
+          levels: [
+            { level: 1, stepName: 'Translation' },
+            { level: 2, stepName: 'Revision' },
+          ],
+          rows,
+        },
+      ],
       '2026-01-01T00:00:00.000Z',
     );
     expect(html).toMatch(/^<!DOCTYPE html>/);
@@ -74,18 +126,31 @@ describe('downloadWorkflowChanges over HTTP', () => {
   beforeAll(async () => {
     t = await createTestApp();
     ({ organization, user: admin, headers: adminHeaders } = await signedInUser(t, 'ADMIN'));
-    const steps = await t.database.db.selectFrom('workflowSteps').select('uid').where('organizationId', '=', String(organization.id)).orderBy('orderIndex').execute();
+    const steps = await t.database.db
+      .selectFrom('workflowSteps')
+      .select('uid')
+      .where('organizationId', '=', String(organization.id))
+      .orderBy('orderIndex')
+      .execute();
     stepUids = steps.map((s) => s.uid);
   });
   afterAll(() => t.close());
 
   async function translate(jobUid: string, idx: number, target: string) {
     const job = await t.database.db.selectFrom('jobs').select('id').where('uid', '=', jobUid).executeTakeFirstOrThrow();
-    await t.database.db.insertInto('jobSegments').values({ jobId: String(job.id), idx, target, confirmed: true, modifiedAt: t.clock().toISOString(), modifiedById: String(admin.id) }).execute();
+    await t.database.db
+      .insertInto('jobSegments')
+      .values({ jobId: String(job.id), idx, target, confirmed: true, modifiedAt: t.clock().toISOString(), modifiedById: String(admin.id) })
+      .execute();
   }
 
   it('downloads an HTML report of what each workflow step changed', async () => {
-    const project = await makeProject(t, organization.id, { createdById: admin.id, targetLangs: ['de'], workflowStepUids: stepUids.slice(0, 2), name: 'Report project' });
+    const project = await makeProject(t, organization.id, {
+      createdById: admin.id,
+      targetLangs: ['de'],
+      workflowStepUids: stepUids.slice(0, 2),
+      name: 'Report project',
+    });
     const { jobs } = await makeJobs(t, project, { segments: ['Hello world.', 'Second line.', 'Third line.'], filename: 'greetings.txt' });
     const [level1, level2] = [jobs.find((j) => j.workflowLevel === 1)!, jobs.find((j) => j.workflowLevel === 2)!];
     await translate(level1.uid, 0, 'Hallo Welt.');
@@ -111,7 +176,12 @@ describe('downloadWorkflowChanges over HTTP', () => {
     const { jobs } = await makeJobs(t, project, { segments: ['One.', 'Two.', 'Three.', 'Four.'] });
     await translate(jobs[0]!.uid, 0, 'Eins.');
     await translate(jobs[0]!.uid, 3, 'Vier.');
-    const split = await t.inject({ method: 'POST', url: `/api2/v1/projects/${project.uid}/jobs/${jobs[0]!.uid}/split`, headers: adminHeaders, payload: { partCount: 2 } });
+    const split = await t.inject({
+      method: 'POST',
+      url: `/api2/v1/projects/${project.uid}/jobs/${jobs[0]!.uid}/split`,
+      headers: adminHeaders,
+      payload: { partCount: 2 },
+    });
     expect(split.statusCode, split.body).toBe(200);
     const second = split.json().jobs[1].uid as string;
     const response = await t.inject({ method: 'POST', url, headers: adminHeaders, payload: { jobs: [{ uid: second }] } });
@@ -128,7 +198,16 @@ describe('downloadWorkflowChanges over HTTP', () => {
     const headers = apiToken(await loginAs(t, linguist));
     expect((await t.inject({ method: 'POST', url, headers, payload: { jobs: [{ uid: own.jobs[0]!.uid }] } })).statusCode).toBe(200);
     expect((await t.inject({ method: 'POST', url, headers, payload: { jobs: [{ uid: other.jobs[0]!.uid }] } })).statusCode).toBe(404);
-    expect((await t.inject({ method: 'POST', url, headers: (await signedInUser(t, 'ADMIN')).headers, payload: { jobs: [{ uid: own.jobs[0]!.uid }] } })).statusCode).toBe(404);
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url,
+          headers: (await signedInUser(t, 'ADMIN')).headers,
+          payload: { jobs: [{ uid: own.jobs[0]!.uid }] },
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await t.inject({ method: 'POST', url, headers: adminHeaders, payload: { jobs: [] } })).statusCode).toBe(400);
   });
 });

@@ -55,7 +55,16 @@ describe('workflow steps', () => {
       method: 'POST',
       url: '/api2/v3/users',
       headers,
-      payload: { userName, firstName: 'F', lastName: 'L', email: `${userName}@example.test`, password: 'a good password', role, timezone: 'Europe/Prague', ...extra },
+      payload: {
+        userName,
+        firstName: 'F',
+        lastName: 'L',
+        email: `${userName}@example.test`,
+        password: 'a good password',
+        role,
+        timezone: 'Europe/Prague',
+        ...extra,
+      },
     });
     expect(response.statusCode, response.body).toBe(201);
     const row = await t.database.db.selectFrom('users').selectAll().where('uid', '=', response.json().uid).executeTakeFirstOrThrow();
@@ -86,14 +95,21 @@ describe('workflow steps', () => {
 
   it('an organization created by the SYS_ADMIN has the default steps and email templates; the system organization has none', async () => {
     await ensureSysAdmin(t.database.db, t.config, silent);
-    const login = await t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName: 'root', password: 'system password' } });
+    const login = await t.inject({
+      method: 'POST',
+      url: '/api2/v3/auth/login',
+      payload: { userName: 'root', password: 'system password' },
+    });
     expect(login.statusCode, login.body).toBe(200);
     const userName = `acme-${newUid().slice(0, 8)}`;
     const created = await t.inject({
       method: 'POST',
       url: '/api2/v1/admin/organizations',
       headers: apiToken(login.json().token),
-      payload: { name: `Acme ${userName}`, admin: { userName, password: 'acme password', email: 'a@acme.test', firstName: 'A', lastName: 'Cme' } },
+      payload: {
+        name: `Acme ${userName}`,
+        admin: { userName, password: 'acme password', email: 'a@acme.test', firstName: 'A', lastName: 'Cme' },
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const acmeLogin = await t.inject({ method: 'POST', url: '/api2/v3/auth/login', payload: { userName, password: 'acme password' } });
@@ -144,10 +160,16 @@ describe('workflow steps', () => {
     it('keeps names and abbreviations unique in the organization, ignoring case (409)', async () => {
       const sameName = await api('POST', 'workflowSteps', headers, { name: 'TRANSLATION', abbr: 'TR' });
       expect(sameName.statusCode).toBe(409);
-      expect(sameName.json()).toMatchObject({ errorCode: 'NameAlreadyExists', errorDetails: [{ field: 'name', message: 'already exists' }] });
+      expect(sameName.json()).toMatchObject({
+        errorCode: 'NameAlreadyExists',
+        errorDetails: [{ field: 'name', message: 'already exists' }],
+      });
       const sameAbbr = await api('POST', 'workflowSteps', headers, { name: 'Transcreation', abbr: 't' });
       expect(sameAbbr.statusCode).toBe(409);
-      expect(sameAbbr.json()).toMatchObject({ errorCode: 'AbbreviationAlreadyExists', errorDetails: [{ field: 'abbr', message: 'already exists' }] });
+      expect(sameAbbr.json()).toMatchObject({
+        errorCode: 'AbbreviationAlreadyExists',
+        errorDetails: [{ field: 'abbr', message: 'already exists' }],
+      });
       // Another organization has its own steps.
       await create({ name: 'Post-editing', abbr: 'PE' }, other.headers);
     });
@@ -177,13 +199,21 @@ describe('workflow steps', () => {
       }
 
       expect((await list('?name=REVIS')).content.map((s) => s.name)).toEqual(['Revision']);
-      expect((await list('?name=ion')).content.map((s) => s.name).sort()).toEqual(['Raced step', 'Revision', 'Translation'].filter((n) => n.includes('ion')).sort());
+      expect((await list('?name=ion')).content.map((s) => s.name).sort()).toEqual(
+        ['Raced step', 'Revision', 'Translation'].filter((n) => n.includes('ion')).sort(),
+      );
       expect((await list('?abbr=r')).content.map((s) => s.name)).toEqual(['Revision']);
       expect((await list('?abbr=P')).content).toEqual([]);
       expect((await list('?name=%25')).content).toEqual([]);
 
       const page = await list('?pageSize=2&pageNumber=1');
-      expect(page).toMatchObject({ totalElements: all.length, pageSize: 2, pageNumber: 1, numberOfElements: 2, totalPages: Math.ceil(all.length / 2) });
+      expect(page).toMatchObject({
+        totalElements: all.length,
+        pageSize: 2,
+        pageNumber: 1,
+        numberOfElements: 2,
+        totalPages: Math.ceil(all.length / 2),
+      });
       expect(page.content.map((s) => s.uid)).toEqual(all.slice(2, 4).map((s) => s.uid));
       expect((await api('GET', 'workflowSteps?sort=DATE')).statusCode).toBe(400);
       expect((await api('GET', 'workflowSteps?pageSize=51')).statusCode).toBe(400);
@@ -205,7 +235,10 @@ describe('workflow steps', () => {
       expect(flagged).toEqual({ ...step, name: 'Edited', lqaEnabled: true, order: 9 });
       expect((await api('PUT', `workflowSteps/${step.uid}`, headers, {})).json()).toEqual(flagged);
       // The step's own name and abbreviation in another case are not a clash.
-      expect((await api('PUT', `workflowSteps/${step.uid}`, headers, { name: 'EDITED', abbr: 'ed' })).json()).toMatchObject({ name: 'EDITED', abbr: 'ed' });
+      expect((await api('PUT', `workflowSteps/${step.uid}`, headers, { name: 'EDITED', abbr: 'ed' })).json()).toMatchObject({
+        name: 'EDITED',
+        abbr: 'ed',
+      });
     });
 
     it('refuses clashes (409) and invalid fields (400) and changes nothing', async () => {
@@ -252,7 +285,12 @@ describe('workflow steps', () => {
       expect(after.workflowSteps.map((s: { uid: string }) => s.uid)).toEqual([translation.uid]);
       // The user stays editable: the settings hold no reference to a missing step.
       const { userName, firstName, lastName, email, timezone } = after;
-      const edited = await t.inject({ method: 'PUT', url: `/api2/v3/users/${linguist.uid}`, headers, payload: { userName, firstName, lastName, email, timezone, role: 'LINGUIST', workflowSteps: after.workflowSteps } });
+      const edited = await t.inject({
+        method: 'PUT',
+        url: `/api2/v3/users/${linguist.uid}`,
+        headers,
+        payload: { userName, firstName, lastName, email, timezone, role: 'LINGUIST', workflowSteps: after.workflowSteps },
+      });
       expect(edited.statusCode, edited.body).toBe(200);
     });
 
@@ -283,7 +321,9 @@ describe('workflow steps', () => {
       await db.schema
         .createTable('test_step_users')
         .addColumn('id', 'integer', (c) => c.primaryKey())
-        .addColumn('workflow_step_id', t.database.dialect === 'postgres' ? 'bigint' : 'integer', (c) => c.notNull().references('workflow_steps.id'))
+        .addColumn('workflow_step_id', t.database.dialect === 'postgres' ? 'bigint' : 'integer', (c) =>
+          c.notNull().references('workflow_steps.id'),
+        )
         .execute();
       const step = await create({ name: 'In use', abbr: 'IU' });
       await sql`insert into test_step_users (id, workflow_step_id) values (1, ${step.id})`.execute(db);
@@ -333,7 +373,11 @@ describe('the migration that introduced workflow steps', () => {
       const names = Object.keys(migrations).sort();
       const target = '2026-11-21T1710_workflow_steps_and_organization_defaults';
       const before = names[names.indexOf(target) - 1]!;
-      const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
+      const migrator = new Migrator({
+        db: database.db,
+        provider: { getMigrations: async () => migrations },
+        ...(schema ? { migrationTableSchema: schema } : {}),
+      });
       expect((await migrator.migrateTo(before)).error).toBeUndefined();
       const db = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
       const at = new Date().toISOString();
@@ -350,16 +394,30 @@ describe('the migration that introduced workflow steps', () => {
 
       const orgs = await database.db.selectFrom('organizations').select(['id', 'name']).orderBy('id').execute();
       for (const org of orgs) {
-        const steps = await database.db.selectFrom('workflowSteps').selectAll().where('organizationId', '=', org.id).orderBy('orderIndex').execute();
-        const templates = await database.db.selectFrom('emailTemplates').selectAll().where('organizationId', '=', org.id).orderBy('id').execute();
+        const steps = await database.db
+          .selectFrom('workflowSteps')
+          .selectAll()
+          .where('organizationId', '=', org.id)
+          .orderBy('orderIndex')
+          .execute();
+        const templates = await database.db
+          .selectFrom('emailTemplates')
+          .selectAll()
+          .where('organizationId', '=', org.id)
+          .orderBy('id')
+          .execute();
         if (org.name === 'System') {
           expect(steps).toEqual([]);
           expect(templates).toEqual([]);
           continue;
         }
-        expect(steps.map((s) => ({ name: s.name, abbr: s.abbr, order: s.orderIndex, lqaEnabled: Boolean(s.lqaEnabled) }))).toEqual([...DEFAULT_WORKFLOW_STEPS]);
+        expect(steps.map((s) => ({ name: s.name, abbr: s.abbr, order: s.orderIndex, lqaEnabled: Boolean(s.lqaEnabled) }))).toEqual([
+          ...DEFAULT_WORKFLOW_STEPS,
+        ]);
         for (const s of steps) expect(s.uid).toMatch(/^[0-9A-Za-z]{22}$/);
-        expect(templates.map((x) => ({ type: x.type, name: x.name, subject: x.subject, body: x.body }))).toEqual([...DEFAULT_EMAIL_TEMPLATES]);
+        expect(templates.map((x) => ({ type: x.type, name: x.name, subject: x.subject, body: x.body }))).toEqual([
+          ...DEFAULT_EMAIL_TEMPLATES,
+        ]);
         expect(templates.every((x) => Boolean(x.isDefault))).toBe(true);
       }
       // The rest of the migrations still apply on top.

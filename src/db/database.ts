@@ -19,8 +19,7 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string; schema?: string; maxConnections?: number };
+  { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string; maxConnections?: number };
 
 /**
  * better-sqlite3 refuses to bind JavaScript booleans and Dates. Converting them here keeps the
@@ -98,9 +97,7 @@ function openPostgres(url: string, schema: string | undefined, maxConnections = 
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
-  return options.kind === 'sqlite'
-    ? openSqlite(options.path)
-    : openPostgres(options.url, options.schema, options.maxConnections);
+  return options.kind === 'sqlite' ? openSqlite(options.path) : openPostgres(options.url, options.schema, options.maxConnections);
 }
 
 /** Reads a boolean column the same way on both dialects (SQLite answers 0/1). */

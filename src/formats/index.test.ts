@@ -47,7 +47,11 @@ describe('inline tag tokens', () => {
     ['no tags', '[no tags]'],
     ['<1}{1>', '[</b>][<b>]'],
   ])('splits %j into known tags and literal text', (text, expected) => {
-    expect(splitTokens(text, tags).map((p) => `[${'tag' in p ? p.tag.original : p.text}]`).join('')).toBe(expected);
+    expect(
+      splitTokens(text, tags)
+        .map((p) => `[${'tag' in p ? p.tag.original : p.text}]`)
+        .join(''),
+    ).toBe(expected);
   });
 
   it('restores tags and escapes only the text', () => {

@@ -44,7 +44,10 @@ describe('JSON parse', () => {
 
   it('reads a top-level array and UTF-16 with BOM', async () => {
     const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('["Grüße", {"k": "v"}]', 'utf16le')]);
-    expect((await parseAll(jsonFilter, bytes, {}, 3)).map((u) => [u.key, u.source])).toEqual([['0', 'Grüße'], ['1.k', 'v']]);
+    expect((await parseAll(jsonFilter, bytes, {}, 3)).map((u) => [u.key, u.source])).toEqual([
+      ['0', 'Grüße'],
+      ['1.k', 'v'],
+    ]);
   });
 
   it('turns tagRegexp matches into standalone tags', async () => {
@@ -92,7 +95,12 @@ describe('JSON write-back', () => {
   });
 
   it('replaces only the translated string literals', async () => {
-    const out = await writeAll(jsonFilter, sample, { '/app/title': 'Meine "App"\n', '/app/items/1': 'Schließen', '/a~1b~0c': 'Schräg \\ ☺', '/app/count': 'not a string: ignored' });
+    const out = await writeAll(jsonFilter, sample, {
+      '/app/title': 'Meine "App"\n',
+      '/app/items/1': 'Schließen',
+      '/a~1b~0c': 'Schräg \\ ☺',
+      '/app/count': 'not a string: ignored',
+    });
     expect(out.toString()).toBe(
       sample
         .replace('"My App"', '"Meine \\"App\\"\\n"')
@@ -104,8 +112,12 @@ describe('JSON write-back', () => {
   it('round trips, keeps the BOM and restores tags', async () => {
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"m": "Hi {name}", "n": ["a"]}\r\n')]);
     const units = await parseAll(jsonFilter, bytes, { tagRegexp: '\\{\\w+\\}' });
-    const out = await writeAll(jsonFilter, bytes, Object.fromEntries(units.map((u) => [u.locator, `DE ${u.source}`])), { tagRegexp: '\\{\\w+\\}' });
-    expect(out.equals(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"m": "DE Hi {name}", "n": ["DE a"]}\r\n')]))).toBe(true);
+    const out = await writeAll(jsonFilter, bytes, Object.fromEntries(units.map((u) => [u.locator, `DE ${u.source}`])), {
+      tagRegexp: '\\{\\w+\\}',
+    });
+    expect(out.equals(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"m": "DE Hi {name}", "n": ["DE a"]}\r\n')]))).toBe(
+      true,
+    );
     expect((await parseAll(jsonFilter, out)).map((u) => u.source)).toEqual(['DE Hi {name}', 'DE a']);
   });
 

@@ -195,7 +195,16 @@ async function* parse(input: Readable, options: FilterOptions = {}): AsyncGenera
   let index = 0;
   for (const string of translatableStrings(text)) {
     const { source, tags } = tagsByPattern(string.value, pattern);
-    yield { index: index++, key: dottedKey(string.path), locator: jsonPointer(string.path), source, tags, target: null, translatable: true, note: null };
+    yield {
+      index: index++,
+      key: dottedKey(string.path),
+      locator: jsonPointer(string.path),
+      source,
+      tags,
+      target: null,
+      translatable: true,
+      note: null,
+    };
   }
 }
 
@@ -229,7 +238,10 @@ export const jsonFilter: FormatFilter = {
   detect(firstBytes) {
     const enc = encodingFromBom(firstBytes);
     if (enc && enc.name !== 'utf-8') return false;
-    const head = firstBytes.subarray(enc?.bom.length ?? 0).toString('utf8').trimStart();
+    const head = firstBytes
+      .subarray(enc?.bom.length ?? 0)
+      .toString('utf8')
+      .trimStart();
     return head.startsWith('{') && /^\{\s*("|\})/.test(head);
   },
   parse,

@@ -9,15 +9,42 @@ const utf8bom = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf])
 
 describe('plain text parse', () => {
   const cases: { name: string; text: string; mode?: 'line' | 'paragraph'; units: [locator: string, source: string][] }[] = [
-    { name: 'one unit per line, blank lines skipped', text: 'First line.\n\nSecond line.\nThird.\n', units: [['1', 'First line.'], ['3', 'Second line.'], ['4', 'Third.']] },
-    { name: 'white space around a line is not part of it', text: '  indented\t \n \t \nlast', units: [['1', 'indented'], ['3', 'last']] },
-    { name: 'CRLF and lone CR end lines too', text: 'a\r\nb\rc\n', units: [['1', 'a'], ['2', 'b'], ['3', 'c']] },
+    {
+      name: 'one unit per line, blank lines skipped',
+      text: 'First line.\n\nSecond line.\nThird.\n',
+      units: [
+        ['1', 'First line.'],
+        ['3', 'Second line.'],
+        ['4', 'Third.'],
+      ],
+    },
+    {
+      name: 'white space around a line is not part of it',
+      text: '  indented\t \n \t \nlast',
+      units: [
+        ['1', 'indented'],
+        ['3', 'last'],
+      ],
+    },
+    {
+      name: 'CRLF and lone CR end lines too',
+      text: 'a\r\nb\rc\n',
+      units: [
+        ['1', 'a'],
+        ['2', 'b'],
+        ['3', 'c'],
+      ],
+    },
     { name: 'empty file', text: '', units: [] },
     {
       name: 'paragraph mode joins lines up to a blank line',
       text: 'One sentence\ncontinues here.\n\n  Second paragraph.  \n\n\nThird\n',
       mode: 'paragraph',
-      units: [['1', 'One sentence\ncontinues here.'], ['4', 'Second paragraph.'], ['7', 'Third']],
+      units: [
+        ['1', 'One sentence\ncontinues here.'],
+        ['4', 'Second paragraph.'],
+        ['7', 'Third'],
+      ],
     },
   ];
 
@@ -87,7 +114,12 @@ describe('plain text write-back', () => {
   });
 
   it('writes a translated paragraph in paragraph mode', async () => {
-    const out = await writeAll(plainTextFilter, 'Line one\nline two.\n\nNext\n', { '1': 'Zeile eins\nZeile zwei.' }, { plainTextUnit: 'paragraph' });
+    const out = await writeAll(
+      plainTextFilter,
+      'Line one\nline two.\n\nNext\n',
+      { '1': 'Zeile eins\nZeile zwei.' },
+      { plainTextUnit: 'paragraph' },
+    );
     expect(out.toString()).toBe('Zeile eins\nZeile zwei.\n\nNext\n');
   });
 
@@ -95,6 +127,8 @@ describe('plain text write-back', () => {
     const text = 'One\n\nTwo\nThree\n';
     const units = await parseAll(plainTextFilter, text);
     const out = await writeAll(plainTextFilter, text, Object.fromEntries(units.map((u) => [u.locator, `[${u.source}]`])));
-    expect((await parseAll(plainTextFilter, out)).map((u) => [u.locator, u.source])).toEqual(units.map((u) => [u.locator, `[${u.source}]`]));
+    expect((await parseAll(plainTextFilter, out)).map((u) => [u.locator, u.source])).toEqual(
+      units.map((u) => [u.locator, `[${u.source}]`]),
+    );
   });
 });

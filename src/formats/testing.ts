@@ -13,7 +13,12 @@ export function streamOf(bytes: Buffer | string, chunkSize = 64 * 1024): Readabl
   return Readable.from(chunks(), { objectMode: false });
 }
 
-export async function parseAll(filter: FormatFilter, bytes: Buffer | string, options?: FilterOptions, chunkSize?: number): Promise<TextUnit[]> {
+export async function parseAll(
+  filter: FormatFilter,
+  bytes: Buffer | string,
+  options?: FilterOptions,
+  chunkSize?: number,
+): Promise<TextUnit[]> {
   const units: TextUnit[] = [];
   for await (const unit of filter.parse(streamOf(bytes, chunkSize), options)) units.push(unit);
   return units;
@@ -26,7 +31,8 @@ export async function writeAll(
   options?: FilterOptions,
   chunkSize?: number,
 ): Promise<Buffer> {
-  const map = translations instanceof Map ? translations : new Map(Object.entries(translations).map(([locator, text]) => [locator, { text }]));
+  const map =
+    translations instanceof Map ? translations : new Map(Object.entries(translations).map(([locator, text]) => [locator, { text }]));
   const parts: Buffer[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {

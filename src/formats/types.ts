@@ -76,12 +76,7 @@ export interface FormatFilter {
    * original is malformed or a translation cannot be written (misnested tags, characters the
    * file's encoding cannot hold).
    */
-  write(
-    original: Readable,
-    translations: ReadonlyMap<string, UnitTranslation>,
-    output: Writable,
-    options?: FilterOptions,
-  ): Promise<void>;
+  write(original: Readable, translations: ReadonlyMap<string, UnitTranslation>, output: Writable, options?: FilterOptions): Promise<void>;
 }
 
 /** How many leading bytes `filterFor` needs to recognize a file by content. */
@@ -93,7 +88,11 @@ export class FormatError extends Error {
   readonly column: number | undefined;
 
   constructor(message: string, position: { line?: number; column?: number } = {}) {
-    super(position.line === undefined ? message : `${message} (line ${position.line}${position.column === undefined ? '' : `, column ${position.column}`})`);
+    super(
+      position.line === undefined
+        ? message
+        : `${message} (line ${position.line}${position.column === undefined ? '' : `, column ${position.column}`})`,
+    );
     this.name = 'FormatError';
     this.line = position.line;
     this.column = position.column;

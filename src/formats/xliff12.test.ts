@@ -6,7 +6,8 @@ import { xliff12Filter } from './xliff12.js';
 const NS = 'urn:oasis:names:tc:xliff:document:1.2';
 
 function xliff(body: string, { decl = '<?xml version="1.0" encoding="UTF-8"?>\n', files = 1 } = {}): string {
-  const file = (n: number) => `  <file original="f${n}.txt" source-language="en" target-language="de" datatype="plaintext">\n    <body>\n${body}\n    </body>\n  </file>\n`;
+  const file = (n: number) =>
+    `  <file original="f${n}.txt" source-language="en" target-language="de" datatype="plaintext">\n    <body>\n${body}\n    </body>\n  </file>\n`;
   return `${decl}<xliff version="1.2" xmlns="${NS}">\n${Array.from({ length: files }, (_, i) => file(i + 1)).join('')}</xliff>\n`;
 }
 
@@ -25,7 +26,18 @@ async function expectFormatError(promise: Promise<unknown>, message: RegExp): Pr
 }
 
 describe('XLIFF 1.2 parse', () => {
-  const cases: { name: string; body: string; expected: { key: string | null; source: string; target?: string | null; translatable?: boolean; note?: string | null; originals?: string[] }[] }[] = [
+  const cases: {
+    name: string;
+    body: string;
+    expected: {
+      key: string | null;
+      source: string;
+      target?: string | null;
+      translatable?: boolean;
+      note?: string | null;
+      originals?: string[];
+    }[];
+  }[] = [
     { name: 'plain source, key from id', body: unit('u1', 'Hello world'), expected: [{ key: 'u1', source: 'Hello world' }] },
     {
       name: 'resname is the key',
@@ -40,7 +52,9 @@ describe('XLIFF 1.2 parse', () => {
     {
       name: '<g> is a pair, <x/> standalone',
       body: unit('u1', 'Click <g id="1" ctype="bold">here</g> now<x id="2" ctype="lb"/>'),
-      expected: [{ key: 'u1', source: 'Click {1>here<1} now{2}', originals: ['<g id="1" ctype="bold">', '</g>', '<x id="2" ctype="lb"/>'] }],
+      expected: [
+        { key: 'u1', source: 'Click {1>here<1} now{2}', originals: ['<g id="1" ctype="bold">', '</g>', '<x id="2" ctype="lb"/>'] },
+      ],
     },
     {
       name: 'bpt/ept pair by id, content kept in the markup',
@@ -50,7 +64,13 @@ describe('XLIFF 1.2 parse', () => {
     {
       name: 'bx/ex pair by rid; ph and it standalone',
       body: unit('u1', '<bx id="1" rid="7"/>a<ex id="2" rid="7"/> <ph id="3">{0}</ph> <it id="4" pos="open">&lt;u&gt;</it>'),
-      expected: [{ key: 'u1', source: '{1>a<1} {2} {3}', originals: ['<bx id="1" rid="7"/>', '<ex id="2" rid="7"/>', '<ph id="3">{0}</ph>', '<it id="4" pos="open">&lt;u&gt;</it>'] }],
+      expected: [
+        {
+          key: 'u1',
+          source: '{1>a<1} {2} {3}',
+          originals: ['<bx id="1" rid="7"/>', '<ex id="2" rid="7"/>', '<ph id="3">{0}</ph>', '<it id="4" pos="open">&lt;u&gt;</it>'],
+        },
+      ],
     },
     {
       name: 'nested pairs and <mrk>; an empty <g/> is standalone',
@@ -84,7 +104,11 @@ describe('XLIFF 1.2 parse', () => {
     },
     {
       name: 'notes are joined; alt-trans source/target ignored',
-      body: unit('u1', 'S', '<note from="dev">First</note><note>Second</note><alt-trans><source>Other</source><target>Andere</target></alt-trans>'),
+      body: unit(
+        'u1',
+        'S',
+        '<note from="dev">First</note><note>Second</note><alt-trans><source>Other</source><target>Andere</target></alt-trans>',
+      ),
       expected: [{ key: 'u1', source: 'S', target: null, note: 'First\nSecond' }],
     },
     {
@@ -125,7 +149,8 @@ describe('XLIFF 1.2 parse', () => {
   });
 
   it('reads prefixed XLIFF elements and skips foreign ones', async () => {
-    const doc = `<x:xliff xmlns:x="${NS}" xmlns:o="urn:other" version="1.2"><x:file original="a" source-language="en" datatype="plaintext"><x:body>` +
+    const doc =
+      `<x:xliff xmlns:x="${NS}" xmlns:o="urn:other" version="1.2"><x:file original="a" source-language="en" datatype="plaintext"><x:body>` +
       '<x:trans-unit id="1"><o:source>not this</o:source><x:source>A <o:b>c</o:b></x:source></x:trans-unit></x:body></x:file></x:xliff>';
     const [u] = await parseAll(xliff12Filter, doc);
     expect(u?.source).toBe('A {1}');
@@ -136,7 +161,10 @@ describe('XLIFF 1.2 parse', () => {
 
   it('reads UTF-16 with a BOM', async () => {
     const doc = xliff(unit('1', 'Grüße ☺'), { decl: '<?xml version="1.0" encoding="UTF-16"?>\n' });
-    for (const bytes of [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(doc, 'utf16le')]), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(doc, 'utf16le').swap16()])]) {
+    for (const bytes of [
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(doc, 'utf16le')]),
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(doc, 'utf16le').swap16()]),
+    ]) {
       const [u] = await parseAll(xliff12Filter, bytes, {}, 5);
       expect(u?.source).toBe('Grüße ☺');
     }
@@ -149,18 +177,29 @@ describe('XLIFF 1.2 malformed and hostile files', () => {
     { name: 'not XML at all', doc: 'hello', error: /malformed XML|no root/ },
     { name: 'empty file', doc: '', error: /root element/ },
     { name: 'another root element', doc: '<html><body/></html>', error: /not an XLIFF document/ },
-    { name: 'XLIFF 2.0', doc: '<xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0"><file id="f"/></xliff>', error: /only XLIFF 1.2/ },
+    {
+      name: 'XLIFF 2.0',
+      doc: '<xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0"><file id="f"/></xliff>',
+      error: /only XLIFF 1.2/,
+    },
     { name: 'trans-unit without id', doc: xliff('<trans-unit><source>a</source></trans-unit>'), error: /without an id/ },
     { name: 'duplicate id in one file', doc: xliff(`${unit('1', 'a')}${unit('1', 'b')}`), error: /used twice/ },
-    { name: 'trans-unit without source', doc: xliff('<trans-unit id="1"><target>a</target></trans-unit>'), error: /before its <source>|no <source>/ },
+    {
+      name: 'trans-unit without source',
+      doc: xliff('<trans-unit id="1"><target>a</target></trans-unit>'),
+      error: /before its <source>|no <source>/,
+    },
     {
       name: 'entity bomb (internal subset)',
-      doc: '<?xml version="1.0"?>\n<!DOCTYPE xliff [\n<!ENTITY a "aaaaaaaaaa">\n<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">\n]>\n' + xliff(unit('1', '&c;&c;&c;'), { decl: '' }),
+      doc:
+        '<?xml version="1.0"?>\n<!DOCTYPE xliff [\n<!ENTITY a "aaaaaaaaaa">\n<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">\n]>\n' +
+        xliff(unit('1', '&c;&c;&c;'), { decl: '' }),
       error: /DOCTYPE with an internal subset/,
     },
     {
       name: 'external entity (XXE) is never read',
-      doc: '<?xml version="1.0"?>\n<!DOCTYPE xliff [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n' + xliff(unit('1', '&xxe;'), { decl: '' }),
+      doc:
+        '<?xml version="1.0"?>\n<!DOCTYPE xliff [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n' + xliff(unit('1', '&xxe;'), { decl: '' }),
       error: /DOCTYPE with an internal subset/,
     },
     {
@@ -168,7 +207,11 @@ describe('XLIFF 1.2 malformed and hostile files', () => {
       doc: '<!DOCTYPE xliff SYSTEM "http://example.invalid/x.dtd">\n' + xliff(unit('1', '&xxe;'), { decl: '' }),
       error: /undefined entity/,
     },
-    { name: 'unsupported declared encoding', doc: '<?xml version="1.0" encoding="Shift_JIS"?><xliff version="1.2"/>', error: /unsupported XML encoding "shift_jis"/ },
+    {
+      name: 'unsupported declared encoding',
+      doc: '<?xml version="1.0" encoding="Shift_JIS"?><xliff version="1.2"/>',
+      error: /unsupported XML encoding "shift_jis"/,
+    },
   ];
 
   it.each(cases)('$name → FormatError', async ({ doc, error, line }) => {
@@ -183,11 +226,18 @@ describe('XLIFF 1.2 malformed and hostile files', () => {
   });
 
   it('refuses a prolog that never reaches the root element', async () => {
-    await expectFormatError(parseAll(xliff12Filter, `<?xml version="1.0"?>${'<!-- padding -->'.repeat(10_000)}<xliff version="1.2"/>`), /no root element in the first/);
+    await expectFormatError(
+      parseAll(xliff12Filter, `<?xml version="1.0"?>${'<!-- padding -->'.repeat(10_000)}<xliff version="1.2"/>`),
+      /no root element in the first/,
+    );
   });
 
   it('reads a DOCTYPE without internal subset (and ignores it)', async () => {
-    const [u] = await parseAll(xliff12Filter, '<!DOCTYPE xliff PUBLIC "-//XLIFF//DTD XLIFF//EN" "http://www.oasis-open.org/committees/xliff/documents/xliff.dtd">\n' + xliff(unit('1', 'ok'), { decl: '' }));
+    const [u] = await parseAll(
+      xliff12Filter,
+      '<!DOCTYPE xliff PUBLIC "-//XLIFF//DTD XLIFF//EN" "http://www.oasis-open.org/committees/xliff/documents/xliff.dtd">\n' +
+        xliff(unit('1', 'ok'), { decl: '' }),
+    );
     expect(u?.source).toBe('ok');
   });
 });
@@ -243,7 +293,9 @@ describe('XLIFF 1.2 write-back', () => {
     await expectFormatError(writeAll(xliff12Filter, source, { '1:1': '{1>a {2>b<1}<2}' }), /unit 1:1 has misplaced or unbalanced tags/);
     await expectFormatError(writeAll(xliff12Filter, source, { '1:1': '{1>a b' }), /unbalanced/);
     // Leaving a whole pair out is well-formed and allowed.
-    expect((await writeAll(xliff12Filter, source, { '1:1': '{1>a b<1}' })).toString()).toContain('<target state="translated"><g id="1">a b</g></target>');
+    expect((await writeAll(xliff12Filter, source, { '1:1': '{1>a b<1}' })).toString()).toContain(
+      '<target state="translated"><g id="1">a b</g></target>',
+    );
   });
 
   it('keeps tokens that name no tag of the unit as literal text', async () => {
@@ -281,7 +333,8 @@ describe('XLIFF 1.2 large files', () => {
     const units = 50_000;
     function* parts(): Generator<string> {
       yield `<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="${NS}"><file original="big" source-language="en" datatype="plaintext"><body>\n`;
-      for (let i = 0; i < units; i += 1) yield `<trans-unit id="u${i}"><source>Sentence number ${i} with <g id="1">bold</g> text.</source></trans-unit>\n`;
+      for (let i = 0; i < units; i += 1)
+        yield `<trans-unit id="u${i}"><source>Sentence number ${i} with <g id="1">bold</g> text.</source></trans-unit>\n`;
       yield '</body></file></xliff>\n';
     }
     const doc = Buffer.from([...parts()].join(''));

@@ -401,7 +401,10 @@ export class XliffScanner {
   private finishUnit(unit: UnitState, end: number): void {
     this.unit = null;
     if (!unit.source) return this.fail(`trans-unit "${unit.id}" has no <source>`);
-    const tags = [...unit.source.tags, ...(unit.target?.tags.filter((tag) => !unit.source?.tags.some((s) => s.display === tag.display)) ?? [])];
+    const tags = [
+      ...unit.source.tags,
+      ...(unit.target?.tags.filter((tag) => !unit.source?.tags.some((s) => s.display === tag.display)) ?? []),
+    ];
     this.units.push({
       unit: {
         index: this.index++,
@@ -457,14 +460,22 @@ function xmlEscaper(maxCodePoint: number, what: string): (text: string) => strin
     if (NOT_XML.test(text)) throw new FormatError(`${what} contains a character XML cannot hold`);
     let out = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     if (maxCodePoint < 0x10ffff) {
-      out = Array.from(out, (char) => ((char.codePointAt(0) ?? 0) > maxCodePoint ? `&#x${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()};` : char)).join('');
+      out = Array.from(out, (char) =>
+        (char.codePointAt(0) ?? 0) > maxCodePoint ? `&#x${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()};` : char,
+      ).join('');
     }
     return out;
   };
 }
 
 function attributeEscape(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
 }
 
 /** Throws unless `fragment` is well-formed XML content (tags restored in a wrong order are not). */
@@ -480,7 +491,9 @@ function targetElement(scanned: ScannedUnit, translation: UnitTranslation, enc: 
   const { locator } = scanned.unit;
   const body = restoreTags(translation.text, scanned.unit.tags, xmlEscaper(enc.maxCodePoint, `the translation of unit ${locator}`));
   assertWellFormed(body, locator);
-  const attributes: [string, string][] = scanned.target?.attributes.map(([name, value]) => [name, value]) ?? (options.targetLanguage ? [['xml:lang', options.targetLanguage]] : []);
+  const attributes: [string, string][] =
+    scanned.target?.attributes.map(([name, value]) => [name, value]) ??
+    (options.targetLanguage ? [['xml:lang', options.targetLanguage]] : []);
   const state = attributes.find(([name]) => name === 'state');
   if (state) state[1] = 'translated';
   else attributes.push(['state', 'translated']);

@@ -88,7 +88,11 @@ function csrfMatches(request: FastifyRequest, expectedHash: string | null): bool
 /** The 403 a cookie-authenticated unsafe request gets without its session's CSRF token, or null. */
 export function csrfRejection(request: FastifyRequest, caller: Caller): ApiError | null {
   if (caller.credential.kind !== 'session' || SAFE_METHODS.has(request.method) || csrfMatches(request, caller.csrfTokenHash)) return null;
-  return new ApiError('forbidden', 'CsrfTokenInvalid', `A request authenticated by the session cookie must send the ${CSRF_HEADER} header of its login.`);
+  return new ApiError(
+    'forbidden',
+    'CsrfTokenInvalid',
+    `A request authenticated by the session cookie must send the ${CSRF_HEADER} header of its login.`,
+  );
 }
 
 /** Whether `caller` satisfies `access` (roles, rights, bots); the matrix test uses the same rule. */
@@ -122,7 +126,11 @@ export function installAccessControl(app: FastifyInstance, authenticate: Authent
     const csrf = csrfRejection(request, caller);
     if (csrf) throw csrf;
     if (caller.scopes && !caller.scopes.includes(unsafe ? 'write' : 'read')) {
-      throw new ApiError('forbidden', 'InsufficientScope', `The token does not grant the "${unsafe ? 'write' : 'read'}" scope this operation needs.`);
+      throw new ApiError(
+        'forbidden',
+        'InsufficientScope',
+        `The token does not grant the "${unsafe ? 'write' : 'read'}" scope this operation needs.`,
+      );
     }
     if (!allows(access, caller)) throw forbidden();
   });

@@ -74,14 +74,12 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what = 'Resource') =>
-  new ApiError('not_found', 'ResourceNotFound', `${what} not found.`);
+export const notFound = (what = 'Resource') => new ApiError('not_found', 'ResourceNotFound', `${what} not found.`);
 export const invalid = (description: string, details: ErrorDetail[] = []) =>
   new ApiError('invalid', 'InvalidArguments', description, { details });
 export const unauthenticated = (description = 'Authentication is required: send a valid token.') =>
   new ApiError('unauthenticated', 'AuthUnauthorized', description);
-export const forbidden = (description = 'You are not allowed to do this.') =>
-  new ApiError('forbidden', 'AccessDenied', description);
+export const forbidden = (description = 'You are not allowed to do this.') => new ApiError('forbidden', 'AccessDenied', description);
 
 export function errorBody(code: string, description: string, details: ErrorDetail[] = []): ErrorBody {
   return { errorCode: code, errorDescription: description, errorDetails: details };
@@ -170,6 +168,11 @@ export function installErrorHandler(app: FastifyInstance): void {
 
 /** 409 for a name already used in the organization (`what`: "a client", "an additional workflow step"). */
 export const nameAlreadyExists = (what: string, name: string) =>
-  new ApiError('conflict', 'NameAlreadyExists', `${what.charAt(0).toUpperCase()}${what.slice(1)} named "${name}" already exists in this organization.`, {
-    details: [{ field: 'name', message: 'already exists' }],
-  });
+  new ApiError(
+    'conflict',
+    'NameAlreadyExists',
+    `${what.charAt(0).toUpperCase()}${what.slice(1)} named "${name}" already exists in this organization.`,
+    {
+      details: [{ field: 'name', message: 'already exists' }],
+    },
+  );

@@ -50,6 +50,9 @@ export function installNotFoundHandler(app: FastifyInstance): void {
   const index = createRouteIndex(app);
   app.setNotFoundHandler((request) => {
     const path = request.url.split('?')[0] ?? '/';
-    throw methodNotAllowed(index, request.method, path) ?? new ApiError('not_found', 'ResourceNotFound', `There is no operation at ${request.method} ${path}.`);
+    throw (
+      methodNotAllowed(index, request.method, path) ??
+      new ApiError('not_found', 'ResourceNotFound', `There is no operation at ${request.method} ${path}.`)
+    );
   });
 }

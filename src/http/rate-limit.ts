@@ -55,7 +55,9 @@ export function clientAddressKey(ip: string): string {
   const [head = '', tail = ''] = address.toLowerCase().split('::', 2);
   const left = head ? head.split(':') : [];
   const right = address.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const groups = address.includes('::') ? [...left, ...new Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  const groups = address.includes('::')
+    ? [...left, ...new Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
   const network = groups.slice(0, 4).map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? g.replace(/^0+(?=.)/, '') : g));
   return `ip6:${network.join(':')}::/64`;
 }
@@ -148,7 +150,10 @@ export async function installRateLimit(app: FastifyInstance, deps: AppDeps): Pro
     const now = deps.clock().getTime();
     if (now - lastWarningMs < STORE_WARNING_INTERVAL_MS) return;
     lastWarningMs = now;
-    app.log.warn({ err: { message: error.message } }, 'rate limits: Redis is unreachable; requests are served without rate limiting until it answers again');
+    app.log.warn(
+      { err: { message: error.message } },
+      'rate limits: Redis is unreachable; requests are served without rate limiting until it answers again',
+    );
   };
   const store: RateLimitStore = deps.config.redisUrl
     ? await RedisStore.open({ url: deps.config.redisUrl, keyPrefix: deps.config.redisKeyPrefix, onError: warn })

@@ -26,7 +26,14 @@ export const MAX_FILES_PER_REQUEST = 50;
 export async function installUploadParsing(app: FastifyInstance, uploadLimitBytes: number): Promise<void> {
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
   await app.register(multipart, {
-    limits: { fileSize: uploadLimitBytes, files: MAX_FILES_PER_REQUEST, fields: 20, fieldSize: 1024 * 1024, parts: MAX_FILES_PER_REQUEST + 20, headerPairs: 200 },
+    limits: {
+      fileSize: uploadLimitBytes,
+      files: MAX_FILES_PER_REQUEST,
+      fields: 20,
+      fieldSize: 1024 * 1024,
+      parts: MAX_FILES_PER_REQUEST + 20,
+      headerPairs: 200,
+    },
     throwFileSizeLimit: true,
   });
 }
@@ -35,7 +42,11 @@ export async function installUploadParsing(app: FastifyInstance, uploadLimitByte
 export function octetStreamBody(request: FastifyRequest): Readable {
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/octet-stream' || !request.body || typeof (request.body as Readable).pipe !== 'function') {
-    throw new ApiError('unsupported_media_type', 'UnsupportedMediaType', 'Send the file as application/octet-stream, named by a Content-Disposition header.');
+    throw new ApiError(
+      'unsupported_media_type',
+      'UnsupportedMediaType',
+      'Send the file as application/octet-stream, named by a Content-Disposition header.',
+    );
   }
   return request.body as Readable;
 }
@@ -92,7 +103,9 @@ export function filenameFromContentDisposition(header: string | undefined): stri
       if (charset === 'utf-8' || charset === '') return decodeURIComponent(value);
       if (charset === 'iso-8859-1') return Buffer.from(unescape(value), 'latin1').toString('latin1');
     } catch {
-      throw invalid('The Content-Disposition header has a badly encoded filename*.', [{ field: 'Content-Disposition', message: 'filename* is not valid percent-encoding' }]);
+      throw invalid('The Content-Disposition header has a badly encoded filename*.', [
+        { field: 'Content-Disposition', message: 'filename* is not valid percent-encoding' },
+      ]);
     }
   }
   const quoted = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header);
@@ -106,9 +119,14 @@ export function filenameFromContentDisposition(header: string | undefined): stri
 export function uploadFilename(request: FastifyRequest): string {
   const raw = filenameFromContentDisposition(request.headers['content-disposition']);
   if (raw === null) {
-    throw new ApiError('invalid', 'ContentDispositionMissing', "Name the file in a Content-Disposition header: filename*=UTF-8''<file name>.", {
-      details: [{ field: 'Content-Disposition', message: 'is required and must carry filename* or filename' }],
-    });
+    throw new ApiError(
+      'invalid',
+      'ContentDispositionMissing',
+      "Name the file in a Content-Disposition header: filename*=UTF-8''<file name>.",
+      {
+        details: [{ field: 'Content-Disposition', message: 'is required and must carry filename* or filename' }],
+      },
+    );
   }
   return sanitizeFilename(raw, 'Content-Disposition');
 }
@@ -116,7 +134,9 @@ export function uploadFilename(request: FastifyRequest): string {
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 /** Same rules as JSON bodies (src/http/validation.ts): defaults applied, no type coercion. */
-const documentAjv = addFormats(new Ajv({ useDefaults: true, removeAdditional: false, allErrors: false, strict: false, coerceTypes: false }));
+const documentAjv = addFormats(
+  new Ajv({ useDefaults: true, removeAdditional: false, allErrors: false, strict: false, coerceTypes: false }),
+);
 const compiledSchemas = new WeakMap<TSchema, ValidateFunction>();
 
 /**
@@ -141,7 +161,9 @@ export function parseJsonDocument<T extends TSchema>(text: string | undefined, s
     const first = validator.errors?.[0];
     const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
     const path = [field, first?.instancePath.replace(/^\//, '').replace(/\//g, '.'), missing].filter(Boolean).join('.');
-    throw invalid(`Invalid ${path}: ${first?.message ?? 'does not match the expected shape'}.`, [{ field: path, message: first?.message ?? 'is not valid' }]);
+    throw invalid(`Invalid ${path}: ${first?.message ?? 'does not match the expected shape'}.`, [
+      { field: path, message: first?.message ?? 'is not valid' },
+    ]);
   }
   return value;
 }

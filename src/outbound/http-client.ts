@@ -76,8 +76,18 @@ export const SNIPPET_BYTES = 2 * 1024;
 const DEFAULT_SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-memsource-token'];
 /** Set by the client, never by the caller. */
 const CLIENT_HEADERS = new Set([
-  'host', 'content-length', 'content-type', 'user-agent', 'transfer-encoding', 'connection', 'keep-alive',
-  'proxy-connection', 'upgrade', 'te', 'trailer', 'expect',
+  'host',
+  'content-length',
+  'content-type',
+  'user-agent',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
 ]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -216,7 +226,10 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
       error.code = 'ENOTFOUND';
       callback(error, '', 0);
     } else if (options.all) {
-      callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+      callback(
+        null,
+        usable.map((a) => ({ address: a.address, family: a.family })),
+      );
     } else {
       callback(null, first.address, first.family);
     }
@@ -268,7 +281,10 @@ function send(
     );
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (signal.aborted) reject(aborted(signal, target, error));
-      else reject(new OutboundFailed('NETWORK', `${method} ${target.origin} failed: ${error.code ?? error.message}`, target.href, { cause: error }));
+      else
+        reject(
+          new OutboundFailed('NETWORK', `${method} ${target.origin} failed: ${error.code ?? error.message}`, target.href, { cause: error }),
+        );
     });
     request.end(payload ?? undefined);
   });
@@ -340,6 +356,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 /** The timeout or abort that ended the exchange, for the URL being called when it happened. */
 function aborted(signal: AbortSignal, target: URL, cause: unknown): OutboundFailed {
   const reason: unknown = signal.reason;
-  if (reason instanceof OutboundFailed) return new OutboundFailed(reason.code, `${target.origin}: ${reason.message}`, target.href, { cause });
+  if (reason instanceof OutboundFailed)
+    return new OutboundFailed(reason.code, `${target.origin}: ${reason.message}`, target.href, { cause });
   return new OutboundFailed('ABORTED', 'the request was aborted', target.href, { cause });
 }

@@ -21,7 +21,9 @@ export function createJsonLogger(level: string, write: (line: string) => void = 
     if (levelNumber < threshold) return;
     const fields: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(object)) fields[key] = serialise(value);
-    write(`${JSON.stringify({ level: levelNumber, time: new Date().toISOString(), ...base, ...fields, ...(message ? { msg: message } : {}) })}\n`);
+    write(
+      `${JSON.stringify({ level: levelNumber, time: new Date().toISOString(), ...base, ...fields, ...(message ? { msg: message } : {}) })}\n`,
+    );
   };
   return { debug: at(20), info: at(30), warn: at(40), error: at(50) };
 }

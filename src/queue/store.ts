@@ -44,7 +44,18 @@ type Row = {
   leaseUntil: string | null;
 };
 
-const RETURNED = ['id', 'kind', 'payload', 'organizationId', 'lane', 'attempts', 'maxAttempts', 'asyncRequestId', 'lockedBy', 'leaseUntil'] as const;
+const RETURNED = [
+  'id',
+  'kind',
+  'payload',
+  'organizationId',
+  'lane',
+  'attempts',
+  'maxAttempts',
+  'asyncRequestId',
+  'lockedBy',
+  'leaseUntil',
+] as const;
 
 function toClaimed(row: Row): ClaimedTask {
   return {
@@ -115,7 +126,9 @@ async function takeTurn(trx: Transaction<DB>, lane: string): Promise<void> {
 export async function claimNext(database: Database, workerId: string, now: Date, leaseMs: number): Promise<ClaimedTask | null> {
   const at = now.toISOString();
   const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-  return database.dialect === 'postgres' ? claimPostgres(database.db, workerId, at, leaseUntil) : claimSqlite(database.db, workerId, at, leaseUntil);
+  return database.dialect === 'postgres'
+    ? claimPostgres(database.db, workerId, at, leaseUntil)
+    : claimSqlite(database.db, workerId, at, leaseUntil);
 }
 
 /**

@@ -133,7 +133,14 @@ export function startWorker(deps: AppDeps, registry: TaskRegistry, options: Work
 
   // --- one task -------------------------------------------------------------------------------
 
-  async function fail(task: ClaimedTask, claim: Claim, record: TaskRecord, error: unknown, handler: TaskHandler | undefined, context: TaskContext | null) {
+  async function fail(
+    task: ClaimedTask,
+    claim: Claim,
+    record: TaskRecord,
+    error: unknown,
+    handler: TaskHandler | undefined,
+    context: TaskContext | null,
+  ) {
     const marked = await finishTask(database.db, claim, { status: 'failed', now: clock(), error: describe(error) });
     if (!marked) return;
     log.warn({ taskId: task.id, kind: task.kind, attempt: task.attempts, err: error }, 'task failed for good');
@@ -256,7 +263,10 @@ export function startWorker(deps: AppDeps, registry: TaskRegistry, options: Work
       }
       const runAt = new Date(clock().getTime() + delay);
       if (await finishTask(database.db, claim, { status: 'retry', runAt, error: describe(outcome.error) })) {
-        log.info({ taskId: task.id, kind: task.kind, attempt: task.attempts, retryInMs: delay, err: outcome.error }, 'task failed; will retry');
+        log.info(
+          { taskId: task.id, kind: task.kind, attempt: task.attempts, retryInMs: delay, err: outcome.error },
+          'task failed; will retry',
+        );
       }
       return;
     }
@@ -319,7 +329,10 @@ export function startWorker(deps: AppDeps, registry: TaskRegistry, options: Work
     }
   }
 
-  log.info({ workerId, concurrency, leaseSeconds: leaseMs / 1000, kinds: registry.handlers.map((h) => h.kind), listen: listener !== null }, 'worker started');
+  log.info(
+    { workerId, concurrency, leaseSeconds: leaseMs / 1000, kinds: registry.handlers.map((h) => h.kind), listen: listener !== null },
+    'worker started',
+  );
   const looping = loop();
 
   let stopped: Promise<void> | null = null;

@@ -34,7 +34,12 @@ describe('local blob store', () => {
 
   it('streams a large source through without holding it, and stores equal content once', async () => {
     const chunk = Buffer.alloc(1 << 20, 'a');
-    const source = () => Readable.from((function* () { for (let i = 0; i < 16; i++) yield chunk; })());
+    const source = () =>
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < 16; i++) yield chunk;
+        })(),
+      );
     const [first, second] = await Promise.all([store.put(source()), store.put(source())]);
     expect(first).toEqual(second);
     expect(first.size).toBe(16 << 20);
@@ -49,7 +54,12 @@ describe('local blob store', () => {
   });
 
   it('a source that fails half-way leaves nothing behind', async () => {
-    const failing = Readable.from((async function* () { yield Buffer.from('partial'); throw new Error('client went away'); })());
+    const failing = Readable.from(
+      (async function* () {
+        yield Buffer.from('partial');
+        throw new Error('client went away');
+      })(),
+    );
     await expect(store.put(failing)).rejects.toThrow('client went away');
     expect(await store.has(sha('partial'))).toBe(false);
     expect(await readdir(join(root, 'tmp'))).toEqual([]);

@@ -26,7 +26,11 @@ import type { StoredBlob } from './blob-store.js';
  */
 
 /** Streams an upload into the blob store; 413 past `maxBytes` (default: the configured upload limit), storing nothing. */
-export async function putUpload(deps: AppDeps, source: Readable | Buffer | string, maxBytes = deps.config.uploadLimitBytes): Promise<StoredBlob> {
+export async function putUpload(
+  deps: AppDeps,
+  source: Readable | Buffer | string,
+  maxBytes = deps.config.uploadLimitBytes,
+): Promise<StoredBlob> {
   try {
     return await deps.blobs.put(source, { maxBytes });
   } catch (error) {
@@ -71,7 +75,11 @@ export async function releaseStoredFiles(deps: AppDeps, sha256s: Iterable<string
 }
 
 /** Sends one stored file as an attachment named `filename`. */
-export async function sendStoredFile(deps: AppDeps, reply: FastifyReply, file: { sha256: string; filename: string; size?: number | string; contentType?: string | null }): Promise<FastifyReply> {
+export async function sendStoredFile(
+  deps: AppDeps,
+  reply: FastifyReply,
+  file: { sha256: string; filename: string; size?: number | string; contentType?: string | null },
+): Promise<FastifyReply> {
   const stream = await deps.blobs.open(file.sha256);
   reply.header('content-disposition', attachmentDisposition(file.filename));
   // The type is whatever the uploader said: browsers must not second-guess it into HTML or script.
@@ -95,7 +103,12 @@ export function uniqueEntryName(name: string, taken: Set<string>): string {
  * Sends several stored files as one ZIP archive, streamed (entries are read one after another,
  * never all at once). Entry names are made unique.
  */
-export async function sendZip(deps: AppDeps, reply: FastifyReply, archiveName: string, files: ReadonlyArray<{ sha256: string; filename: string }>): Promise<FastifyReply> {
+export async function sendZip(
+  deps: AppDeps,
+  reply: FastifyReply,
+  archiveName: string,
+  files: ReadonlyArray<{ sha256: string; filename: string }>,
+): Promise<FastifyReply> {
   const zip = new yazl.ZipFile();
   const taken = new Set<string>();
   for (const file of files) {

@@ -10,7 +10,8 @@ import { makeJobs, makeProject } from '../support/workflow-factories.js';
 const build: FixtureBuilder = async ({ t, organization, admin, adminHeaders, client }) => {
   const post = async (url: string, payload: unknown) => {
     const response = await t.inject({ method: 'POST', url, headers: adminHeaders, payload: payload as object });
-    if (response.statusCode !== 200 && response.statusCode !== 201) throw new Error(`fixture ${url}: ${response.statusCode} ${response.body}`);
+    if (response.statusCode !== 200 && response.statusCode !== 201)
+      throw new Error(`fixture ${url}: ${response.statusCode} ${response.body}`);
     return response.json();
   };
   const field = await post('/api2/v1/customFields', { name: 'Matrix instance field', type: 'STRING', allowedEntities: ['PROJECT'] });
@@ -19,7 +20,14 @@ const build: FixtureBuilder = async ({ t, organization, admin, adminHeaders, cli
   const now = t.clock().toISOString();
   const template = await t.database.db
     .insertInto('projectTemplates')
-    .values({ uid: newUid(), organizationId: String(organization.id), name: 'Matrix instance template', createdAt: now, createdById: String(admin.id), lastModifiedAt: now })
+    .values({
+      uid: newUid(),
+      organizationId: String(organization.id),
+      name: 'Matrix instance template',
+      createdAt: now,
+      createdById: String(admin.id),
+      lastModifiedAt: now,
+    })
     .returning('uid')
     .executeTakeFirstOrThrow();
   const create = { customFieldInstances: [{ customField: { uid: field.uid }, value: 'Matrix value' }] };

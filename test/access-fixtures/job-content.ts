@@ -3,8 +3,17 @@ import type { FixtureBuilder } from '../support/access-fixtures.js';
 /** Job content: bodies naming the shared job (test/access-fixtures/_workflow.ts) and an e-mail template. */
 const build: FixtureBuilder = async ({ t, organization }) => {
   const db = t.database.db;
-  const job = await db.selectFrom('jobs').select('uid').where('organizationId', '=', String(organization.id)).orderBy('id', 'asc').executeTakeFirstOrThrow();
-  const template = await db.selectFrom('emailTemplates').select('id').where('organizationId', '=', String(organization.id)).executeTakeFirstOrThrow();
+  const job = await db
+    .selectFrom('jobs')
+    .select('uid')
+    .where('organizationId', '=', String(organization.id))
+    .orderBy('id', 'asc')
+    .executeTakeFirstOrThrow();
+  const template = await db
+    .selectFrom('emailTemplates')
+    .select('id')
+    .where('organizationId', '=', String(organization.id))
+    .executeTakeFirstOrThrow();
   const jobs = [{ uid: job.uid }];
   return {
     bodies: {

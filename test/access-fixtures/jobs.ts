@@ -8,7 +8,12 @@ import { makeJobs } from '../support/workflow-factories.js';
  */
 const build: FixtureBuilder = async ({ t, organization }) => {
   const db = t.database.db;
-  const shared = await db.selectFrom('jobs').selectAll().where('organizationId', '=', String(organization.id)).orderBy('id').executeTakeFirstOrThrow();
+  const shared = await db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('organizationId', '=', String(organization.id))
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
   const project = await db.selectFrom('projects').selectAll().where('id', '=', String(shared.projectId)).executeTakeFirstOrThrow();
   const disposable = await makeJobs(t, project, { filename: 'matrix-delete.txt', targetLangs: ['de'] });
   const jobs = [{ uid: shared.uid }];

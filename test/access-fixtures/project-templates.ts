@@ -10,7 +10,16 @@ const build: FixtureBuilder = async ({ t, organization, admin }) => {
   const now = t.clock().toISOString();
   const template = await t.database.db
     .insertInto('projectTemplates')
-    .values({ uid: newUid(), organizationId: String(organization.id), name: 'Matrix own template', createdAt: now, createdById: String(admin.id), sourceLang: 'en', targetLangs: JSON.stringify(['de']), lastModifiedAt: now })
+    .values({
+      uid: newUid(),
+      organizationId: String(organization.id),
+      name: 'Matrix own template',
+      createdAt: now,
+      createdById: String(admin.id),
+      sourceLang: 'en',
+      targetLangs: JSON.stringify(['de']),
+      lastModifiedAt: now,
+    })
     .returning('uid')
     .executeTakeFirstOrThrow();
   const body = { templateName: 'Matrix own template', sourceLang: 'en', targetLangs: ['de'] };

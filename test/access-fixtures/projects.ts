@@ -9,9 +9,19 @@ import { makeProject } from '../support/workflow-factories.js';
  */
 const build: FixtureBuilder = async ({ t, organization, admin, client }) => {
   const own = await makeProject(t, organization.id, { createdById: admin.id, clientId: client.id, name: 'Matrix own project' });
-  const step = await t.database.db.selectFrom('workflowSteps').select('uid').where('organizationId', '=', String(organization.id)).orderBy('orderIndex', 'desc').executeTakeFirstOrThrow();
+  const step = await t.database.db
+    .selectFrom('workflowSteps')
+    .select('uid')
+    .where('organizationId', '=', String(organization.id))
+    .orderBy('orderIndex', 'desc')
+    .executeTakeFirstOrThrow();
   // A job of the shared project (_workflow.ts runs first).
-  const job = await t.database.db.selectFrom('jobs').select('uid').where('organizationId', '=', String(organization.id)).orderBy('id').executeTakeFirstOrThrow();
+  const job = await t.database.db
+    .selectFrom('jobs')
+    .select('uid')
+    .where('organizationId', '=', String(organization.id))
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
   const ownFor = (pattern: string) => ({ [`${pattern}:projectUid`]: own.uid });
   return {
     values: {

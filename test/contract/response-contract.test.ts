@@ -33,7 +33,14 @@ const user = {
   createdBy: { uid: 'uAdmin', userName: 'admin', role: 'ADMIN' },
 };
 
-const usersPage = (content: unknown[]) => ({ totalElements: content.length, totalPages: 1, pageSize: 50, pageNumber: 0, numberOfElements: content.length, content });
+const usersPage = (content: unknown[]) => ({
+  totalElements: content.length,
+  totalPages: 1,
+  pageSize: 50,
+  pageNumber: 0,
+  numberOfElements: content.length,
+  content,
+});
 
 const whoAmI = {
   user: { id: '1', uid: 'uUser1', userName: 'jdoe', firstName: 'Jane', lastName: 'Doe', email: 'jdoe@example.com', role: 'ADMIN' },
@@ -63,18 +70,24 @@ describe.skipIf(!checker)('response contract check', () => {
 
     it('fails a field of the wrong type, naming the JSON path', () => {
       const problems = check(response('GET', '/api2/v1/users', 200, usersPage([{ ...user, active: 'yes' }])));
-      expect(problems).toEqual(['GET /api2/v1/users 200 (getListOfUsersFiltered): $.content[0].active: expected boolean (or null), got string "yes"']);
+      expect(problems).toEqual([
+        'GET /api2/v1/users 200 (getListOfUsersFiltered): $.content[0].active: expected boolean (or null), got string "yes"',
+      ]);
     });
 
     it('fails an int32 field outside the 32-bit range', () => {
       const problems = check(response('GET', '/api2/v1/users', 200, { ...usersPage([]), totalElements: 2 ** 31 }));
-      expect(problems).toEqual(['GET /api2/v1/users 200 (getListOfUsersFiltered): $.totalElements: number 2147483648 is not a valid int32']);
+      expect(problems).toEqual([
+        'GET /api2/v1/users 200 (getListOfUsersFiltered): $.totalElements: number 2147483648 is not a valid int32',
+      ]);
     });
 
     it('fails a value outside the enum', () => {
       const problems = check(response('GET', '/api2/v1/users', 200, usersPage([{ ...user, role: 'SUPERUSER' }])));
       expect(problems).toHaveLength(1);
-      expect(problems[0]).toMatch(/^GET \/api2\/v1\/users 200 \(getListOfUsersFiltered\): \$\.content\[0\]\.role: string "SUPERUSER" is not one of SYS_ADMIN, .*SUBMITTER$/);
+      expect(problems[0]).toMatch(
+        /^GET \/api2\/v1\/users 200 \(getListOfUsersFiltered\): \$\.content\[0\]\.role: string "SUPERUSER" is not one of SYS_ADMIN, .*SUBMITTER$/,
+      );
     });
 
     it('fails a string that is not a date-time in a date-time field', () => {
@@ -96,15 +109,34 @@ describe.skipIf(!checker)('response contract check', () => {
     });
 
     it('allows unknown fields on a definition with subtypes (discriminator), where the subtype adds fields', () => {
-      const details = { uid: 'u1', userName: 'j', firstName: 'J', lastName: 'D', email: 'j@example.com', role: 'LINGUIST', timezone: 'UTC', editAllTermsInTB: true };
+      const details = {
+        uid: 'u1',
+        userName: 'j',
+        firstName: 'J',
+        lastName: 'D',
+        email: 'j@example.com',
+        role: 'LINGUIST',
+        timezone: 'UTC',
+        editAllTermsInTB: true,
+      };
       expect(check(response('GET', '/api2/v3/users/u1', 200, details))).toEqual([]);
     });
 
     describe('discriminated project views (userRole)', () => {
-      const project = { uid: 'p1', id: '1', internalId: 1, name: 'P', sourceLang: 'en', targetLangs: ['de'], dateCreated: '2026-11-21T12:00:00Z' };
+      const project = {
+        uid: 'p1',
+        id: '1',
+        internalId: 1,
+        name: 'P',
+        sourceLang: 'en',
+        targetLangs: ['de'],
+        dateCreated: '2026-11-21T12:00:00Z',
+      };
 
       it('checks a manager view against the "Admin, Project Manager" subtype: its fields pass, others fail', () => {
-        expect(check(response('GET', '/api2/v1/projects/p1', 200, { ...project, userRole: 'PROJECT_MANAGER', status: 'NEW', archived: false }))).toEqual([]);
+        expect(
+          check(response('GET', '/api2/v1/projects/p1', 200, { ...project, userRole: 'PROJECT_MANAGER', status: 'NEW', archived: false })),
+        ).toEqual([]);
         expect(check(response('GET', '/api2/v1/projects/p1', 200, { ...project, userRole: 'ADMIN', colour: 'red' }))).toEqual([
           "GET /api2/v1/projects/{projectUid} 200 (getProject): $.colour: Admin, Project Manager has no field 'colour'",
         ]);
@@ -138,7 +170,9 @@ describe.skipIf(!checker)('response contract check', () => {
 
     it('fails a non-JSON body where the spec declares a JSON one', () => {
       const problems = check({ method: 'GET', url: '/api2/v1/auth/whoAmI', statusCode: 200, contentType: 'text/plain', body: 'hello' });
-      expect(problems).toEqual(['GET /api2/v1/auth/whoAmI 200 (whoAmI): spec declares a JSON body (LoginUserDto), got content-type text/plain']);
+      expect(problems).toEqual([
+        'GET /api2/v1/auth/whoAmI 200 (whoAmI): spec declares a JSON body (LoginUserDto), got content-type text/plain',
+      ]);
     });
   });
 

@@ -200,7 +200,13 @@ const CACHE_FORMAT = 1;
  */
 function readSpec(yamlPath: string): SwaggerSpec {
   const { size, mtimeMs } = statSync(yamlPath);
-  const cacheFile = join(projectRoot(), 'node_modules', '.cache', 'opentms', `phrase-tms-api.${size}-${Math.trunc(mtimeMs)}.v${CACHE_FORMAT}.json`);
+  const cacheFile = join(
+    projectRoot(),
+    'node_modules',
+    '.cache',
+    'opentms',
+    `phrase-tms-api.${size}-${Math.trunc(mtimeMs)}.v${CACHE_FORMAT}.json`,
+  );
   const cached = readJsonFile(cacheFile);
   if (cached !== undefined) return cached as SwaggerSpec;
 
@@ -359,12 +365,22 @@ const resolvedName = (subtype: string) => `${subtype} (resolved)`;
  * DISCRIMINATOR_VALUES): the value must be one of the map's keys, and the body must match the
  * subtype's closed form.
  */
-function addSubtypeChecks(definitions: Record<string, SwaggerSchema>, converted: Record<string, AnySchemaObject>, base: string, values: Record<string, string>): void {
+function addSubtypeChecks(
+  definitions: Record<string, SwaggerSchema>,
+  converted: Record<string, AnySchemaObject>,
+  base: string,
+  values: Record<string, string>,
+): void {
   const field = definitions[base]!.discriminator;
   if (typeof field !== 'string') return;
   for (const subtype of new Set(Object.values(values))) {
-    const own = asArray(definitions[subtype]?.allOf).map((member) => (member as SwaggerSchema).properties).filter(isObject);
-    const properties = Object.assign({}, definitions[base]!.properties as Record<string, SwaggerSchema>, ...own) as Record<string, SwaggerSchema>;
+    const own = asArray(definitions[subtype]?.allOf)
+      .map((member) => (member as SwaggerSchema).properties)
+      .filter(isObject);
+    const properties = Object.assign({}, definitions[base]!.properties as Record<string, SwaggerSchema>, ...own) as Record<
+      string,
+      SwaggerSchema
+    >;
     const closed = convertSchema({ type: 'object', properties });
     closed.additionalProperties = false;
     for (const extra of EXTENSION_FIELDS[subtype] ?? []) (closed.properties as Record<string, AnySchemaObject>)[extra] ??= {};
@@ -423,7 +439,10 @@ function convertSchema(node: SwaggerSchema): AnySchemaObject {
  * exclusiveMinimum: true`; draft-07 wants `exclusiveMinimum: 0`.
  */
 function draft04Bounds(node: SwaggerSchema, out: AnySchemaObject): AnySchemaObject {
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (node[exclusive] === true && typeof node[bound] === 'number') {
       out[exclusive] = node[bound];
       delete out[bound];
@@ -582,8 +601,10 @@ function checkScimError(response: ObservedResponse): string[] {
   const body = errorObject(response, shape);
   if (typeof body === 'string') return [body];
   const problems: string[] = [];
-  if (!Array.isArray(body.schemas) || !body.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error')) problems.push(`$.schemas: expected the SCIM Error schema, got ${describeValue(body.schemas)}`);
-  if (body.status !== String(response.statusCode)) problems.push(`$.status: expected string "${response.statusCode}", got ${describeValue(body.status)}`);
+  if (!Array.isArray(body.schemas) || !body.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error'))
+    problems.push(`$.schemas: expected the SCIM Error schema, got ${describeValue(body.schemas)}`);
+  if (body.status !== String(response.statusCode))
+    problems.push(`$.status: expected string "${response.statusCode}", got ${describeValue(body.status)}`);
   return problems;
 }
 
@@ -594,7 +615,8 @@ function checkErrorConvention(response: ObservedResponse): string[] {
   if (typeof body === 'string') return [body];
   const problems: string[] = [];
   if (typeof body.errorCode !== 'string') problems.push(`$.errorCode: expected string, got ${describeValue(body.errorCode)}`);
-  if (typeof body.errorDescription !== 'string') problems.push(`$.errorDescription: expected string, got ${describeValue(body.errorDescription)}`);
+  if (typeof body.errorDescription !== 'string')
+    problems.push(`$.errorDescription: expected string, got ${describeValue(body.errorDescription)}`);
   if (!Array.isArray(body.errorDetails)) problems.push(`$.errorDetails: expected array, got ${describeValue(body.errorDetails)}`);
   return problems;
 }
@@ -642,7 +664,13 @@ function describeAjvError(error: ErrorObject): string {
 
 /** Ajv's `/content/0/role` as `$.content[0].role`, optionally with one more field. */
 function jsonPath(instancePath: string, extraField?: string): string {
-  const segments = instancePath === '' ? [] : instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments =
+    instancePath === ''
+      ? []
+      : instancePath
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extraField !== undefined) segments.push(extraField);
   return (
     '$' +

@@ -38,7 +38,9 @@ export type FixtureBuilder = (context: FixtureContext) => Promise<Partial<Fixtur
  */
 export async function loadAreaFixtures(context: FixtureContext, fixtures: Fixtures): Promise<void> {
   const folder = join(dirname(fileURLToPath(import.meta.url)), '..', 'access-fixtures');
-  for (const file of readdirSync(folder).filter((f) => f.endsWith('.ts')).sort()) {
+  for (const file of readdirSync(folder)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
     const builder = ((await import(pathToFileURL(join(folder, file)).href)) as { default: FixtureBuilder }).default;
     const part = await builder(context);
     Object.assign(fixtures.values, part.values);

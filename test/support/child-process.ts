@@ -65,7 +65,11 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 }
 
 /** Runs `script` to its end (20 s at most) and returns its exit code and what it printed on stderr. */
-export async function runToExit(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+export async function runToExit(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
   started.push(child);
   let stderr = '';

@@ -23,7 +23,12 @@ export async function multipart(parts: readonly Part[]): Promise<{ payload: Buff
 
 /** A `json` part as Phrase clients send it: a part of type application/json. */
 export const jsonPart = (note: string): Part => ({ name: 'json', content: JSON.stringify({ note }), type: 'application/json' });
-export const filePart = (filename: string, content: string | Buffer, type = 'text/plain'): Part => ({ name: 'file', filename, content, type });
+export const filePart = (filename: string, content: string | Buffer, type = 'text/plain'): Part => ({
+  name: 'file',
+  filename,
+  content,
+  type,
+});
 
 /** The entries of a ZIP archive (stored or deflated), in central-directory order. */
 export function unzip(archive: Buffer): Map<string, Buffer> {

@@ -10,7 +10,8 @@ export async function waitFor<T>(what: string, check: () => Promise<T> | T, time
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(`waited ${timeoutMs} ms for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -30,7 +30,13 @@ const database = config.databaseUrl
   ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
   : openDatabase({ kind: 'sqlite', path: join(config.dataDir, 'opentms.sqlite') });
 await migrateToLatest(database);
-const deps: AppDeps = { config, database, clock: () => new Date(), taskWakeup: createTaskWakeup(), blobs: localBlobStore(join(config.dataDir, 'blobs')) };
+const deps: AppDeps = {
+  config,
+  database,
+  clock: () => new Date(),
+  taskWakeup: createTaskWakeup(),
+  blobs: localBlobStore(join(config.dataDir, 'blobs')),
+};
 const log = createJsonLogger(config.logLevel);
 
 async function recordRun(context: TaskContext): Promise<void> {

@@ -27,10 +27,20 @@ export async function makeProject(t: TestApp, organizationId: Id, options: Proje
   const db = t.database.db;
   let stepIds: Id[];
   if (options.workflowStepUids === undefined) {
-    const first = await db.selectFrom('workflowSteps').select('id').where('organizationId', '=', String(organizationId)).orderBy('orderIndex').executeTakeFirst();
+    const first = await db
+      .selectFrom('workflowSteps')
+      .select('id')
+      .where('organizationId', '=', String(organizationId))
+      .orderBy('orderIndex')
+      .executeTakeFirst();
     stepIds = first ? [first.id] : [];
   } else {
-    const rows = await db.selectFrom('workflowSteps').select(['id', 'uid']).where('organizationId', '=', String(organizationId)).where('uid', 'in', options.workflowStepUids.length ? options.workflowStepUids : ['-']).execute();
+    const rows = await db
+      .selectFrom('workflowSteps')
+      .select(['id', 'uid'])
+      .where('organizationId', '=', String(organizationId))
+      .where('uid', 'in', options.workflowStepUids.length ? options.workflowStepUids : ['-'])
+      .execute();
     stepIds = options.workflowStepUids.map((uid) => rows.find((r) => r.uid === uid)!.id);
   }
   return db.transaction().execute((trx) =>
@@ -79,8 +89,20 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
   const now = t.clock().toISOString();
   const targetLangs =
     options.targetLangs ??
-    (await db.selectFrom('projectTargetLanguages').select('targetLang').where('projectId', '=', String(project.id)).orderBy('position').execute()).map((r) => r.targetLang);
-  const steps = await db.selectFrom('projectWorkflowSteps').select(['id', 'workflowLevel']).where('projectId', '=', String(project.id)).orderBy('workflowLevel').execute();
+    (
+      await db
+        .selectFrom('projectTargetLanguages')
+        .select('targetLang')
+        .where('projectId', '=', String(project.id))
+        .orderBy('position')
+        .execute()
+    ).map((r) => r.targetLang);
+  const steps = await db
+    .selectFrom('projectWorkflowSteps')
+    .select(['id', 'workflowLevel'])
+    .where('projectId', '=', String(project.id))
+    .orderBy('workflowLevel')
+    .execute();
   return db.transaction().execute(async (trx) => {
     await recordStoredFile(t.deps, trx, blob);
     const innerId = await nextJobInnerId(trx, project.id);
@@ -152,9 +174,20 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
           })
           .returning(['id', 'uid'])
           .executeTakeFirstOrThrow();
-        await trx.insertInto('jobStatusChanges').values({ jobId: String(job.id), status: 'NEW', changedAt: now, changedById: options.createdById == null ? null : String(options.createdById) }).execute();
+        await trx
+          .insertInto('jobStatusChanges')
+          .values({
+            jobId: String(job.id),
+            status: 'NEW',
+            changedAt: now,
+            changedById: options.createdById == null ? null : String(options.createdById),
+          })
+          .execute();
         for (const userId of options.providerUserIds ?? []) {
-          await trx.insertInto('jobProviders').values({ jobId: String(job.id), userId: String(userId), vendorId: null }).execute();
+          await trx
+            .insertInto('jobProviders')
+            .values({ jobId: String(job.id), userId: String(userId), vendorId: null })
+            .execute();
         }
         jobs.push({ id: String(job.id), uid: job.uid, targetLang, workflowLevel: step.workflowLevel });
       }

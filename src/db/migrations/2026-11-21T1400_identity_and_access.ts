@@ -8,8 +8,14 @@ import { boolDefault, boolType, refType, withId } from './dialect.js';
 // keys, login throttling and login history, and the clients table that GUEST users point to.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('organizations').addColumn('is_system', boolType(db), (c) => c.notNull().defaultTo(boolDefault(db, false))).execute();
-  await db.schema.alterTable('organizations').addColumn('sso_only', boolType(db), (c) => c.notNull().defaultTo(boolDefault(db, false))).execute();
+  await db.schema
+    .alterTable('organizations')
+    .addColumn('is_system', boolType(db), (c) => c.notNull().defaultTo(boolDefault(db, false)))
+    .execute();
+  await db.schema
+    .alterTable('organizations')
+    .addColumn('sso_only', boolType(db), (c) => c.notNull().defaultTo(boolDefault(db, false)))
+    .execute();
   await db.schema
     .alterTable('organizations')
     .addColumn('api_token_sso_enforced', boolType(db), (c) => c.notNull().defaultTo(boolDefault(db, false)))
@@ -29,18 +35,36 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   // Role-specific settings (rights, locale lists, references) as one JSON document: which fields
   // exist depends on the role, and they are always read and written with the user.
-  await db.schema.alterTable('users').addColumn('role_settings', 'text', (c) => c.notNull().defaultTo('{}')).execute();
-  await db.schema.alterTable('users').addColumn('guest_client_id', refType(db), (c) => c.references('clients.id').onDelete('set null')).execute();
-  await db.schema.alterTable('users').addColumn('is_bot', boolType(db), (c) => c.notNull().defaultTo(boolDefault(db, false))).execute();
-  await db.schema.alterTable('users').addColumn('receive_newsletter', boolType(db), (c) => c.notNull().defaultTo(boolDefault(db, true))).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('role_settings', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('guest_client_id', refType(db), (c) => c.references('clients.id').onDelete('set null'))
+    .execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('is_bot', boolType(db), (c) => c.notNull().defaultTo(boolDefault(db, false)))
+    .execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('receive_newsletter', boolType(db), (c) => c.notNull().defaultTo(boolDefault(db, true)))
+    .execute();
   await db.schema.alterTable('users').addColumn('last_login_at', 'varchar(32)').execute();
   await db.schema.alterTable('users').addColumn('sessions_invalidated_at', 'varchar(32)').execute();
 
   // Login tokens also carry browser sessions (kind 'session', with a CSRF token) and
   // "login as another user" (the impersonating admin).
-  await db.schema.alterTable('login_tokens').addColumn('kind', 'varchar(16)', (c) => c.notNull().defaultTo('login')).execute();
+  await db.schema
+    .alterTable('login_tokens')
+    .addColumn('kind', 'varchar(16)', (c) => c.notNull().defaultTo('login'))
+    .execute();
   await db.schema.alterTable('login_tokens').addColumn('csrf_token_hash', 'varchar(64)').execute();
-  await db.schema.alterTable('login_tokens').addColumn('impersonator_id', refType(db), (c) => c.references('users.id').onDelete('cascade')).execute();
+  await db.schema
+    .alterTable('login_tokens')
+    .addColumn('impersonator_id', refType(db), (c) => c.references('users.id').onDelete('cascade'))
+    .execute();
 
   await withId(db, db.schema.createTable('api_tokens'))
     .addColumn('uid', 'varchar(64)', (c) => c.notNull().unique())
@@ -100,7 +124,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['login_events', 'login_failures', 'signing_keys', 'service_accounts', 'api_tokens']) {
     await db.schema.dropTable(table).execute();
   }
-  for (const column of ['impersonator_id', 'csrf_token_hash', 'kind']) await db.schema.alterTable('login_tokens').dropColumn(column).execute();
+  for (const column of ['impersonator_id', 'csrf_token_hash', 'kind'])
+    await db.schema.alterTable('login_tokens').dropColumn(column).execute();
   for (const column of ['sessions_invalidated_at', 'last_login_at', 'receive_newsletter', 'is_bot', 'guest_client_id', 'role_settings']) {
     await db.schema.alterTable('users').dropColumn(column).execute();
   }

@@ -6,7 +6,12 @@ import type { Kysely } from 'kysely';
 // People type their user name in any case: "Anna" and "anna" must not be two accounts, and the
 // login looks names up by lower(user_name), which this index also serves.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('users_user_name_lower_unique').on('users').expression(sql`lower(user_name)`).unique().execute();
+  await db.schema
+    .createIndex('users_user_name_lower_unique')
+    .on('users')
+    .expression(sql`lower(user_name)`)
+    .unique()
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

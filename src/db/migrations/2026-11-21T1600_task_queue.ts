@@ -39,9 +39,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // NOTE: the claim queries spell the predicates literally (`status = 'queued'`): PostgreSQL and
   // SQLite only use a partial index when the query implies its predicate, which a bound
   // parameter does not.
-  await db.schema.createIndex('tasks_queued_idx').on('tasks').columns(['lane', 'run_at', 'id']).where(sql<boolean>`status = 'queued'`).execute();
-  await db.schema.createIndex('tasks_running_idx').on('tasks').column('lease_until').where(sql<boolean>`status = 'running'`).execute();
-  await db.schema.createIndex('tasks_done_idx').on('tasks').column('finished_at').where(sql<boolean>`status = 'done'`).execute();
+  await db.schema
+    .createIndex('tasks_queued_idx')
+    .on('tasks')
+    .columns(['lane', 'run_at', 'id'])
+    .where(sql<boolean>`status = 'queued'`)
+    .execute();
+  await db.schema
+    .createIndex('tasks_running_idx')
+    .on('tasks')
+    .column('lease_until')
+    .where(sql<boolean>`status = 'running'`)
+    .execute();
+  await db.schema
+    .createIndex('tasks_done_idx')
+    .on('tasks')
+    .column('finished_at')
+    .where(sql<boolean>`status = 'done'`)
+    .execute();
 
   // `turn` grows by one with every claim (the largest turn + 1): the lane with the smallest turn
   // was served longest ago; a lane without a row was never served. A counter rather than a

@@ -66,7 +66,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('client_contacts_client_idx').on('client_contacts').columns(['client_id', 'position']).execute();
 
-  await namedRecord(db, 'business_units', (t) => t.addColumn('client_id', refType(db), (c) => c.references('clients.id').onDelete('cascade')));
+  await namedRecord(db, 'business_units', (t) =>
+    t.addColumn('client_id', refType(db), (c) => c.references('clients.id').onDelete('cascade')),
+  );
   await uniqueName(db, 'business_units');
   await db.schema.createIndex('business_units_client_idx').on('business_units').column('client_id').execute();
 

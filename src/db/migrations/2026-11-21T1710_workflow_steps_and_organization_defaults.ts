@@ -191,7 +191,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await uniqueIgnoringCase(db, 'workflow_steps', 'name');
   await uniqueIgnoringCase(db, 'workflow_steps', 'abbr');
-  await db.schema.createIndex('workflow_steps_organization_idx').on('workflow_steps').columns(['organization_id', 'order_index', 'id']).execute();
+  await db.schema
+    .createIndex('workflow_steps_organization_idx')
+    .on('workflow_steps')
+    .columns(['organization_id', 'order_index', 'id'])
+    .execute();
 
   await withId(db, db.schema.createTable('additional_workflow_steps'))
     .addColumn('uid', 'varchar(64)', (c) => c.notNull().unique())
@@ -215,7 +219,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
     .addColumn('created_by_id', refType(db), createdBy)
     .execute();
-  await db.schema.createIndex('email_templates_organization_idx').on('email_templates').columns(['organization_id', 'type', 'id']).execute();
+  await db.schema
+    .createIndex('email_templates_organization_idx')
+    .on('email_templates')
+    .columns(['organization_id', 'type', 'id'])
+    .execute();
   // At most one default template per type and organization.
   await db.schema
     .createIndex('email_templates_default_unique')
@@ -268,7 +276,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 async function seedExistingOrganizations(db: Kysely<unknown>): Promise<void> {
-  const organizations = await sql<{ id: string | number }>`select id from organizations where is_system = ${boolDefault(db, false)}`.execute(db);
+  const organizations = await sql<{
+    id: string | number;
+  }>`select id from organizations where is_system = ${boolDefault(db, false)}`.execute(db);
   const now = new Date().toISOString();
   const yes = isPostgres(db) ? true : 1;
   const no = isPostgres(db) ? false : 0;

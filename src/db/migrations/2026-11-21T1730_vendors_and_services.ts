@@ -90,11 +90,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('workflow_step_id', refType(db), (c) => c.notNull().references('workflow_steps.id').onDelete('cascade'))
     .addPrimaryKeyConstraint('service_workflow_steps_pk', ['service_id', 'workflow_step_id'])
     .execute();
-  await db.schema.createIndex('service_workflow_steps_workflow_step_id_idx').on('service_workflow_steps').column('workflow_step_id').execute();
+  await db.schema
+    .createIndex('service_workflow_steps_workflow_step_id_idx')
+    .on('service_workflow_steps')
+    .column('workflow_step_id')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['service_workflow_steps', 'services', 'vendor_workflow_steps', 'vendor_sub_domains', 'vendor_domains', 'vendor_clients', 'vendors', 'organization_vendor_tokens']) {
+  for (const table of [
+    'service_workflow_steps',
+    'services',
+    'vendor_workflow_steps',
+    'vendor_sub_domains',
+    'vendor_domains',
+    'vendor_clients',
+    'vendors',
+    'organization_vendor_tokens',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

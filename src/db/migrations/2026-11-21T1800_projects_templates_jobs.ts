@@ -14,22 +14,39 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const ref = refType(db);
   const bool = boolType(db);
 
-  await db.schema.alterTable('organizations').addColumn('last_project_internal_id', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('organizations')
+    .addColumn('last_project_internal_id', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   // ---- project templates: the rest of ProjectTemplate
   const templates = () => db.schema.alterTable('project_templates');
   await templates().addColumn('project_name', 'varchar(255)').execute();
   await templates().addColumn('source_lang', 'varchar(32)').execute();
-  await templates().addColumn('target_langs', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+  await templates()
+    .addColumn('target_langs', 'text', (c) => c.notNull().defaultTo('[]'))
+    .execute();
   await templates().addColumn('note', 'text').execute();
-  await templates().addColumn('use_dynamic_title', bool, (c) => c.notNull().defaultTo(boolDefault(db, false))).execute();
+  await templates()
+    .addColumn('use_dynamic_title', bool, (c) => c.notNull().defaultTo(boolDefault(db, false)))
+    .execute();
   await templates().addColumn('dynamic_title', 'varchar(255)').execute();
-  await templates().addColumn('owner_id', ref, (c) => c.references('users.id').onDelete('set null')).execute();
-  await templates().addColumn('vendor_id', ref, (c) => c.references('vendors.id').onDelete('set null')).execute();
-  await templates().addColumn('file_handover', bool, (c) => c.notNull().defaultTo(boolDefault(db, false))).execute();
-  await templates().addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+  await templates()
+    .addColumn('owner_id', ref, (c) => c.references('users.id').onDelete('set null'))
+    .execute();
+  await templates()
+    .addColumn('vendor_id', ref, (c) => c.references('vendors.id').onDelete('set null'))
+    .execute();
+  await templates()
+    .addColumn('file_handover', bool, (c) => c.notNull().defaultTo(boolDefault(db, false)))
+    .execute();
+  await templates()
+    .addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
   await templates().addColumn('last_modified_at', 'varchar(32)').execute();
-  await templates().addColumn('last_modified_by_id', ref, (c) => c.references('users.id').onDelete('set null')).execute();
+  await templates()
+    .addColumn('last_modified_by_id', ref, (c) => c.references('users.id').onDelete('set null'))
+    .execute();
   await db.schema.createIndex('project_templates_owner_id_idx').on('project_templates').column('owner_id').execute();
   await db.schema.createIndex('project_templates_vendor_id_idx').on('project_templates').column('vendor_id').execute();
 
@@ -88,7 +105,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('projects_internal_id_unique', ['organization_id', 'internal_id'])
     .execute();
   await db.schema.createIndex('projects_organization_idx').on('projects').columns(['organization_id', 'id']).execute();
-  for (const column of ['owner_id', 'created_by_id', 'last_modified_by_id', 'client_id', 'business_unit_id', 'cost_center_id', 'domain_id', 'sub_domain_id', 'vendor_id', 'template_id']) {
+  for (const column of [
+    'owner_id',
+    'created_by_id',
+    'last_modified_by_id',
+    'client_id',
+    'business_unit_id',
+    'cost_center_id',
+    'domain_id',
+    'sub_domain_id',
+    'vendor_id',
+    'template_id',
+  ]) {
     await db.schema.createIndex(`projects_${column}_idx`).on('projects').column(column).execute();
   }
 
@@ -282,9 +310,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_modified_by_id', ref, (c) => c.references('users.id').onDelete('set null'))
     .execute();
   // One value per field and record; NULL owners are distinct, so each index covers one owner kind.
-  await db.schema.createIndex('custom_field_values_project_unique').on('custom_field_values').columns(['project_id', 'custom_field_id']).unique().execute();
-  await db.schema.createIndex('custom_field_values_template_unique').on('custom_field_values').columns(['template_id', 'custom_field_id']).unique().execute();
-  await db.schema.createIndex('custom_field_values_job_unique').on('custom_field_values').columns(['job_id', 'custom_field_id']).unique().execute();
+  await db.schema
+    .createIndex('custom_field_values_project_unique')
+    .on('custom_field_values')
+    .columns(['project_id', 'custom_field_id'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('custom_field_values_template_unique')
+    .on('custom_field_values')
+    .columns(['template_id', 'custom_field_id'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('custom_field_values_job_unique')
+    .on('custom_field_values')
+    .columns(['job_id', 'custom_field_id'])
+    .unique()
+    .execute();
   for (const column of ['custom_field_id', 'created_by_id', 'last_modified_by_id']) {
     await db.schema.createIndex(`custom_field_values_${column}_idx`).on('custom_field_values').column(column).execute();
   }
@@ -295,7 +338,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('custom_field_value_options_pk', ['value_id', 'option_id'])
     .execute();
   await db.schema.createIndex('custom_field_value_options_option_idx').on('custom_field_value_options').column('option_id').execute();
-
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -322,7 +364,20 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   }
   await db.schema.dropIndex('project_templates_owner_id_idx').execute();
   await db.schema.dropIndex('project_templates_vendor_id_idx').execute();
-  for (const column of ['last_modified_by_id', 'last_modified_at', 'settings', 'file_handover', 'vendor_id', 'owner_id', 'dynamic_title', 'use_dynamic_title', 'note', 'target_langs', 'source_lang', 'project_name']) {
+  for (const column of [
+    'last_modified_by_id',
+    'last_modified_at',
+    'settings',
+    'file_handover',
+    'vendor_id',
+    'owner_id',
+    'dynamic_title',
+    'use_dynamic_title',
+    'note',
+    'target_langs',
+    'source_lang',
+    'project_name',
+  ]) {
     await db.schema.alterTable('project_templates').dropColumn(column).execute();
   }
   await db.schema.alterTable('organizations').dropColumn('last_project_internal_id').execute();

@@ -30,7 +30,15 @@ export interface TemplateAssignmentsTable {
   vendorId: Id | null;
 }
 
-export const PROJECT_STATUSES = ['NEW', 'ASSIGNED', 'COMPLETED', 'ACCEPTED_BY_VENDOR', 'DECLINED_BY_VENDOR', 'COMPLETED_BY_VENDOR', 'CANCELLED'] as const;
+export const PROJECT_STATUSES = [
+  'NEW',
+  'ASSIGNED',
+  'COMPLETED',
+  'ACCEPTED_BY_VENDOR',
+  'DECLINED_BY_VENDOR',
+  'COMPLETED_BY_VENDOR',
+  'CANCELLED',
+] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
 export interface ProjectsTable {

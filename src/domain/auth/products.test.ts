@@ -5,8 +5,22 @@ import type { ProductGrant } from './products.js';
 describe('configureProducts', () => {
   it.each([
     [['tms'], ['read', 'write'], [{ product: 'tms', scopes: ['read', 'write'] }]],
-    [['tms', 'strings'], ['write'], [{ product: 'tms', scopes: ['write'] }, { product: 'strings', scopes: ['write'] }]],
-    [['strings', 'tms'], ['tms:read'], [{ product: 'strings', scopes: [] }, { product: 'tms', scopes: ['read'] }]],
+    [
+      ['tms', 'strings'],
+      ['write'],
+      [
+        { product: 'tms', scopes: ['write'] },
+        { product: 'strings', scopes: ['write'] },
+      ],
+    ],
+    [
+      ['strings', 'tms'],
+      ['tms:read'],
+      [
+        { product: 'strings', scopes: [] },
+        { product: 'tms', scopes: ['read'] },
+      ],
+    ],
     [['tms', 'tms'], ['write', 'read', 'read'], [{ product: 'tms', scopes: ['read', 'write'] }]],
     [['tms'], [], [{ product: 'tms', scopes: [] }]],
   ])('%j with %j -> %j', (products, scopes, expected) => {
@@ -67,7 +81,7 @@ describe('helpers', () => {
   it('splits space-separated lists, dropping empties and repeats', () => {
     expect(spaceSeparated(' tms  strings tms ')).toEqual(['tms', 'strings']);
   });
-  it('reads one product\'s scopes out of a scope claim', () => {
+  it("reads one product's scopes out of a scope claim", () => {
     expect(scopesForProduct('tms:read strings:write tms:write', 'tms')).toEqual(['read', 'write']);
     expect(scopesForProduct('strings:write', 'tms')).toEqual([]);
     expect(scopesForProduct('', 'tms')).toEqual([]);

@@ -64,7 +64,8 @@ export interface ConfigurationError {
 export function configureProducts(products: readonly string[], scopes: readonly string[]): Result<ProductGrant[], ConfigurationError> {
   const uids: ProductUid[] = [];
   for (const uid of products) {
-    if (!isProduct(uid)) return fail({ field: 'products', message: `"${uid}" is not a product; known products: ${PRODUCT_UIDS.join(', ')}` });
+    if (!isProduct(uid))
+      return fail({ field: 'products', message: `"${uid}" is not a product; known products: ${PRODUCT_UIDS.join(', ')}` });
     if (!uids.includes(uid)) uids.push(uid);
   }
   if (uids.length === 0) return fail({ field: 'products', message: 'at least one product is needed' });
@@ -110,7 +111,8 @@ export function narrowGrant(
   let targeted: ProductGrant[] = [...configured];
   if (resource && resource.length > 0) {
     const unknown = resource.find((uid) => !configured.some((grant) => grant.product === uid));
-    if (unknown !== undefined) return fail({ error: 'invalid_target', description: `The account is not configured for the resource "${unknown}".` });
+    if (unknown !== undefined)
+      return fail({ error: 'invalid_target', description: `The account is not configured for the resource "${unknown}".` });
     targeted = configured.filter((grant) => resource.includes(grant.product));
   }
   const audience: ProductUid[] = [];

@@ -53,7 +53,8 @@ const URLS_AND_EMAILS =
   /(?:(?:https?|ftps?|file|mailto):\/\/|www\.)[^\s<>"\u3000-\u303F\uFF01-\uFF0F]+|(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"\u00BB\u201D\u2019]+$/u;
 // U+30FC/U+FF70 (prolonged sound marks) are Common script but belong to the kana words they extend.
-const LOGOGRAPHIC_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\u30FC\uFF70\u3005\u3006]+/gu;
+const LOGOGRAPHIC_RUNS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\u30FC\uFF70\u3005\u3006]+/gu;
 const SCRIPT_TESTS: readonly [LogographicScript, RegExp][] = [
   ['Han', /^[\p{Script=Han}\u3005\u3006]/u],
   ['Hiragana', /^\p{Script=Hiragana}/u],

@@ -89,14 +89,27 @@ describe('option edits', () => {
     ['add one', { addOptions: [' Delta '] }, { add: ['Delta'], count: 4 }],
     ['rename one', { updateOptions: [{ uid: 'a', value: 'Alef' }] }, { update: [{ uid: 'a', value: 'Alef' }], count: 3 }],
     ['change the case of a value', { updateOptions: [{ uid: 'a', value: 'ALPHA' }] }, { update: [{ uid: 'a', value: 'ALPHA' }] }],
-    ['swap two values', { updateOptions: [{ uid: 'a', value: 'Gamma' }, { uid: 'c', value: 'Alpha' }] }, { count: 3 }],
+    [
+      'swap two values',
+      {
+        updateOptions: [
+          { uid: 'a', value: 'Gamma' },
+          { uid: 'c', value: 'Alpha' },
+        ],
+      },
+      { count: 3 },
+    ],
     ['remove one and reuse its value', { removeOptions: ['a'], addOptions: ['alpha'] }, { remove: ['a'], add: ['alpha'], count: 3 }],
     ['remove all but one', { removeOptions: ['a', 'b'] }, { count: 1 }],
     ['deprecate an active option', { deprecateOptions: ['a'] }, { deprecate: ['a'] }],
     ['deprecate a deprecated option (no change)', { deprecateOptions: ['b'] }, { deprecate: [] }],
     ['reactivate a deprecated option', { undeprecateOptions: ['b'] }, { reactivate: ['b'] }],
     ['reactivate an active option (no change)', { undeprecateOptions: ['a'] }, { reactivate: [] }],
-    ['rename and deprecate one option', { updateOptions: [{ uid: 'a', value: 'Old alpha' }], deprecateOptions: ['a'] }, { deprecate: ['a'] }],
+    [
+      'rename and deprecate one option',
+      { updateOptions: [{ uid: 'a', value: 'Old alpha' }], deprecateOptions: ['a'] },
+      { deprecate: ['a'] },
+    ],
   ];
   it.each(ok)('allows: %s', (_what, edits, expected) => {
     expect(planOptionEdits('MULTI_SELECT', existing, edits)).toMatchObject(expected);
@@ -106,17 +119,62 @@ describe('option edits', () => {
     ['options on a STRING field', 'STRING', { addOptions: ['x'] }, { code: 'OptionsNotAllowed', field: 'addOptions' }],
     ['removing options of a NUMBER field', 'NUMBER', { removeOptions: ['a'] }, { code: 'OptionsNotAllowed', field: 'removeOptions' }],
     ['an unknown uid', 'SINGLE_SELECT', { removeOptions: ['zzz'] }, { code: 'OptionNotFound', field: 'removeOptions[0]' }],
-    ['an unknown uid to rename', 'SINGLE_SELECT', { updateOptions: [{ uid: 'zzz', value: 'x' }] }, { code: 'OptionNotFound', field: 'updateOptions[0]' }],
-    ['an unknown uid to deprecate', 'SINGLE_SELECT', { deprecateOptions: ['zzz'] }, { code: 'OptionNotFound', field: 'deprecateOptions[0]' }],
-    ['a uid twice in one list', 'SINGLE_SELECT', { removeOptions: ['a', 'a'] }, { code: 'ConflictingOptionEdits', field: 'removeOptions[1]' }],
-    ['renaming a removed option', 'SINGLE_SELECT', { removeOptions: ['a'], updateOptions: [{ uid: 'a', value: 'x' }] }, { code: 'ConflictingOptionEdits', field: 'updateOptions[0]' }],
-    ['deprecating a removed option', 'SINGLE_SELECT', { removeOptions: ['a'], deprecateOptions: ['a'] }, { code: 'ConflictingOptionEdits', field: 'deprecateOptions[0]' }],
-    ['deprecating and reactivating one option', 'SINGLE_SELECT', { deprecateOptions: ['b'], undeprecateOptions: ['b'] }, { code: 'ConflictingOptionEdits', field: 'undeprecateOptions[0]' }],
-    ['adding an existing value in another case', 'SINGLE_SELECT', { addOptions: ['ALPHA'] }, { code: 'DuplicateOptionValue', field: 'addOptions[0]' }],
+    [
+      'an unknown uid to rename',
+      'SINGLE_SELECT',
+      { updateOptions: [{ uid: 'zzz', value: 'x' }] },
+      { code: 'OptionNotFound', field: 'updateOptions[0]' },
+    ],
+    [
+      'an unknown uid to deprecate',
+      'SINGLE_SELECT',
+      { deprecateOptions: ['zzz'] },
+      { code: 'OptionNotFound', field: 'deprecateOptions[0]' },
+    ],
+    [
+      'a uid twice in one list',
+      'SINGLE_SELECT',
+      { removeOptions: ['a', 'a'] },
+      { code: 'ConflictingOptionEdits', field: 'removeOptions[1]' },
+    ],
+    [
+      'renaming a removed option',
+      'SINGLE_SELECT',
+      { removeOptions: ['a'], updateOptions: [{ uid: 'a', value: 'x' }] },
+      { code: 'ConflictingOptionEdits', field: 'updateOptions[0]' },
+    ],
+    [
+      'deprecating a removed option',
+      'SINGLE_SELECT',
+      { removeOptions: ['a'], deprecateOptions: ['a'] },
+      { code: 'ConflictingOptionEdits', field: 'deprecateOptions[0]' },
+    ],
+    [
+      'deprecating and reactivating one option',
+      'SINGLE_SELECT',
+      { deprecateOptions: ['b'], undeprecateOptions: ['b'] },
+      { code: 'ConflictingOptionEdits', field: 'undeprecateOptions[0]' },
+    ],
+    [
+      'adding an existing value in another case',
+      'SINGLE_SELECT',
+      { addOptions: ['ALPHA'] },
+      { code: 'DuplicateOptionValue', field: 'addOptions[0]' },
+    ],
     ['adding a value twice', 'SINGLE_SELECT', { addOptions: ['Delta', 'delta'] }, { code: 'DuplicateOptionValue', field: 'addOptions[1]' }],
-    ['renaming onto another option\'s value', 'SINGLE_SELECT', { updateOptions: [{ uid: 'c', value: 'beta' }] }, { code: 'DuplicateOptionValue', field: 'updateOptions[0].value' }],
+    [
+      "renaming onto another option's value",
+      'SINGLE_SELECT',
+      { updateOptions: [{ uid: 'c', value: 'beta' }] },
+      { code: 'DuplicateOptionValue', field: 'updateOptions[0].value' },
+    ],
     ['a blank new value', 'SINGLE_SELECT', { addOptions: [' '] }, { code: 'InvalidOptionValue', field: 'addOptions[0]' }],
-    ['a blank rename', 'SINGLE_SELECT', { updateOptions: [{ uid: 'a', value: '' }] }, { code: 'InvalidOptionValue', field: 'updateOptions[0].value' }],
+    [
+      'a blank rename',
+      'SINGLE_SELECT',
+      { updateOptions: [{ uid: 'a', value: '' }] },
+      { code: 'InvalidOptionValue', field: 'updateOptions[0].value' },
+    ],
     ['removing every option', 'MULTI_SELECT', { removeOptions: ['a', 'b', 'c'] }, { code: 'OptionsRequired', field: 'removeOptions' }],
   ];
   it.each(refused)('refuses: %s', (_what, type, edits, expected) => {

@@ -134,7 +134,11 @@ export function planOptionEdits(type: CustomFieldType, existing: readonly Existi
   if (!isSelectType(type)) {
     if (hasEdits(edits)) {
       const list = EDIT_LISTS.find((l) => (edits[l]?.length ?? 0) > 0)!;
-      throw new CustomFieldRuleError('OptionsNotAllowed', list, `Only SINGLE_SELECT and MULTI_SELECT fields have options; this field is ${type}.`);
+      throw new CustomFieldRuleError(
+        'OptionsNotAllowed',
+        list,
+        `Only SINGLE_SELECT and MULTI_SELECT fields have options; this field is ${type}.`,
+      );
     }
     return plan;
   }
@@ -165,15 +169,25 @@ export function planOptionEdits(type: CustomFieldType, existing: readonly Existi
   ];
   for (const [list, other, otherName] of conflicts) {
     uidLists[list].forEach((uid, index) => {
-      if (other.has(uid)) throw new CustomFieldRuleError('ConflictingOptionEdits', `${list}[${index}]`, `${list}[${index}]: option ${uid} is also in ${otherName}.`);
+      if (other.has(uid))
+        throw new CustomFieldRuleError(
+          'ConflictingOptionEdits',
+          `${list}[${index}]`,
+          `${list}[${index}]: option ${uid} is also in ${otherName}.`,
+        );
     });
   }
 
   plan.remove = [...removing];
-  plan.update = (edits.updateOptions ?? []).map((u, index) => ({ uid: u.uid, value: normalizeOptionValue(u.value, `updateOptions[${index}].value`) }));
+  plan.update = (edits.updateOptions ?? []).map((u, index) => ({
+    uid: u.uid,
+    value: normalizeOptionValue(u.value, `updateOptions[${index}].value`),
+  }));
   plan.add = (edits.addOptions ?? []).map((value, index) => normalizeOptionValue(value, `addOptions[${index}]`));
   plan.deprecate = [...deprecating].filter((uid) => deprecationMove(optionState(byUid.get(uid)!.deprecated), true) === 'DEPRECATE');
-  plan.reactivate = uidLists.undeprecateOptions.filter((uid) => deprecationMove(optionState(byUid.get(uid)!.deprecated), false) === 'REACTIVATE');
+  plan.reactivate = uidLists.undeprecateOptions.filter(
+    (uid) => deprecationMove(optionState(byUid.get(uid)!.deprecated), false) === 'REACTIVATE',
+  );
 
   // Values after the edit, each with the input that gave it (for the error's field).
   const updated = new Map(plan.update.map((u, index) => [u.uid, { value: u.value, field: `updateOptions[${index}].value` }]));
@@ -193,7 +207,12 @@ export function planOptionEdits(type: CustomFieldType, existing: readonly Existi
 export function validateNewOptions(type: CustomFieldType, options: readonly string[] | undefined | null): string[] {
   const given = options ?? [];
   if (!isSelectType(type)) {
-    if (given.length > 0) throw new CustomFieldRuleError('OptionsNotAllowed', 'options', `Only SINGLE_SELECT and MULTI_SELECT fields have options; this field is ${type}.`);
+    if (given.length > 0)
+      throw new CustomFieldRuleError(
+        'OptionsNotAllowed',
+        'options',
+        `Only SINGLE_SELECT and MULTI_SELECT fields have options; this field is ${type}.`,
+      );
     return [];
   }
   const values = given.map((value, index) => normalizeOptionValue(value, `options[${index}]`));
@@ -208,13 +227,19 @@ function assertUniqueValues(values: readonly { value: string; field: string }[])
     const key = value.toLowerCase();
     const first = seen.get(key);
     if (first !== undefined) {
-      throw new CustomFieldRuleError('DuplicateOptionValue', field, `The option value "${value}" is already used by ${first} (values are unique in a field, ignoring case).`);
+      throw new CustomFieldRuleError(
+        'DuplicateOptionValue',
+        field,
+        `The option value "${value}" is already used by ${first} (values are unique in a field, ignoring case).`,
+      );
     }
     seen.set(key, field);
   }
 }
 
 function assertOptionCount(count: number, field: string): void {
-  if (count < 1) throw new CustomFieldRuleError('OptionsRequired', field, 'A SINGLE_SELECT or MULTI_SELECT field needs at least one option.');
-  if (count > MAX_OPTIONS_PER_FIELD) throw new CustomFieldRuleError('TooManyOptions', field, `A field has at most ${MAX_OPTIONS_PER_FIELD} options.`);
+  if (count < 1)
+    throw new CustomFieldRuleError('OptionsRequired', field, 'A SINGLE_SELECT or MULTI_SELECT field needs at least one option.');
+  if (count > MAX_OPTIONS_PER_FIELD)
+    throw new CustomFieldRuleError('TooManyOptions', field, `A field has at most ${MAX_OPTIONS_PER_FIELD} options.`);
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CustomFieldRuleError } from './custom-field-rules.js';
 import type { CustomFieldType } from './custom-field-rules.js';
-import { VALUE_MAX_LENGTH, assertSettableOptions, normalizeFieldValue, settableFieldValue, valueRequiredFor } from './custom-field-values.js';
+import {
+  VALUE_MAX_LENGTH,
+  assertSettableOptions,
+  normalizeFieldValue,
+  settableFieldValue,
+  valueRequiredFor,
+} from './custom-field-values.js';
 import type { CustomFieldDefinition } from './custom-field-values.js';
 
 function codeOf(run: () => unknown): string | null {
@@ -111,13 +117,15 @@ describe('required fields', () => {
     expect(settableFieldValue(required, null, { value: '7' }, '2026-07-01T00:00:00.000Z')).toEqual({ selectedOptionUids: [], value: '7' });
   });
 
-  it('settableFieldValue applies the option rules with the record\'s previous options', () => {
+  it("settableFieldValue applies the option rules with the record's previous options", () => {
     const select = field('MULTI_SELECT', { required: true, requiredFrom: since });
     expect(codeOf(() => settableFieldValue(select, null, { selectedOptionUids: ['old'] }, since))).toBe('OptionDeprecated');
-    expect(settableFieldValue(select, { selectedOptionUids: ['old'], value: null }, { selectedOptionUids: ['old', 'low'] }, since)).toEqual({
-      selectedOptionUids: ['old', 'low'],
-      value: null,
-    });
+    expect(settableFieldValue(select, { selectedOptionUids: ['old'], value: null }, { selectedOptionUids: ['old', 'low'] }, since)).toEqual(
+      {
+        selectedOptionUids: ['old', 'low'],
+        value: null,
+      },
+    );
     expect(codeOf(() => settableFieldValue(select, null, { selectedOptionUids: [] }, since))).toBe('ValueRequired');
     expect(codeOf(() => settableFieldValue(select, null, { value: 'low' }, since))).toBe('ValueNotAllowed');
   });

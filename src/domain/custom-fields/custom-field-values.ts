@@ -104,7 +104,8 @@ export function normalizeFieldValue(field: Pick<CustomFieldDefinition, 'type'>, 
       return value;
     case 'NUMBER': {
       const trimmed = value.trim();
-      if (!NUMBER.test(trimmed) || !Number.isFinite(Number(trimmed))) throw invalidValue('InvalidNumber', `value "${value}" is not a number.`);
+      if (!NUMBER.test(trimmed) || !Number.isFinite(Number(trimmed)))
+        throw invalidValue('InvalidNumber', `value "${value}" is not a number.`);
       return trimmed;
     }
     case 'URL': {
@@ -133,7 +134,8 @@ export function normalizeFieldValue(field: Pick<CustomFieldDefinition, 'type'>, 
         hour! <= 23 &&
         minute! <= 59 &&
         second! <= 59;
-      if (!valid) throw invalidValue('InvalidDate', `value "${value}" is not an ISO 8601 date-time with a time zone (e.g. 2026-11-21T12:00:00Z).`);
+      if (!valid)
+        throw invalidValue('InvalidDate', `value "${value}" is not an ISO 8601 date-time with a time zone (e.g. 2026-11-21T12:00:00Z).`);
       return new Date(at).toISOString();
     }
     default:
@@ -168,7 +170,11 @@ export function settableFieldValue(
   assertSettableOptions(field, previous?.selectedOptionUids ?? [], selectedOptionUids);
   const value = normalizeFieldValue(field, requested.value);
   if (selectedOptionUids.length === 0 && value === null && valueRequiredFor(field, recordCreatedAt)) {
-    throw new CustomFieldRuleError('ValueRequired', isSelectType(field.type) ? 'selectedOptions' : 'value', 'The field is required: it needs a value.');
+    throw new CustomFieldRuleError(
+      'ValueRequired',
+      isSelectType(field.type) ? 'selectedOptions' : 'value',
+      'The field is required: it needs a value.',
+    );
   }
   return { selectedOptionUids, value };
 }

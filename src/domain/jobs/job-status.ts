@@ -43,7 +43,12 @@ export type StatusMoveRefusal = 'NOT_ALLOWED' | 'REJECT_RIGHT_MISSING' | 'UNCHAN
  * Setting the status a job already has is refused as UNCHANGED for providers and allowed (a
  * no-op that is still recorded) for managers.
  */
-export function statusMoveRefusal(actor: JobActor, from: JobStatus, to: JobStatus, options: { mayRejectJobs?: boolean } = {}): StatusMoveRefusal | null {
+export function statusMoveRefusal(
+  actor: JobActor,
+  from: JobStatus,
+  to: JobStatus,
+  options: { mayRejectJobs?: boolean } = {},
+): StatusMoveRefusal | null {
   if (actor === 'MANAGER') return null;
   if (actor === 'OTHER') return 'NOT_ALLOWED';
   if (from === to) return 'UNCHANGED';

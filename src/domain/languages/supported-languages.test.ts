@@ -22,21 +22,24 @@ describe('the language table', () => {
     expect(new Set(names).size, 'names tell the languages apart').toBe(names.length);
   });
 
-  it.each(LANGUAGE_TABLE.map((l) => [l.code, l] as const))('%s: canonical code, valid rfc tag, Android forms by the rule', (_code, language) => {
-    expect(language.code).toMatch(CANONICAL_CODE);
-    expect(language.code).toBe(language.rfc.toLowerCase().replace(/-/g, '_'));
-    expect(language.name.trim()).toBe(language.name);
-    expect(language.name.length).toBeGreaterThan(1);
+  it.each(LANGUAGE_TABLE.map((l) => [l.code, l] as const))(
+    '%s: canonical code, valid rfc tag, Android forms by the rule',
+    (_code, language) => {
+      expect(language.code).toMatch(CANONICAL_CODE);
+      expect(language.code).toBe(language.rfc.toLowerCase().replace(/-/g, '_'));
+      expect(language.name.trim()).toBe(language.name);
+      expect(language.name.length).toBeGreaterThan(1);
 
-    const [canonical] = Intl.getCanonicalLocales(language.rfc);
-    if (language.active && !ACTIVE_ALIAS_TAGS.includes(language.rfc)) expect(canonical).toBe(language.rfc);
+      const [canonical] = Intl.getCanonicalLocales(language.rfc);
+      if (language.active && !ACTIVE_ALIAS_TAGS.includes(language.rfc)) expect(canonical).toBe(language.rfc);
 
-    const { language: lang, script, region } = subtags(language.rfc);
-    const classicRegion = region && /^[A-Z]{2}$/.test(region) ? region : undefined;
-    expect(language.android).toBe(classicRegion ? `${lang}-r${classicRegion}` : lang);
-    const classicSaysAll = !script && region === classicRegion;
-    expect(language.androidBcp).toBe(classicSaysAll ? language.android : `b+${[lang, script, region].filter(Boolean).join('+')}`);
-  });
+      const { language: lang, script, region } = subtags(language.rfc);
+      const classicRegion = region && /^[A-Z]{2}$/.test(region) ? region : undefined;
+      expect(language.android).toBe(classicRegion ? `${lang}-r${classicRegion}` : lang);
+      const classicSaysAll = !script && region === classicRegion;
+      expect(language.androidBcp).toBe(classicSaysAll ? language.android : `b+${[lang, script, region].filter(Boolean).join('+')}`);
+    },
+  );
 
   it('the active entries that are CLDR aliases are exactly the documented ones', () => {
     const aliases = LANGUAGE_TABLE.filter((l) => l.active && Intl.getCanonicalLocales(l.rfc)[0] !== l.rfc).map((l) => l.rfc);
@@ -45,7 +48,19 @@ describe('the language table', () => {
 
   it('inactive entries are legacy codes that canonicalize to the active code named in replacedBy', () => {
     const inactive = LANGUAGE_TABLE.filter((l) => !l.active);
-    expect(inactive.map((l) => l.code)).toEqual(['in', 'in_id', 'iw', 'iw_il', 'ji', 'mo', 'mo_md', 'sh', 'sr_cs', 'sr_cyrl_cs', 'sr_latn_cs']);
+    expect(inactive.map((l) => l.code)).toEqual([
+      'in',
+      'in_id',
+      'iw',
+      'iw_il',
+      'ji',
+      'mo',
+      'mo_md',
+      'sh',
+      'sr_cs',
+      'sr_cyrl_cs',
+      'sr_latn_cs',
+    ]);
     for (const legacy of inactive) {
       const successor = findLanguage(legacy.replacedBy ?? '');
       expect(successor?.active, legacy.code).toBe(true);

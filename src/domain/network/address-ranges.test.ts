@@ -197,7 +197,13 @@ describe('parsing', () => {
 
   it('reads every IPv6 text form to the same number', () => {
     const expected = 0x20010db8000000000000000000000001n;
-    for (const text of ['2001:db8::1', '2001:DB8:0:0:0:0:0:1', '2001:0db8:0000:0000:0000:0000:0000:0001', '[2001:db8::1]', '2001:db8::0.0.0.1']) {
+    for (const text of [
+      '2001:db8::1',
+      '2001:DB8:0:0:0:0:0:1',
+      '2001:0db8:0000:0000:0000:0000:0000:0001',
+      '[2001:db8::1]',
+      '2001:db8::0.0.0.1',
+    ]) {
       expect(parseIPv6(text)).toBe(expected);
     }
     expect(parseIPv6('1:2:3:4:5:6:7::')).toBe(0x00010002000300040005000600070000n);

@@ -116,7 +116,8 @@ export function pseudoTranslate(segment: PseudoSegment, settings: PseudoTranslat
   for (const piece of pieces) {
     if (!piece.tag) piece.chars = piece.chars.map((c) => transformChar(c, substitutions, replacement));
   }
-  if (settings.length !== undefined && settings.length !== 1) changeLength(pieces, originalLength, settings.length, replacement ?? DEFAULT_PADDING);
+  if (settings.length !== undefined && settings.length !== 1)
+    changeLength(pieces, originalLength, settings.length, replacement ?? DEFAULT_PADDING);
   const body = pieces.map((p) => p.chars.join('')).join('');
   return `${keyHash(segment.key, settings.keyHashPrefixLen ?? 0)}${settings.prefix ?? ''}${body}${settings.suffix ?? ''}`;
 }

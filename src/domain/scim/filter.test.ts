@@ -23,7 +23,6 @@ function show(filter: Filter): string {
   }
 }
 
-
 describe('parseFilter', () => {
   it.each([
     ['userName eq "bjensen"', '(eq userName "bjensen")'],
@@ -47,13 +46,19 @@ describe('parseFilter', () => {
     ['a eq "1" or b eq "2" and c eq "3"', '(or (eq a "1") (and (eq b "2") (eq c "3")))'],
     ['a eq "1" and b eq "2" or c eq "3"', '(or (and (eq a "1") (eq b "2")) (eq c "3"))'],
     ['(a eq "1" or b eq "2") and c eq "3"', '(and (or (eq a "1") (eq b "2")) (eq c "3"))'],
-    ['userType eq "Employee" and (emails co "example.com" or emails.value co "example.org")', '(and (eq userType "Employee") (or (co emails "example.com") (co emails.value "example.org")))'],
+    [
+      'userType eq "Employee" and (emails co "example.com" or emails.value co "example.org")',
+      '(and (eq userType "Employee") (or (co emails "example.com") (co emails.value "example.org")))',
+    ],
     ['not (userName eq "x")', '(not (eq userName "x"))'],
     ['NOT(userName eq "x") and active eq true', '(and (not (eq userName "x")) (eq active true))'],
     ['emails[type eq "work" and value co "@example.com"]', 'emails[(and (eq type "work") (co value "@example.com"))]'],
     ['emails[type eq "work"] or active eq false', '(or emails[(eq type "work")] (eq active false))'],
     ['urn:ietf:params:scim:schemas:core:2.0:User:userName eq "x"', '(eq urn:ietf:params:scim:schemas:core:2.0:User:userName "x")'],
-    ['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager.value eq "26118915-6090-4610-87e4-49d8ca9f808d"', '(eq urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager.value "26118915-6090-4610-87e4-49d8ca9f808d")'],
+    [
+      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager.value eq "26118915-6090-4610-87e4-49d8ca9f808d"',
+      '(eq urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager.value "26118915-6090-4610-87e4-49d8ca9f808d")',
+    ],
     ['  userName   eq   "spaced"  ', '(eq userName "spaced")'],
   ])('%s', (text, expected) => {
     expect(show(parseFilter(text))).toBe(expected);
@@ -95,8 +100,14 @@ describe('parseAttributePath', () => {
     ['userName', { schema: null, attribute: 'userName', subAttribute: null }],
     ['name.givenName', { schema: null, attribute: 'name', subAttribute: 'givenName' }],
     ['members.$ref', { schema: null, attribute: 'members', subAttribute: '$ref' }],
-    ['urn:ietf:params:scim:schemas:core:2.0:User:name.familyName', { schema: 'urn:ietf:params:scim:schemas:core:2.0:User', attribute: 'name', subAttribute: 'familyName' }],
-    ['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', { schema: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User', attribute: 'department', subAttribute: null }],
+    [
+      'urn:ietf:params:scim:schemas:core:2.0:User:name.familyName',
+      { schema: 'urn:ietf:params:scim:schemas:core:2.0:User', attribute: 'name', subAttribute: 'familyName' },
+    ],
+    [
+      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department',
+      { schema: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User', attribute: 'department', subAttribute: null },
+    ],
     ['a.b.c', null],
     ['1a', null],
     ['', null],
@@ -114,7 +125,12 @@ describe('parsePatchPath', () => {
     ['emails[type eq "work"].value', 'emails', 'value', 'emails[(eq type "work")]'],
     ['emails[type eq "work" and primary eq true].value', 'emails', 'value', 'emails[(and (eq type "work") (eq primary true))]'],
     ['roles[primary eq "True"].value', 'roles', 'value', 'roles[(eq primary "True")]'],
-    ['members[value eq "2819c223-7f76-453a-919d-413861904646"]', 'members', null, 'members[(eq value "2819c223-7f76-453a-919d-413861904646")]'],
+    [
+      'members[value eq "2819c223-7f76-453a-919d-413861904646"]',
+      'members',
+      null,
+      'members[(eq value "2819c223-7f76-453a-919d-413861904646")]',
+    ],
     ['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:employeeNumber', 'employeeNumber', null, null],
   ])('%s', (text, attribute, subAttribute, filter) => {
     const path = parsePatchPath(text);
@@ -202,7 +218,19 @@ describe('evaluateFilter', () => {
 
   it('compares date-times as instants', () => {
     const dated = { when: '2026-11-21T12:00:00.000Z' };
-    const attributes = [{ name: 'when', type: 'dateTime', multiValued: false, required: false, caseExact: false, mutability: 'readOnly', returned: 'default', uniqueness: 'none', description: '' }] as const;
+    const attributes = [
+      {
+        name: 'when',
+        type: 'dateTime',
+        multiValued: false,
+        required: false,
+        caseExact: false,
+        mutability: 'readOnly',
+        returned: 'default',
+        uniqueness: 'none',
+        description: '',
+      },
+    ] as const;
     expect(evaluateFilter(parseFilter('when gt "2026-11-21T11:59:59Z"'), dated, attributes)).toBe(true);
     expect(evaluateFilter(parseFilter('when eq "2026-11-21T13:00:00+01:00"'), dated, attributes)).toBe(true);
     expect(scimError(() => evaluateFilter(parseFilter('when co "2026"'), dated, attributes)).scimType).toBe('invalidFilter');

@@ -215,7 +215,9 @@ class Parser {
     const operator = operatorToken.type === 'word' ? operatorToken.text.toLowerCase() : '';
     if (operator === 'pr') return { kind: 'present', path };
     if (!(COMPARISON_OPERATORS as readonly string[]).includes(operator)) {
-      throw this.fail(`expected an operator (${[...COMPARISON_OPERATORS, 'pr'].join(', ')}) after "${formatAttributePath(path)}", found ${describe(operatorToken)}`);
+      throw this.fail(
+        `expected an operator (${[...COMPARISON_OPERATORS, 'pr'].join(', ')}) after "${formatAttributePath(path)}", found ${describe(operatorToken)}`,
+      );
     }
     return { kind: 'compare', path, operator: operator as ComparisonOperator, value: this.value() };
   }
@@ -274,7 +276,8 @@ export function parsePatchPath(text: string): PatchPath {
   const path = parseAttributePath(head.text);
   if (!path) throw pathError(`"${head.text}" is not an attribute name`);
   if (tokens[1]!.type === 'end') return { ...path, filter: null };
-  if (tokens[1]!.type !== '[' || path.subAttribute) throw pathError('only a multi-valued attribute may be followed by a value filter "[…]"');
+  if (tokens[1]!.type !== '[' || path.subAttribute)
+    throw pathError('only a multi-valued attribute may be followed by a value filter "[…]"');
   // Value filters do not nest, so the first "]" closes it ("]" inside strings was tokenised already).
   const close = tokens.findIndex((t, i) => i > 1 && t.type === ']');
   if (close < 0) throw pathError('the value filter is not closed with "]"');
@@ -316,7 +319,11 @@ function isPresent(value: unknown): boolean {
 }
 
 /** The scalar values a path names in `object`, with the definition that types them. */
-function valuesAt(object: Record<string, unknown>, path: AttributePath, attributes: readonly AttributeDefinition[]): { values: unknown[]; definition: AttributeDefinition } | null {
+function valuesAt(
+  object: Record<string, unknown>,
+  path: AttributePath,
+  attributes: readonly AttributeDefinition[],
+): { values: unknown[]; definition: AttributeDefinition } | null {
   const definition = findAttribute(attributes, path.attribute);
   if (!definition) return null;
   let values = [getAttribute(object, definition.name)].flat().filter((v) => v !== undefined && v !== null);
@@ -325,7 +332,10 @@ function valuesAt(object: Record<string, unknown>, path: AttributePath, attribut
   const subName = path.subAttribute ?? 'value';
   const sub = findAttribute(definition.subAttributes, subName);
   if (!sub) return null;
-  values = values.filter(isObject).map((v) => getAttribute(v, sub.name)).filter((v) => v !== undefined && v !== null);
+  values = values
+    .filter(isObject)
+    .map((v) => getAttribute(v, sub.name))
+    .filter((v) => v !== undefined && v !== null);
   return { values, definition: sub };
 }
 
@@ -344,7 +354,12 @@ export function booleanFrom(value: unknown): boolean | null {
  * Compares one attribute value with a filter value, by the attribute's type: strings ignore case
  * unless `caseExact`, date-times compare as instants, booleans support only eq and ne.
  */
-export function compareValues(actual: unknown, operator: ComparisonOperator, expected: Scalar, definition: Pick<AttributeDefinition, 'name' | 'type' | 'caseExact'>): boolean {
+export function compareValues(
+  actual: unknown,
+  operator: ComparisonOperator,
+  expected: Scalar,
+  definition: Pick<AttributeDefinition, 'name' | 'type' | 'caseExact'>,
+): boolean {
   switch (definition.type) {
     case 'boolean': {
       if (operator !== 'eq' && operator !== 'ne') throw invalidFilter(`Invalid filter: "${definition.name}" is a boolean; use eq or ne.`);
@@ -354,7 +369,8 @@ export function compareValues(actual: unknown, operator: ComparisonOperator, exp
       return operator === 'eq' ? equal : !equal;
     }
     case 'dateTime': {
-      if (['co', 'sw', 'ew'].includes(operator)) throw invalidFilter(`Invalid filter: "${definition.name}" is a date; use eq, ne, gt, ge, lt or le.`);
+      if (['co', 'sw', 'ew'].includes(operator))
+        throw invalidFilter(`Invalid filter: "${definition.name}" is a date; use eq, ne, gt, ge, lt or le.`);
       const wanted = typeof expected === 'string' ? Date.parse(expected) : Number.NaN;
       if (Number.isNaN(wanted)) throw invalidFilter(`Invalid filter: "${definition.name}" is a date; compare it with a date-time string.`);
       const value = typeof actual === 'string' ? Date.parse(actual) : Number.NaN;
@@ -363,11 +379,13 @@ export function compareValues(actual: unknown, operator: ComparisonOperator, exp
     }
     case 'integer':
     case 'decimal': {
-      if (typeof expected !== 'number' || ['co', 'sw', 'ew'].includes(operator)) throw invalidFilter(`Invalid filter: "${definition.name}" is a number.`);
+      if (typeof expected !== 'number' || ['co', 'sw', 'ew'].includes(operator))
+        throw invalidFilter(`Invalid filter: "${definition.name}" is a number.`);
       return typeof actual === 'number' ? ordered(actual, operator, expected) : operator === 'ne';
     }
     default: {
-      if (typeof expected !== 'string') throw invalidFilter(`Invalid filter: "${definition.name}" is a string; compare it with a "quoted string".`);
+      if (typeof expected !== 'string')
+        throw invalidFilter(`Invalid filter: "${definition.name}" is a string; compare it with a "quoted string".`);
       if (typeof actual !== 'string') return operator === 'ne';
       const a = definition.caseExact ? actual : actual.toLowerCase();
       const b = definition.caseExact ? expected : expected.toLowerCase();

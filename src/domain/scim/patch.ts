@@ -31,7 +31,10 @@ export interface PatchOperation {
 export function parsePatchRequest(body: unknown): PatchOperation[] {
   if (!isObject(body)) throw invalidSyntax(`The body must be a PatchOp message: {"schemas": ["${PATCH_OP_URN}"], "Operations": [...]}.`);
   const schemas = getAttribute(body, 'schemas');
-  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.some((s) => typeof s === 'string' && s.toLowerCase() === PATCH_OP_URN.toLowerCase()))) {
+  if (
+    schemas !== undefined &&
+    !(Array.isArray(schemas) && schemas.some((s) => typeof s === 'string' && s.toLowerCase() === PATCH_OP_URN.toLowerCase()))
+  ) {
     throw invalidSyntax(`"schemas" must contain "${PATCH_OP_URN}".`);
   }
   const operations = getAttribute(body, 'Operations');
@@ -53,7 +56,11 @@ export function parsePatchRequest(body: unknown): PatchOperation[] {
 }
 
 /** `resource` with `operations` applied in order; the input is not changed. */
-export function applyPatch(resource: ScimObject, operations: readonly PatchOperation[], attributes: readonly AttributeDefinition[]): ScimObject {
+export function applyPatch(
+  resource: ScimObject,
+  operations: readonly PatchOperation[],
+  attributes: readonly AttributeDefinition[],
+): ScimObject {
   const result = structuredClone(resource);
   for (const operation of operations) {
     if (operation.path) applyAtPath(result, operation.op, operation.path, operation.value, attributes, false);
@@ -72,12 +79,20 @@ function applyValueObject(resource: ScimObject, op: PatchOp, value: unknown, att
   }
 }
 
-function applyAtPath(resource: ScimObject, op: PatchOp, path: PatchPath, value: unknown, attributes: readonly AttributeDefinition[], skipReadOnly: boolean): void {
+function applyAtPath(
+  resource: ScimObject,
+  op: PatchOp,
+  path: PatchPath,
+  value: unknown,
+  attributes: readonly AttributeDefinition[],
+  skipReadOnly: boolean,
+): void {
   // Attributes of extension schemas are not kept.
   if (path.schema && !isCoreUserSchema(path.schema)) return;
   const definition = findAttribute(attributes, path.attribute);
   if (!definition || definition.mutability === 'readOnly') {
-    const readOnly = definition ?? findAttribute(COMMON_ATTRIBUTES, path.attribute) ?? (path.attribute.toLowerCase() === 'schemas' ? path : undefined);
+    const readOnly =
+      definition ?? findAttribute(COMMON_ATTRIBUTES, path.attribute) ?? (path.attribute.toLowerCase() === 'schemas' ? path : undefined);
     if (readOnly && !skipReadOnly) throw mutability(`"${formatAttributePath(path)}" is read-only.`);
     return; // unknown: ignored
   }
@@ -96,7 +111,8 @@ function store(resource: ScimObject, key: string, value: unknown): void {
 
 /** Two values of a multi-valued attribute are the same when their `value`s are (for complex ones). */
 function sameValue(a: unknown, b: unknown, definition: AttributeDefinition): boolean {
-  if (definition.type !== 'complex') return typeof a === 'string' && typeof b === 'string' && !definition.caseExact ? a.toLowerCase() === b.toLowerCase() : a === b;
+  if (definition.type !== 'complex')
+    return typeof a === 'string' && typeof b === 'string' && !definition.caseExact ? a.toLowerCase() === b.toLowerCase() : a === b;
   if (!isObject(a) || !isObject(b)) return false;
   const sub = findAttribute(definition.subAttributes, 'value');
   if (sub && a[sub.name] !== undefined) return sameValue(a[sub.name], b[sub.name], sub);
@@ -118,7 +134,11 @@ function applyToAttribute(resource: ScimObject, op: PatchOp, definition: Attribu
     if (definition.multiValued && value !== undefined && value !== null) {
       // `"op": "remove", "path": "emails", "value": [{"value": "a@b"}]` removes just those values.
       const doomed = asList(normalizeValue(definition, value));
-      store(resource, key, asList(resource[key]).filter((item) => !doomed.some((d) => sameValue(d, item, definition))));
+      store(
+        resource,
+        key,
+        asList(resource[key]).filter((item) => !doomed.some((d) => sameValue(d, item, definition))),
+      );
     } else {
       delete resource[key];
     }
@@ -144,7 +164,13 @@ function applyToAttribute(resource: ScimObject, op: PatchOp, definition: Attribu
   }
 }
 
-function applyToSubAttribute(resource: ScimObject, op: PatchOp, definition: AttributeDefinition, subAttribute: string, value: unknown): void {
+function applyToSubAttribute(
+  resource: ScimObject,
+  op: PatchOp,
+  definition: AttributeDefinition,
+  subAttribute: string,
+  value: unknown,
+): void {
   if (definition.type !== 'complex') throw invalidPath(`"${definition.name}" has no sub-attributes.`);
   const sub = findAttribute(definition.subAttributes, subAttribute);
   if (!sub) return; // name.formatted, name.middleName, …: not kept
@@ -155,7 +181,9 @@ function applyToSubAttribute(resource: ScimObject, op: PatchOp, definition: Attr
   };
   if (definition.multiValued) {
     // `emails.value` without a filter: every value.
-    const list = asList(resource[definition.name]).filter(isObject).map((item) => ({ ...item }));
+    const list = asList(resource[definition.name])
+      .filter(isObject)
+      .map((item) => ({ ...item }));
     if (list.length === 0 && normalized !== undefined) list.push({});
     list.forEach(set);
     store(resource, definition.name, list);
@@ -189,7 +217,9 @@ function applyToSelectedValues(
     throw invalidPath(`"${definition.name}" is not a multi-valued complex attribute, so a value filter cannot select in it.`);
   }
   const subAttributes = definition.subAttributes ?? [];
-  let list = asList(resource[definition.name]).filter(isObject).map((item) => ({ ...item }));
+  let list = asList(resource[definition.name])
+    .filter(isObject)
+    .map((item) => ({ ...item }));
   const selected = list.filter((item) => evaluateFilter(filter, item, subAttributes));
   const written: Record<string, unknown>[] = [];
   const noMatch = () => noTarget(`No value of "${definition.name}" matches the filter of the path.`);

@@ -3,7 +3,6 @@ import { normalizeAttributes, parseAttributeList, projectResource } from './reso
 import { USER_ATTRIBUTES } from './schema.js';
 import { scimError } from '../../../test/support/scim.js';
 
-
 describe('normalizeAttributes', () => {
   it('keeps known attributes under their canonical names, coerced to their types', () => {
     expect(
@@ -22,7 +21,12 @@ describe('normalizeAttributes', () => {
         },
         USER_ATTRIBUTES,
       ),
-    ).toEqual({ userName: 'bjensen', name: { givenName: 'Barbara', familyName: 'Jensen' }, emails: [{ value: 'b@example.com', primary: true }], active: false });
+    ).toEqual({
+      userName: 'bjensen',
+      name: { givenName: 'Barbara', familyName: 'Jensen' },
+      emails: [{ value: 'b@example.com', primary: true }],
+      active: false,
+    });
   });
 
   it.each([
@@ -52,15 +56,30 @@ describe('projectResource', () => {
   it.each<[string, { attributes?: string; excludedAttributes?: string }, Record<string, unknown>]>([
     ['nothing asked: everything', {}, user],
     ['attributes: those, with schemas and id', { attributes: 'userName' }, { schemas: user.schemas, id: 'abc', userName: 'bjensen' }],
-    ['attributes in any case, sub-attributes', { attributes: 'USERNAME, name.familyName,emails.value' }, { schemas: user.schemas, id: 'abc', userName: 'bjensen', name: { familyName: 'Jensen' }, emails: [{ value: 'b@example.com' }] }],
-    ['two sub-attributes of one multi-valued attribute', { attributes: 'emails.value,emails.type' }, { schemas: user.schemas, id: 'abc', emails: [{ value: 'b@example.com', type: 'work' }] }],
-    ['core-qualified names', { attributes: 'urn:ietf:params:scim:schemas:core:2.0:User:active' }, { schemas: user.schemas, id: 'abc', active: true }],
+    [
+      'attributes in any case, sub-attributes',
+      { attributes: 'USERNAME, name.familyName,emails.value' },
+      { schemas: user.schemas, id: 'abc', userName: 'bjensen', name: { familyName: 'Jensen' }, emails: [{ value: 'b@example.com' }] },
+    ],
+    [
+      'two sub-attributes of one multi-valued attribute',
+      { attributes: 'emails.value,emails.type' },
+      { schemas: user.schemas, id: 'abc', emails: [{ value: 'b@example.com', type: 'work' }] },
+    ],
+    [
+      'core-qualified names',
+      { attributes: 'urn:ietf:params:scim:schemas:core:2.0:User:active' },
+      { schemas: user.schemas, id: 'abc', active: true },
+    ],
     ['unknown names select nothing', { attributes: 'title,urn:x:y:department' }, { schemas: user.schemas, id: 'abc' }],
     ['excludedAttributes', { excludedAttributes: 'emails,meta.created' }, { ...user, emails: undefined, meta: { resourceType: 'User' } }],
     ['id cannot be excluded', { excludedAttributes: 'id,schemas' }, user],
   ])('%s', (_what, query, expected) => {
     const clean = JSON.parse(JSON.stringify(expected));
-    const projection = { attributes: parseAttributeList(query.attributes), excludedAttributes: parseAttributeList(query.excludedAttributes) };
+    const projection = {
+      attributes: parseAttributeList(query.attributes),
+      excludedAttributes: parseAttributeList(query.excludedAttributes),
+    };
     expect(projectResource(user, projection)).toEqual(clean);
   });
 

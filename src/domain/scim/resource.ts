@@ -28,7 +28,8 @@ function normalizeSingle(definition: AttributeDefinition, value: unknown, where:
       return normalizeAttributes(value, definition.subAttributes ?? [], where);
     case 'integer':
     case 'decimal':
-      if (typeof value !== 'number' || (definition.type === 'integer' && !Number.isInteger(value))) throw invalidValue(`${where} must be a number.`);
+      if (typeof value !== 'number' || (definition.type === 'integer' && !Number.isInteger(value)))
+        throw invalidValue(`${where} must be a number.`);
       return value;
     case 'dateTime':
       if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw invalidValue(`${where} must be a date-time string.`);

@@ -31,7 +31,17 @@ export interface AttributeDefinition {
 type Options = Partial<Omit<AttributeDefinition, 'name' | 'type'>> & { description: string };
 
 function attribute(name: string, type: AttributeType, options: Options): AttributeDefinition {
-  return { multiValued: false, required: false, caseExact: false, mutability: 'readWrite', returned: 'default', uniqueness: 'none', ...options, name, type };
+  return {
+    multiValued: false,
+    required: false,
+    caseExact: false,
+    mutability: 'readWrite',
+    returned: 'default',
+    uniqueness: 'none',
+    ...options,
+    name,
+    type,
+  };
 }
 
 /**
@@ -45,7 +55,8 @@ export const USER_ATTRIBUTES: readonly AttributeDefinition[] = [
   attribute('userName', 'string', {
     required: true,
     uniqueness: 'server',
-    description: 'The name the user logs in with. Unique across the installation, compared without regard to case; no white space, at most 255 characters.',
+    description:
+      'The name the user logs in with. Unique across the installation, compared without regard to case; no white space, at most 255 characters.',
   }),
   attribute('name', 'complex', {
     required: true,
@@ -89,14 +100,23 @@ export const USER_ATTRIBUTES: readonly AttributeDefinition[] = [
 
 /** Attributes every resource has (RFC 7643 §3.1); read-only, not listed in the schema document. */
 export const COMMON_ATTRIBUTES: readonly AttributeDefinition[] = [
-  attribute('id', 'string', { mutability: 'readOnly', returned: 'always', caseExact: true, uniqueness: 'server', description: 'The user uid.' }),
+  attribute('id', 'string', {
+    mutability: 'readOnly',
+    returned: 'always',
+    caseExact: true,
+    uniqueness: 'server',
+    description: 'The user uid.',
+  }),
   attribute('meta', 'complex', {
     mutability: 'readOnly',
     description: 'Resource metadata.',
     subAttributes: [
       attribute('resourceType', 'string', { mutability: 'readOnly', caseExact: true, description: 'Always "User".' }),
       attribute('created', 'dateTime', { mutability: 'readOnly', description: 'When the user was created.' }),
-      attribute('lastModified', 'dateTime', { mutability: 'readOnly', description: 'OpenTMS records no modification time: the creation time.' }),
+      attribute('lastModified', 'dateTime', {
+        mutability: 'readOnly',
+        description: 'OpenTMS records no modification time: the creation time.',
+      }),
       attribute('location', 'reference', { mutability: 'readOnly', caseExact: true, description: 'The URL of the resource.' }),
     ],
   }),

@@ -25,7 +25,7 @@ const translations: [string, string, boolean][] = [
   ['(?>ab|a)c', '(?:ab|a)c', false],
   ['[]a]', '[\\]a]', false],
   ['[^]a]', '[^\\]a]', false],
-  ["\\'\\\"\\-\\@\\:", '\'"-@:', false],
+  ['\\\'\\"\\-\\@\\:', '\'"-@:', false],
   ['[\\-a]', '[\\-a]', false],
   ['\\Aab\\Z', '^ab$', false],
   ['\\h+\\x{2026}', '[ \\t\\xA0\\u1680\\u180E\\u2000-\\u200A\\u202F\\u205F\\u3000]+\\u{2026}', false],

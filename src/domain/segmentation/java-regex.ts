@@ -35,8 +35,44 @@ export interface TranslatedRegex {
 }
 
 const GENERAL_CATEGORIES = new Set([
-  'L', 'Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'LC', 'M', 'Mn', 'Mc', 'Me', 'N', 'Nd', 'Nl', 'No', 'P', 'Pc', 'Pd', 'Ps', 'Pe', 'Pi', 'Pf', 'Po',
-  'S', 'Sm', 'Sc', 'Sk', 'So', 'Z', 'Zs', 'Zl', 'Zp', 'C', 'Cc', 'Cf', 'Co', 'Cs', 'Cn',
+  'L',
+  'Lu',
+  'Ll',
+  'Lt',
+  'Lm',
+  'Lo',
+  'LC',
+  'M',
+  'Mn',
+  'Mc',
+  'Me',
+  'N',
+  'Nd',
+  'Nl',
+  'No',
+  'P',
+  'Pc',
+  'Pd',
+  'Ps',
+  'Pe',
+  'Pi',
+  'Pf',
+  'Po',
+  'S',
+  'Sm',
+  'Sc',
+  'Sk',
+  'So',
+  'Z',
+  'Zs',
+  'Zl',
+  'Zp',
+  'C',
+  'Cc',
+  'Cf',
+  'Co',
+  'Cs',
+  'Cn',
 ]);
 
 /** Java's POSIX classes (US-ASCII only, as in java.util.regex.Pattern), as class contents. */
@@ -86,7 +122,34 @@ const VERTICAL_SPACE = '\\n\\x0B\\f\\r\\x85\\u2028\\u2029';
 /** Syntax characters that keep their backslash in JavaScript's `u` mode. */
 const SYNTAX = new Set(['^', '$', '\\', '.', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|', '/']);
 /** Escapes with the same meaning in both dialects. */
-const SHARED_ESCAPES = new Set(['d', 'D', 'w', 'W', 's', 'S', 'b', 'B', 't', 'n', 'r', 'f', '0', 'c', 'u', 'x', 'k', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+const SHARED_ESCAPES = new Set([
+  'd',
+  'D',
+  'w',
+  'W',
+  's',
+  'S',
+  'b',
+  'B',
+  't',
+  'n',
+  'r',
+  'f',
+  '0',
+  'c',
+  'u',
+  'x',
+  'k',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  '6',
+  '7',
+  '8',
+  '9',
+]);
 
 function escapeLiteral(text: string, inClass: boolean): string {
   return text.replace(inClass ? /[[\\\]^-]/g : /[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -216,7 +279,8 @@ export function javaRegexToJs(java: string): TranslatedRegex {
       at += 3;
       continue;
     }
-    if (char === '(' && /^\(\?[a-zA-Z-]+[:)]/.test(java.slice(at))) throw new UnsupportedJavaRegexError(java, 'inline flags inside the expression');
+    if (char === '(' && /^\(\?[a-zA-Z-]+[:)]/.test(java.slice(at)))
+      throw new UnsupportedJavaRegexError(java, 'inline flags inside the expression');
     if (char === '+' && wasQuantifier) {
       at += 1; // possessive -> greedy
       continue;
@@ -238,7 +302,12 @@ export function javaRegexToJs(java: string): TranslatedRegex {
  * One rule of a published (Java) SRX file in our form. A leading `(?i)` on either side makes the
  * whole rule case-insensitive (our rules carry one flag for both sides).
  */
-export function javaRuleToJs(rule: { break: boolean; before: string; after: string }): { break: boolean; before: string; after: string; ignoreCase: boolean } {
+export function javaRuleToJs(rule: { break: boolean; before: string; after: string }): {
+  break: boolean;
+  before: string;
+  after: string;
+  ignoreCase: boolean;
+} {
   const before = javaRegexToJs(rule.before);
   const after = javaRegexToJs(rule.after);
   return { break: rule.break, before: before.source, after: after.source, ignoreCase: before.ignoreCase || after.ignoreCase };

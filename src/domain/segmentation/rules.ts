@@ -89,7 +89,10 @@ function eitherCaseFirst(word: string): string {
 
 /** No break after any of these abbreviations (written without their final period) before a space. */
 export function noBreakAfterAbbreviations(abbreviations: readonly string[]): SegmentationRule {
-  const alternatives = [...abbreviations].sort((a, b) => b.length - a.length).map(eitherCaseFirst).join('|');
+  const alternatives = [...abbreviations]
+    .sort((a, b) => b.length - a.length)
+    .map(eitherCaseFirst)
+    .join('|');
   return { break: false, before: `${WORD_START}(?:${alternatives})\\.`, after: '\\s' };
 }
 
@@ -97,20 +100,106 @@ export function noBreakAfterAbbreviations(abbreviations: readonly string[]): Seg
 export const UNIVERSAL_ABBREVIATIONS = ['Dr', 'Prof', 'Mr', 'Mrs', 'Ms', 'vs', 'cf', 'Nr', 'Mgr', 'Ing', 'Dipl', 'Ph.D', 'PhD'] as const;
 
 export const ENGLISH_ABBREVIATIONS = [
-  'Messrs', 'Mmes', 'Sr', 'Jr', 'St', 'Mt', 'Gen', 'Col', 'Capt', 'Lt', 'Sgt', 'Rev', 'Hon', 'Gov', 'Sen', 'Rep', 'Inc', 'Ltd',
-  'Co', 'Corp', 'Bros', 'approx', 'dept', 'fig', 'vol', 'pp',
+  'Messrs',
+  'Mmes',
+  'Sr',
+  'Jr',
+  'St',
+  'Mt',
+  'Gen',
+  'Col',
+  'Capt',
+  'Lt',
+  'Sgt',
+  'Rev',
+  'Hon',
+  'Gov',
+  'Sen',
+  'Rep',
+  'Inc',
+  'Ltd',
+  'Co',
+  'Corp',
+  'Bros',
+  'approx',
+  'dept',
+  'fig',
+  'vol',
+  'pp',
 ] as const;
 
 export const GERMAN_ABBREVIATIONS = [
-  'bzw', 'ca', 'Hr', 'Hrn', 'Fr', 'vgl', 'ggf', 'inkl', 'exkl', 'evtl', 'sog', 'Str', 'Tel', 'Abb', 'Abs', 'Art', 'Bd', 'Kap',
-  'Jh', 'Mio', 'Mrd', 'geb', 'gest', 'zzgl',
+  'bzw',
+  'ca',
+  'Hr',
+  'Hrn',
+  'Fr',
+  'vgl',
+  'ggf',
+  'inkl',
+  'exkl',
+  'evtl',
+  'sog',
+  'Str',
+  'Tel',
+  'Abb',
+  'Abs',
+  'Art',
+  'Bd',
+  'Kap',
+  'Jh',
+  'Mio',
+  'Mrd',
+  'geb',
+  'gest',
+  'zzgl',
 ] as const;
 
-export const FRENCH_ABBREVIATIONS = ['MM', 'Mme', 'Mmes', 'Mlle', 'Mlles', 'Me', 'Pr', 'env', 'chap', 'art', 'av', 'apr', 'ex', 'cf'] as const;
+export const FRENCH_ABBREVIATIONS = [
+  'MM',
+  'Mme',
+  'Mmes',
+  'Mlle',
+  'Mlles',
+  'Me',
+  'Pr',
+  'env',
+  'chap',
+  'art',
+  'av',
+  'apr',
+  'ex',
+  'cf',
+] as const;
 
 export const CZECH_ABBREVIATIONS = [
-  'např', 'tzv', 'tj', 'tzn', 'resp', 'popř', 'příp', 'mj', 'př', 'č', 'str', 'odst', 'písm', 'Bc', 'PhDr', 'MUDr', 'JUDr', 'RNDr',
-  'doc', 'prof', 'Ing', 'Mgr', 'ul', 'nám', 'cca', 'sv', 'roč',
+  'např',
+  'tzv',
+  'tj',
+  'tzn',
+  'resp',
+  'popř',
+  'příp',
+  'mj',
+  'př',
+  'č',
+  'str',
+  'odst',
+  'písm',
+  'Bc',
+  'PhDr',
+  'MUDr',
+  'JUDr',
+  'RNDr',
+  'doc',
+  'prof',
+  'Ing',
+  'Mgr',
+  'ul',
+  'nám',
+  'cca',
+  'sv',
+  'roč',
 ] as const;
 
 const GERMAN_MONTHS = 'Januar|J\u00E4nner|Februar|Feber|M\u00E4rz|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember';

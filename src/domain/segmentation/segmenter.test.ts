@@ -14,7 +14,12 @@ function expectLossless(text: string, language: string, rules?: RuleSet): string
   }
   const gaps = segmentGaps(text, segments);
   for (const gap of gaps) expect(gap).toMatch(/^\s*$/);
-  expect(joinSegments(gaps, segments.map((segment) => segment.text))).toBe(text);
+  expect(
+    joinSegments(
+      gaps,
+      segments.map((segment) => segment.text),
+    ),
+  ).toBe(text);
   return segments.map((segment) => segment.text);
 }
 
@@ -75,7 +80,11 @@ const cases: [string, string, string[]][] = [
   ['fr', 'Quoi ? Oui ! « Bien. » Fin.', ['Quoi ?', 'Oui !', '« Bien. »', 'Fin.']],
   // Czech.
   ['cs', 'Např. Praha je velká. Tzv. Město roste, tj. Roste.', ['Např. Praha je velká.', 'Tzv. Město roste, tj. Roste.']],
-  ['cs', 'Koupil jablka, hrušky atd. a odešel. Hotovo atd. Další věta.', ['Koupil jablka, hrušky atd. a odešel.', 'Hotovo atd.', 'Další věta.']],
+  [
+    'cs',
+    'Koupil jablka, hrušky atd. a odešel. Hotovo atd. Další věta.',
+    ['Koupil jablka, hrušky atd. a odešel.', 'Hotovo atd.', 'Další věta.'],
+  ],
   ['cs', 'Ing. Novák a MUDr. Svoboda přišli. Šli domů.', ['Ing. Novák a MUDr. Svoboda přišli.', 'Šli domů.']],
   // A language with no rules of its own gets the defaults (and universal titles).
   ['nl', 'Dr. Jansen komt. Hij is laat.', ['Dr. Jansen komt.', 'Hij is laat.']],
@@ -127,7 +136,11 @@ const tagCases: [string, string, string[]][] = [
   ['closing tag stays with its sentence', `One ${OPEN}bold.${CLOSE} Two.`, [`One ${OPEN}bold.${CLOSE}`, 'Two.']],
   ['opening tag goes to its sentence', `One. ${OPEN}Two${CLOSE} three.`, ['One.', `${OPEN}Two${CLOSE} three.`]],
   ['no split right after an opening tag', `One.${OPEN} Two.${CLOSE}`, ['One.', `${OPEN} Two.${CLOSE}`]],
-  ['closing then opening between sentences', `${OPEN}One.${CLOSE}${OPEN2} Two.${CLOSE2}`, [`${OPEN}One.${CLOSE}`, `${OPEN2} Two.${CLOSE2}`]],
+  [
+    'closing then opening between sentences',
+    `${OPEN}One.${CLOSE}${OPEN2} Two.${CLOSE2}`,
+    [`${OPEN}One.${CLOSE}`, `${OPEN2} Two.${CLOSE2}`],
+  ],
   ['standalone tag after the period stays', `One.${ALONE} Two.`, [`One.${ALONE}`, 'Two.']],
   ['tags are transparent to abbreviations', `Dr.${CLOSE} Smith came.`, [`Dr.${CLOSE} Smith came.`]],
   ['tags are transparent to sentence starts', `Done. ${OPEN}"Next," he said.${CLOSE}`, ['Done.', `${OPEN}"Next," he said.${CLOSE}`]],
@@ -141,7 +154,8 @@ describe('segmentText with inline tag placeholders', () => {
     it(name, () => {
       const segments = expectLossless(text, 'en');
       expect(segments).toEqual(expected);
-      for (const segment of segments) expect(segment.charCodeAt(segment.length - 1) >= 0xe000 && segment.charCodeAt(segment.length - 1) <= 0xe7ff).toBe(false);
+      for (const segment of segments)
+        expect(segment.charCodeAt(segment.length - 1) >= 0xe000 && segment.charCodeAt(segment.length - 1) <= 0xe7ff).toBe(false);
     });
   }
 
@@ -157,7 +171,9 @@ describe('rule sets', () => {
     const rules = rulesForLanguage(DEFAULT_RULE_SET, 'de_AT');
     expect(rules.slice(0, 2)).toEqual(DEFAULT_RULE_SET.languageRules.find((rule) => rule.name === 'German')!.rules);
     expect(rules.slice(-3).every((rule) => rule.break)).toBe(true);
-    expect(rulesForLanguage(DEFAULT_RULE_SET, 'pt-br')).toEqual(DEFAULT_RULE_SET.languageRules.find((rule) => rule.name === 'Default')!.rules);
+    expect(rulesForLanguage(DEFAULT_RULE_SET, 'pt-br')).toEqual(
+      DEFAULT_RULE_SET.languageRules.find((rule) => rule.name === 'Default')!.rules,
+    );
   });
 
   it('without cascade only the first matching map applies', () => {
@@ -233,9 +249,17 @@ describe('rule sets', () => {
   });
 
   it('names the rule that does not compile', () => {
-    expect(() => compileRules([{ break: true, before: '\\.', after: '\\s' }, { break: false, before: '(unclosed', after: '' }])).toThrow(SegmentationRuleError);
+    expect(() =>
+      compileRules([
+        { break: true, before: '\\.', after: '\\s' },
+        { break: false, before: '(unclosed', after: '' },
+      ]),
+    ).toThrow(SegmentationRuleError);
     try {
-      compileRules([{ break: true, before: '\\.', after: '\\s' }, { break: false, before: '(unclosed', after: '' }]);
+      compileRules([
+        { break: true, before: '\\.', after: '\\s' },
+        { break: false, before: '(unclosed', after: '' },
+      ]);
     } catch (error) {
       expect((error as SegmentationRuleError).ruleIndex).toBe(1);
       expect((error as Error).message).toContain('rule 2');
@@ -273,7 +297,12 @@ describe('segmentation of large texts', () => {
     const elapsed = performance.now() - began;
     expect(segments.length).toBe(count);
     expect(segments.map((segment) => segment.text)).toEqual(parts);
-    expect(joinSegments(segmentGaps(text, segments), segments.map((segment) => segment.text))).toBe(text);
+    expect(
+      joinSegments(
+        segmentGaps(text, segments),
+        segments.map((segment) => segment.text),
+      ),
+    ).toBe(text);
     expect(elapsed).toBeLessThan(1000);
   });
 

@@ -101,7 +101,10 @@ function flagsOf(rule: SegmentationRule, extra: string): string {
 }
 
 /** Groups consecutive rules that can share one regular expression (same outcome, same flags). */
-function groupRules(rules: readonly SegmentationRule[], sameGroup: (a: SegmentationRule, b: SegmentationRule) => boolean): SegmentationRule[][] {
+function groupRules(
+  rules: readonly SegmentationRule[],
+  sameGroup: (a: SegmentationRule, b: SegmentationRule) => boolean,
+): SegmentationRule[][] {
   const groups: SegmentationRule[][] = [];
   for (const rule of rules) {
     const last = groups[groups.length - 1];
@@ -213,7 +216,9 @@ function breakPositionsAroundTags(text: string, compiled: CompiledRules, tagKind
  */
 export function segmentText(text: string, language: string, rules: RuleSet = DEFAULT_RULE_SET, options: SegmentOptions = {}): Segmented[] {
   const compiled = compiledRulesFor(rules, language);
-  const cuts = PLACEHOLDERS.test(text) ? breakPositionsAroundTags(text, compiled, options.tagKind ?? defaultTagKind) : breakPositions(text, compiled);
+  const cuts = PLACEHOLDERS.test(text)
+    ? breakPositionsAroundTags(text, compiled, options.tagKind ?? defaultTagKind)
+    : breakPositions(text, compiled);
   cuts.push(text.length);
   const segments: Segmented[] = [];
   let pieceStart = 0;

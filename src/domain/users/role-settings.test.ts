@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { PROJECT_MANAGER_RIGHTS, RoleSettingsError, hasRight, parseRoleSettings, referencedKeys, roleSettingsFromInput, withoutReferences } from './role-settings.js';
+import {
+  PROJECT_MANAGER_RIGHTS,
+  RoleSettingsError,
+  hasRight,
+  parseRoleSettings,
+  referencedKeys,
+  roleSettingsFromInput,
+  withoutReferences,
+} from './role-settings.js';
 
 describe('role settings', () => {
   it.each([
@@ -90,8 +98,18 @@ describe('role settings', () => {
       projectClients: [{ uid: 'c1' }],
       domains: [{ uid: 'c1' }],
     });
-    const cases: { name: string; kind: Parameters<typeof withoutReferences>[2]; keys: string[]; expected: Record<string, string[]> | null }[] = [
-      { name: 'client lists lose the client, a domain of the same key stays', kind: 'client', keys: ['c1'], expected: { clients: ['c2'], projectClients: [], domains: ['c1'] } },
+    const cases: {
+      name: string;
+      kind: Parameters<typeof withoutReferences>[2];
+      keys: string[];
+      expected: Record<string, string[]> | null;
+    }[] = [
+      {
+        name: 'client lists lose the client, a domain of the same key stays',
+        kind: 'client',
+        keys: ['c1'],
+        expected: { clients: ['c2'], projectClients: [], domains: ['c1'] },
+      },
       { name: 'several keys at once', kind: 'client', keys: ['c1', 'c2'], expected: { clients: [], projectClients: [], domains: ['c1'] } },
       { name: 'a key nobody names changes nothing', kind: 'client', keys: ['zz'], expected: null },
       { name: 'a kind the role has no list of changes nothing', kind: 'priceList', keys: ['c1'], expected: null },

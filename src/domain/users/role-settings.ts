@@ -77,7 +77,8 @@ const GUEST_RIGHTS = {
 const SUBMITTER_RIGHTS = { projectViewCreatedByOtherSubmitters: false } as const;
 
 /** What a reference field points at; decides which table validates it. */
-export type ReferenceKind = 'client' | 'domain' | 'subDomain' | 'workflowStep' | 'businessUnit' | 'netRateScheme' | 'priceList' | 'automationWidget';
+export type ReferenceKind =
+  'client' | 'domain' | 'subDomain' | 'workflowStep' | 'businessUnit' | 'netRateScheme' | 'priceList' | 'automationWidget';
 
 interface RoleShape {
   rights: Readonly<Record<string, boolean>>;
@@ -119,7 +120,13 @@ export const ROLE_SHAPES: Record<Role, RoleShape> = {
     strings: {},
   },
   GUEST: { rights: GUEST_RIGHTS, locales: [], referenceLists: {}, references: { client: 'client' }, strings: {} },
-  SUBMITTER: { rights: SUBMITTER_RIGHTS, locales: [], referenceLists: { automationWidgets: 'automationWidget' }, references: {}, strings: {} },
+  SUBMITTER: {
+    rights: SUBMITTER_RIGHTS,
+    locales: [],
+    referenceLists: { automationWidgets: 'automationWidget' },
+    references: {},
+    strings: {},
+  },
 };
 
 /** The role-specific settings as stored: only what applies to the role, every right present. */
@@ -163,7 +170,8 @@ export function roleSettingsFromInput(role: Role, input: Record<string, unknown>
   const settings: RoleSettings = { rights: {}, locales: {}, referenceLists: {}, references: {}, strings: {} };
   for (const [right, fallback] of Object.entries(shape.rights)) {
     const given = input[right];
-    if (given !== undefined && given !== null && typeof given !== 'boolean') throw new RoleSettingsError(right, `${right} must be true or false`);
+    if (given !== undefined && given !== null && typeof given !== 'boolean')
+      throw new RoleSettingsError(right, `${right} must be true or false`);
     settings.rights[right] = typeof given === 'boolean' ? given : (previous?.rights[right] ?? fallback);
   }
   for (const field of shape.locales) {
@@ -172,7 +180,8 @@ export function roleSettingsFromInput(role: Role, input: Record<string, unknown>
       settings.locales[field] = previous?.locales[field] ?? [];
       continue;
     }
-    if (!Array.isArray(given) || given.some((l) => typeof l !== 'string')) throw new RoleSettingsError(field, `${field} must be a list of language codes`);
+    if (!Array.isArray(given) || given.some((l) => typeof l !== 'string'))
+      throw new RoleSettingsError(field, `${field} must be a list of language codes`);
     settings.locales[field] = [...new Set(given as string[])];
   }
   for (const [field, kind] of Object.entries(shape.referenceLists)) {

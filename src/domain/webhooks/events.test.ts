@@ -21,8 +21,15 @@ describe('webhook events', () => {
   it('payloads carry event, timestamp (epoch ms), eventUid, metadata and the records', () => {
     const at = new Date('2026-11-21T12:00:00Z');
     const payload = buildPayload('PROJECT_CREATED', { uid: 'p1' }, at, 'e1', { organization: null, user: null });
-    expect(payload).toEqual({ event: 'PROJECT_CREATED', timestamp: at.getTime(), eventUid: 'e1', metadata: { organization: null, user: null }, project: { uid: 'p1' } });
-    for (const event of WEBHOOK_EVENTS) expect(samplePayload(event, at, 'e', { organization: null, user: null })[recordKeyOf(event)]).toBeDefined();
+    expect(payload).toEqual({
+      event: 'PROJECT_CREATED',
+      timestamp: at.getTime(),
+      eventUid: 'e1',
+      metadata: { organization: null, user: null },
+      project: { uid: 'p1' },
+    });
+    for (const event of WEBHOOK_EVENTS)
+      expect(samplePayload(event, at, 'e', { organization: null, user: null })[recordKeyOf(event)]).toBeDefined();
   });
 
   it.each([

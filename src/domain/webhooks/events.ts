@@ -74,14 +74,34 @@ const SAMPLE_JOB = {
   dateDue: '2026-12-01T12:00:00Z',
   project: { uid: 'pRoJeCtUiDxxxxxxxxxxxx', name: 'Example project' },
 };
-const SAMPLE_PROJECT = { uid: 'pRoJeCtUiDxxxxxxxxxxxx', id: '1', name: 'Example project', status: 'NEW', sourceLang: 'en', targetLangs: ['de_de', 'cs_cz'] };
-const SAMPLE_TEMPLATE = { uid: 'tEmPlAtEuIdxxxxxxxxxxx', id: '1', templateName: 'Example template', sourceLang: 'en', targetLangs: ['de_de'] };
-const SAMPLE_ANALYSIS = { uid: 'aNaLySiSuIdxxxxxxxxxxx', id: '1', name: 'Analysis #1', type: 'PreAnalyse', project: { uid: SAMPLE_PROJECT.uid, name: SAMPLE_PROJECT.name } };
+const SAMPLE_PROJECT = {
+  uid: 'pRoJeCtUiDxxxxxxxxxxxx',
+  id: '1',
+  name: 'Example project',
+  status: 'NEW',
+  sourceLang: 'en',
+  targetLangs: ['de_de', 'cs_cz'],
+};
+const SAMPLE_TEMPLATE = {
+  uid: 'tEmPlAtEuIdxxxxxxxxxxx',
+  id: '1',
+  templateName: 'Example template',
+  sourceLang: 'en',
+  targetLangs: ['de_de'],
+};
+const SAMPLE_ANALYSIS = {
+  uid: 'aNaLySiSuIdxxxxxxxxxxx',
+  id: '1',
+  name: 'Analysis #1',
+  type: 'PreAnalyse',
+  project: { uid: SAMPLE_PROJECT.uid, name: SAMPLE_PROJECT.name },
+};
 
 /** An example payload of `event`, for the previews and for test deliveries. */
 export function samplePayload(event: WebhookEvent, at: Date, eventUid: string, metadata: EventMetadata): EventPayload {
   const key = recordKeyOf(event);
-  const records = key === 'jobParts' ? [SAMPLE_JOB] : key === 'project' ? SAMPLE_PROJECT : key === 'projectTemplate' ? SAMPLE_TEMPLATE : SAMPLE_ANALYSIS;
+  const records =
+    key === 'jobParts' ? [SAMPLE_JOB] : key === 'project' ? SAMPLE_PROJECT : key === 'projectTemplate' ? SAMPLE_TEMPLATE : SAMPLE_ANALYSIS;
   return buildPayload(event, records, at, eventUid, metadata);
 }
 

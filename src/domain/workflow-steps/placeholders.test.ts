@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { placeholdersOf, renderPlaceholders } from './placeholders.js';
 
 describe('email template placeholders', () => {
-  const values = { 'job.fileName': 'guide.docx', 'job.targetLang': 'de', 'project.name': 'Launch', 'quote.totalPrice': 120, 'recipient.firstName': null };
+  const values = {
+    'job.fileName': 'guide.docx',
+    'job.targetLang': 'de',
+    'project.name': 'Launch',
+    'quote.totalPrice': 120,
+    'recipient.firstName': null,
+  };
   const cases: { name: string; text: string; rendered: string; used: string[] }[] = [
     { name: 'plain text', text: 'Hello', rendered: 'Hello', used: [] },
     { name: 'one placeholder', text: 'File {{job.fileName}}', rendered: 'File guide.docx', used: ['job.fileName'] },

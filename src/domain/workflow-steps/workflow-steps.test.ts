@@ -5,7 +5,11 @@ import type { WorkflowStepInput } from './workflow-steps.js';
 describe('workflow step rules', () => {
   describe('normalizeWorkflowStepInput', () => {
     const cases: { name: string; input: WorkflowStepInput; value?: WorkflowStepInput; violations?: string[] }[] = [
-      { name: 'a full step', input: { name: 'Post-editing', abbr: 'PE', order: 4, lqaEnabled: true }, value: { name: 'Post-editing', abbr: 'PE', order: 4, lqaEnabled: true } },
+      {
+        name: 'a full step',
+        input: { name: 'Post-editing', abbr: 'PE', order: 4, lqaEnabled: true },
+        value: { name: 'Post-editing', abbr: 'PE', order: 4, lqaEnabled: true },
+      },
       { name: 'trims name and abbreviation', input: { name: '  Review ', abbr: ' RV ' }, value: { name: 'Review', abbr: 'RV' } },
       { name: 'no fields (an edit that changes nothing)', input: {}, value: {} },
       { name: 'only lqaEnabled', input: { lqaEnabled: false }, value: { lqaEnabled: false } },
@@ -48,7 +52,8 @@ describe('workflow step rules', () => {
       { count: 2, refused: false },
       { count: 10, refused: false },
     ];
-    for (const c of cases) it(`with ${c.count} steps: ${c.refused ? 'refused' : 'allowed'}`, () => expect(deletionRefusal(c.count) !== null).toBe(c.refused));
+    for (const c of cases)
+      it(`with ${c.count} steps: ${c.refused ? 'refused' : 'allowed'}`, () => expect(deletionRefusal(c.count) !== null).toBe(c.refused));
   });
 
   it('the defaults are valid, with unique names, abbreviations and orders', () => {

@@ -5,7 +5,14 @@ import type { Access } from '../../http/access.js';
 import { ApiError, invalid, notFound } from '../../http/errors.js';
 import { toPage } from '../../http/paging.js';
 import { findOwnApiToken, insertApiToken, listApiTokensPage, revokeApiToken } from './api-tokens.repository.js';
-import { ApiTokenCreateBody, ApiTokenCreatedDto, ApiTokenListQuery, ApiTokenPage, ApiTokenUidParams, toApiTokenDto } from './api-tokens.schemas.js';
+import {
+  ApiTokenCreateBody,
+  ApiTokenCreatedDto,
+  ApiTokenListQuery,
+  ApiTokenPage,
+  ApiTokenUidParams,
+  toApiTokenDto,
+} from './api-tokens.schemas.js';
 
 /** Any human user manages their own tokens; bot users authenticate with client credentials instead. */
 const OWN_TOKENS: Access = { ...AUTHENTICATED, humansOnly: true };
@@ -33,7 +40,11 @@ export function apiTokensRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const caller = callerOf(request);
         // A leaked API token must not be able to outlive its revocation by minting successors.
         if (caller.credential.kind === 'jwt' || caller.credential.kind === 'api_token') {
-          throw new ApiError('forbidden', 'AccessDenied', 'API tokens can be created only with a login token or a browser session, not with an API token or an access token.');
+          throw new ApiError(
+            'forbidden',
+            'AccessDenied',
+            'API tokens can be created only with a login token or a browser session, not with an API token or an access token.',
+          );
         }
         const now = deps.clock();
         let expiresAt: string | null = null;
@@ -73,7 +84,7 @@ export function apiTokensRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['OpenTMS'],
           operationId: 'listApiTokens',
           summary: 'List own personal API tokens',
-          description: 'The caller\'s tokens, revoked and expired ones included; never the token values.',
+          description: "The caller's tokens, revoked and expired ones included; never the token values.",
           querystring: ApiTokenListQuery,
           response: { 200: ApiTokenPage },
         },

@@ -6,7 +6,6 @@ import { Nullable } from '../../http/schema-helpers.js';
 
 /** OpenTMS extension: personal API tokens, the subject tokens of the token exchange grant. */
 
-
 export const ApiTokenCreateBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255, description: 'What the token is for; shown in the list.' }),
   expiresAt: Type.Optional(

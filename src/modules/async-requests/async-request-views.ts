@@ -17,7 +17,14 @@ export async function toAsyncRequestDtos(db: Db, organizationId: string, rows: A
       if (parent) parents.set(String(parent.id), parent);
     }
   }
-  const creatorIds = [...new Set([...rows, ...parents.values()].map((r) => r.createdById).filter((id) => id !== null).map(String))];
+  const creatorIds = [
+    ...new Set(
+      [...rows, ...parents.values()]
+        .map((r) => r.createdById)
+        .filter((id) => id !== null)
+        .map(String),
+    ),
+  ];
   const creators = new Map((await findUsersByIds(db, organizationId, creatorIds)).map((u) => [String(u.id), u]));
   const core = (row: AsyncRequestRow) => {
     const creator = row.createdById === null ? undefined : creators.get(String(row.createdById));

@@ -3,17 +3,46 @@ import { PageOf, PagingQuery } from '../../http/paging.js';
 import { UserReference } from '../users/users.schemas.js';
 import { Nullable } from '../../http/schema-helpers.js';
 
-
 /** Spec enum of AsyncRequestDto.action. */
 export const ASYNC_ACTIONS = [
-  'PRE_ANALYSE', 'POST_ANALYSE', 'COMPARE_ANALYSE', 'PARENT_ANALYSE', 'PRE_TRANSLATE', 'ASYNC_TRANSLATE', 'IMPORT_JOB', 'IMPORT_FILE', 'ALIGN',
-  'EXPORT_TMX_BY_QUERY', 'EXPORT_TMX', 'IMPORT_TMX', 'IMPORT_TBX', 'INSERT_INTO_TM', 'DELETE_TM', 'CLEAR_TM', 'QA', 'QA_V3', 'UPDATE_CONTINUOUS_JOB',
-  'UPDATE_SOURCE', 'UPDATE_TARGET', 'EXTRACT_CLEANED_TMS', 'GLOSSARY_PUT', 'GLOSSARY_DELETE', 'CREATE_PROJECT', 'EXPORT_COMPLETE_FILE',
-  'IMPORT_ANNOTATIONS', 'FILE_FLOW_CONVERTER_IMPORT', 'FILE_FLOW_MT_PRETRANSLATE', 'FILE_FLOW_QUALITY_ESTIMATION',
+  'PRE_ANALYSE',
+  'POST_ANALYSE',
+  'COMPARE_ANALYSE',
+  'PARENT_ANALYSE',
+  'PRE_TRANSLATE',
+  'ASYNC_TRANSLATE',
+  'IMPORT_JOB',
+  'IMPORT_FILE',
+  'ALIGN',
+  'EXPORT_TMX_BY_QUERY',
+  'EXPORT_TMX',
+  'IMPORT_TMX',
+  'IMPORT_TBX',
+  'INSERT_INTO_TM',
+  'DELETE_TM',
+  'CLEAR_TM',
+  'QA',
+  'QA_V3',
+  'UPDATE_CONTINUOUS_JOB',
+  'UPDATE_SOURCE',
+  'UPDATE_TARGET',
+  'EXTRACT_CLEANED_TMS',
+  'GLOSSARY_PUT',
+  'GLOSSARY_DELETE',
+  'CREATE_PROJECT',
+  'EXPORT_COMPLETE_FILE',
+  'IMPORT_ANNOTATIONS',
+  'FILE_FLOW_CONVERTER_IMPORT',
+  'FILE_FLOW_MT_PRETRANSLATE',
+  'FILE_FLOW_QUALITY_ESTIMATION',
 ] as const;
 export type AsyncAction = (typeof ASYNC_ACTIONS)[number];
 
-const ErrorDetail = Type.Object({ code: Type.String(), message: Type.Optional(Type.String()), args: Type.Optional(Type.Object({}, { additionalProperties: true })) });
+const ErrorDetail = Type.Object({
+  code: Type.String(),
+  message: Type.Optional(Type.String()),
+  args: Type.Optional(Type.Object({}, { additionalProperties: true })),
+});
 
 /** Spec definition `AsyncResponseDto`. */
 export const AsyncResponseSchema = Type.Object(

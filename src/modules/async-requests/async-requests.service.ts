@@ -2,7 +2,13 @@ import type { AppDeps } from '../../deps.js';
 import { ApiError } from '../../http/errors.js';
 import type { Db } from '../../queue/types.js';
 import { enqueue } from '../../queue/queue.js';
-import { countPending, finishAsyncRequest, findAsyncRequestById, insertAsyncRequest, lockOrganization } from './async-requests.repository.js';
+import {
+  countPending,
+  finishAsyncRequest,
+  findAsyncRequestById,
+  insertAsyncRequest,
+  lockOrganization,
+} from './async-requests.repository.js';
 import type { AsyncRequestRow, AsyncResponse, NewAsyncRequest } from './async-requests.repository.js';
 
 /** Task kind that POSTs a finished request to its callbackUrl. */
@@ -33,7 +39,12 @@ export async function createAsyncRequest(deps: AppDeps, trx: Db, input: Omit<New
  * Records the outcome of a request (success, or the error of its work) once, and schedules the
  * callback when the request asked for one. Safe to call twice: the second call changes nothing.
  */
-export async function completeAsyncRequest(deps: AppDeps, db: Db, id: string, outcome: Partial<Omit<AsyncResponse, 'dateCreated'>> = {}): Promise<void> {
+export async function completeAsyncRequest(
+  deps: AppDeps,
+  db: Db,
+  id: string,
+  outcome: Partial<Omit<AsyncResponse, 'dateCreated'>> = {},
+): Promise<void> {
   const now = deps.clock();
   const response: AsyncResponse = {
     dateCreated: now.toISOString(),

@@ -6,7 +6,16 @@ import { invalid, notFound, unauthenticated } from '../../http/errors.js';
 import { findOrganizationById } from '../organizations/organizations.repository.js';
 import { findUserById } from '../users/users.repository.js';
 import { toUserReference } from '../users/user-views.js';
-import { LoginBody, LoginOtherBody, LoginResponse, LoginToSessionBody, LoginToSessionResponse, LoginV3Body, LogoutQuery, WhoAmIResponse } from './auth.schemas.js';
+import {
+  LoginBody,
+  LoginOtherBody,
+  LoginResponse,
+  LoginToSessionBody,
+  LoginToSessionResponse,
+  LoginV3Body,
+  LogoutQuery,
+  WhoAmIResponse,
+} from './auth.schemas.js';
 import { loginOther, logout, passwordLogin, refreshLogin } from './auth.service.js';
 import type { ClientInfo, IssuedLogin } from './auth.service.js';
 import { SESSION_COOKIE, createAuthenticator, headerToken, queryToken } from './authenticate.js';
@@ -53,7 +62,15 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             response: { 200: LoginResponse },
           },
         },
-        async (request) => loginResponse(await passwordLogin(deps, 'login', request.body as { userName: string; password: string; userUid?: string }, clientInfo(request))),
+        async (request) =>
+          loginResponse(
+            await passwordLogin(
+              deps,
+              'login',
+              request.body as { userName: string; password: string; userUid?: string },
+              clientInfo(request),
+            ),
+          ),
       );
     }
 
@@ -111,7 +128,8 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Authentication'],
           operationId: 'logout',
           summary: 'Logout',
-          description: 'Ends the token given either in the `token` query parameter or in the Authorization header (not both), or the session of the cookie.',
+          description:
+            'Ends the token given either in the `token` query parameter or in the Authorization header (not both), or the session of the cookie.',
           querystring: LogoutQuery,
         },
       },

@@ -50,7 +50,10 @@ export const LoginToSessionResponse = Type.Object(
   { title: 'LoginToSessionResponseDto' },
 );
 
-const OrganizationReference = Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() }, { title: 'OrganizationReference' });
+const OrganizationReference = Type.Object(
+  { id: Type.String(), uid: Type.String(), name: Type.String() },
+  { title: 'OrganizationReference' },
+);
 
 /** Spec definition `LoginUserDto`. */
 export const WhoAmIResponse = Type.Object(

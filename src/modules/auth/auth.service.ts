@@ -38,9 +38,14 @@ async function checkPassword(deps: AppDeps, userName: string, password: string):
   const wait = waitBeforeAttempt(failures, now);
   if (wait > 0) {
     const seconds = Math.ceil(wait / 1000);
-    throw new ApiError('rate_limited', 'AuthTooManyAttempts', `Too many failed logins for this user name; try again in ${seconds} seconds.`, {
-      headers: { 'retry-after': String(seconds) },
-    });
+    throw new ApiError(
+      'rate_limited',
+      'AuthTooManyAttempts',
+      `Too many failed logins for this user name; try again in ${seconds} seconds.`,
+      {
+        headers: { 'retry-after': String(seconds) },
+      },
+    );
   }
   const user = await findUserByUserName(db, userName);
   const usable = user && user.passwordHash && bool(user.active) && !user.deletedAt && !bool(user.isBot) ? user : null;
@@ -67,7 +72,13 @@ async function assertPasswordLoginAllowed(deps: AppDeps, user: UserRow, kind: 'l
   }
 }
 
-async function issue(deps: AppDeps, user: UserRow, kind: 'login' | 'session', client: ClientInfo, impersonatorId: string | null = null): Promise<IssuedLogin> {
+async function issue(
+  deps: AppDeps,
+  user: UserRow,
+  kind: 'login' | 'session',
+  client: ClientInfo,
+  impersonatorId: string | null = null,
+): Promise<IssuedLogin> {
   const now = deps.clock();
   const { token, expiresAt, csrfToken } = await createLoginToken(deps.database.db, {
     userId: String(user.id),
@@ -104,10 +115,16 @@ export async function passwordLogin(
  * also limits accounts that belong to several organizations to their owner; in OpenTMS a user
  * belongs to exactly one organization, so that case cannot arise.
  */
-export async function loginOther(deps: AppDeps, caller: Caller, input: { userName: string; userUid?: string | undefined }): Promise<IssuedLogin> {
+export async function loginOther(
+  deps: AppDeps,
+  caller: Caller,
+  input: { userName: string; userUid?: string | undefined },
+): Promise<IssuedLogin> {
   if (caller.impersonatorId) throw forbidden('You are already logged in as another user; log in as yourself first.');
   const db = deps.database.db;
-  const target = input.userUid ? await findUserByUid(db, caller.organizationId, input.userUid) : await findUserByUserName(db, input.userName);
+  const target = input.userUid
+    ? await findUserByUid(db, caller.organizationId, input.userUid)
+    : await findUserByUserName(db, input.userName);
   if (!target || String(target.organizationId) !== caller.organizationId || target.deletedAt) throw notFound('User');
   if (input.userUid && target.userName.toLowerCase() !== input.userName.toLowerCase()) throw notFound('User');
   if (!bool(target.active)) throw invalid('The user is not active.');

@@ -12,9 +12,7 @@ import { findLiveLoginToken } from './login-tokens.repository.js';
 export const SESSION_COOKIE = 'OPENTMS_SESSION';
 
 /** A presented credential, before it is checked. */
-export type PresentedCredential =
-  | { source: 'header' | 'query'; token: string }
-  | { source: 'cookie'; token: string };
+export type PresentedCredential = { source: 'header' | 'query'; token: string } | { source: 'cookie'; token: string };
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -119,6 +117,10 @@ export function createAuthenticator(deps: AppDeps) {
     if (!login) return null;
     const user = await findUserById(db, String(login.organizationId), String(login.userId));
     if (!usable(user, login.createdAt)) return null;
-    return toCaller(user, { kind: 'login', id: String(login.id) }, { impersonatorId: login.impersonatorId === null ? null : String(login.impersonatorId) });
+    return toCaller(
+      user,
+      { kind: 'login', id: String(login.id) },
+      { impersonatorId: login.impersonatorId === null ? null : String(login.impersonatorId) },
+    );
   };
 }

@@ -40,7 +40,12 @@ export async function createLoginToken(
 }
 
 /** The live token row (not revoked, not expired) for a presented token of the given kind. */
-export function findLiveLoginToken(db: Kysely<DB>, token: string, kind: 'login' | 'session', now: Date): Promise<LoginTokenRow | undefined> {
+export function findLiveLoginToken(
+  db: Kysely<DB>,
+  token: string,
+  kind: 'login' | 'session',
+  now: Date,
+): Promise<LoginTokenRow | undefined> {
   return db
     .selectFrom('loginTokens')
     .selectAll()
@@ -60,7 +65,11 @@ export async function revokeLoginToken(db: Kysely<DB>, id: string, now: Date): P
  * except `keepId`: the token of a user who changes their own password stays valid.
  */
 export async function revokeUserLoginTokens(db: Kysely<DB>, userId: string, now: Date, keepId?: string): Promise<void> {
-  let query = db.updateTable('loginTokens').set({ revokedAt: now.toISOString() }).where('userId', '=', userId).where('revokedAt', 'is', null);
+  let query = db
+    .updateTable('loginTokens')
+    .set({ revokedAt: now.toISOString() })
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null);
   if (keepId) query = query.where('id', '!=', keepId);
   await query.execute();
 }

@@ -13,9 +13,7 @@ const KEY_LENGTH = 32;
 function derive(password: string, salt: Buffer, log2n: number, r: number, p: number): Promise<Buffer> {
   const N = 2 ** log2n;
   return new Promise((resolve, reject) => {
-    scrypt(password, salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
+    scrypt(password, salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r }, (error, key) => (error ? reject(error) : resolve(key)));
   });
 }
 

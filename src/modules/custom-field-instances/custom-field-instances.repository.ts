@@ -37,11 +37,21 @@ export function valuesOf(db: Kysely<DB>, owner: CustomFieldOwner): Promise<Custo
 }
 
 export function findValue(db: Kysely<DB>, owner: CustomFieldOwner, uid: string): Promise<CustomFieldValueRow | undefined> {
-  return db.selectFrom('customFieldValues').selectAll().where(OWNER_COLUMN[owner.kind], '=', owner.id).where('uid', '=', uid).executeTakeFirst();
+  return db
+    .selectFrom('customFieldValues')
+    .selectAll()
+    .where(OWNER_COLUMN[owner.kind], '=', owner.id)
+    .where('uid', '=', uid)
+    .executeTakeFirst();
 }
 
 export function findValueOfField(db: Kysely<DB>, owner: CustomFieldOwner, fieldId: Id): Promise<CustomFieldValueRow | undefined> {
-  return db.selectFrom('customFieldValues').selectAll().where(OWNER_COLUMN[owner.kind], '=', owner.id).where('customFieldId', '=', String(fieldId)).executeTakeFirst();
+  return db
+    .selectFrom('customFieldValues')
+    .selectAll()
+    .where(OWNER_COLUMN[owner.kind], '=', owner.id)
+    .where('customFieldId', '=', String(fieldId))
+    .executeTakeFirst();
 }
 
 export interface ValueListFilter {
@@ -52,7 +62,12 @@ export interface ValueListFilter {
   sortTrend?: 'ASC' | 'DESC' | undefined;
 }
 
-export async function listValues(db: Kysely<DB>, owner: CustomFieldOwner, filter: ValueListFilter, page: PageRequest): Promise<{ rows: CustomFieldValueRow[]; total: number }> {
+export async function listValues(
+  db: Kysely<DB>,
+  owner: CustomFieldOwner,
+  filter: ValueListFilter,
+  page: PageRequest,
+): Promise<{ rows: CustomFieldValueRow[]; total: number }> {
   let query = db.selectFrom('customFieldValues').where(OWNER_COLUMN[owner.kind], '=', owner.id);
   if (filter.createdByIds) query = query.where('createdById', 'in', filter.createdByIds.length ? filter.createdByIds : ['-1']);
   if (filter.modifiedByIds) query = query.where('lastModifiedById', 'in', filter.modifiedByIds.length ? filter.modifiedByIds : ['-1']);
@@ -92,7 +107,12 @@ export async function selectedOptionUids(db: Kysely<DB>, valueIds: readonly Id[]
 export async function replaceSelectedOptions(trx: Kysely<DB>, valueId: Id, fieldId: Id, optionUids: readonly string[]): Promise<void> {
   await trx.deleteFrom('customFieldValueOptions').where('valueId', '=', String(valueId)).execute();
   if (optionUids.length === 0) return;
-  const options = await trx.selectFrom('customFieldOptions').select('id').where('fieldId', '=', String(fieldId)).where('uid', 'in', [...optionUids]).execute();
+  const options = await trx
+    .selectFrom('customFieldOptions')
+    .select('id')
+    .where('fieldId', '=', String(fieldId))
+    .where('uid', 'in', [...optionUids])
+    .execute();
   await trx
     .insertInto('customFieldValueOptions')
     .values(options.map((o) => ({ valueId: String(valueId), optionId: String(o.id) })))
@@ -109,7 +129,13 @@ export async function deleteValues(trx: Kysely<DB>, valueIds: readonly Id[]): Pr
  * template made from a project takes the project's values, a project made from a template the
  * template's.
  */
-export async function copyCustomFieldValues(trx: Kysely<DB>, from: CustomFieldOwner, to: CustomFieldOwner, now: string, userId: string | null): Promise<void> {
+export async function copyCustomFieldValues(
+  trx: Kysely<DB>,
+  from: CustomFieldOwner,
+  to: CustomFieldOwner,
+  now: string,
+  userId: string | null,
+): Promise<void> {
   for (const value of await valuesOf(trx, from)) {
     const copy = await trx
       .insertInto('customFieldValues')
@@ -127,6 +153,10 @@ export async function copyCustomFieldValues(trx: Kysely<DB>, from: CustomFieldOw
       .returning('id')
       .executeTakeFirstOrThrow();
     const options = await trx.selectFrom('customFieldValueOptions').select('optionId').where('valueId', '=', String(value.id)).execute();
-    if (options.length) await trx.insertInto('customFieldValueOptions').values(options.map((o) => ({ valueId: String(copy.id), optionId: String(o.optionId) }))).execute();
+    if (options.length)
+      await trx
+        .insertInto('customFieldValueOptions')
+        .values(options.map((o) => ({ valueId: String(copy.id), optionId: String(o.optionId) })))
+        .execute();
   }
 }

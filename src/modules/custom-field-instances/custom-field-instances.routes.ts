@@ -19,7 +19,13 @@ import {
   UpdateInstanceBody,
   UpdateInstancesBody,
 } from './custom-field-instances.schemas.js';
-import { customFieldInstanceDtos, removeCustomFieldValues, toInstanceDtos, writeCustomFieldValue, writeCustomFieldValues } from './custom-field-instances.service.js';
+import {
+  customFieldInstanceDtos,
+  removeCustomFieldValues,
+  toInstanceDtos,
+  writeCustomFieldValue,
+  writeCustomFieldValues,
+} from './custom-field-instances.service.js';
 import { OWNER_KINDS } from './owner-kinds.js';
 import type { OwnerKind, ResolvedOwner } from './owner-kinds.js';
 
@@ -43,13 +49,20 @@ async function fieldUidOf(db: Kysely<DB>, row: CustomFieldValueRow): Promise<str
 
 async function userIdsOf(db: Kysely<DB>, organizationId: string, uids: readonly string[] | undefined): Promise<string[] | undefined> {
   if (!uids?.length) return undefined;
-  const rows = await db.selectFrom('users').select('id').where('organizationId', '=', organizationId).where('uid', 'in', [...uids]).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('organizationId', '=', organizationId)
+    .where('uid', 'in', [...uids])
+    .execute();
   return rows.map((r) => String(r.id));
 }
 
 /** An instance named in a batch edit that the record does not have: 400, naming the input. */
 const notAnInstance = (field: string, uid: string) =>
-  new ApiError('invalid', 'InstanceNotFound', `${field}: ${uid} is not a custom field instance of this record.`, { details: [{ field, message: `unknown instance "${uid}"` }] });
+  new ApiError('invalid', 'InstanceNotFound', `${field}: ${uid} is not a custom field instance of this record.`, {
+    details: [{ field, message: `unknown instance "${uid}"` }],
+  });
 
 type BatchBody = Static<typeof UpdateInstancesBody>;
 
@@ -60,7 +73,10 @@ type BatchBody = Static<typeof UpdateInstancesBody>;
 async function applyBatch(deps: AppDeps, trx: Kysely<DB>, caller: Caller, owner: CustomFieldOwner, body: BatchBody): Promise<boolean> {
   const named = new Set<string>();
   const claim = (field: string, uid: string) => {
-    if (named.has(uid)) throw new ApiError('invalid', 'ConflictingInstanceEdits', `${field}: the instance ${uid} is named twice.`, { details: [{ field, message: 'named twice' }] });
+    if (named.has(uid))
+      throw new ApiError('invalid', 'ConflictingInstanceEdits', `${field}: the instance ${uid} is named twice.`, {
+        details: [{ field, message: 'named twice' }],
+      });
     named.add(uid);
   };
   const removals: CustomFieldValueRow[] = [];
@@ -79,11 +95,23 @@ async function applyBatch(deps: AppDeps, trx: Kysely<DB>, caller: Caller, owner:
     if (!row) throw notAnInstance(`${path}.customFieldInstance`, update.customFieldInstance.uid);
     const fieldUid = await fieldUidOf(trx, row);
     if (update.customField && update.customField.uid !== fieldUid) {
-      throw new ApiError('invalid', 'InvalidArguments', `${path}: the instance holds the field ${fieldUid}, not ${update.customField.uid}.`, {
-        details: [{ field: `${path}.customField`, message: 'not the instance’s field' }],
-      });
+      throw new ApiError(
+        'invalid',
+        'InvalidArguments',
+        `${path}: the instance holds the field ${fieldUid}, not ${update.customField.uid}.`,
+        {
+          details: [{ field: `${path}.customField`, message: 'not the instance’s field' }],
+        },
+      );
     }
-    await writeCustomFieldValue(deps, trx, caller, owner, { customField: { uid: fieldUid }, selectedOptions: update.selectedOptions, value: update.value }, path);
+    await writeCustomFieldValue(
+      deps,
+      trx,
+      caller,
+      owner,
+      { customField: { uid: fieldUid }, selectedOptions: update.selectedOptions, value: update.value },
+      path,
+    );
   }
   const added = await writeCustomFieldValues(deps, trx, caller, owner, body.addInstances ?? [], 'add', 'addInstances');
   return removals.length + (body.updateInstances?.length ?? 0) + added.length > 0;
@@ -95,14 +123,23 @@ function instanceRoutes(deps: AppDeps, kind: OwnerKind): FastifyPluginAsync {
   const InstanceParams = Type.Object({ ...Params.properties, [kind.instanceParam]: Type.String({ minLength: 1, maxLength: 64 }) });
   const instancePath = `${kind.path}/:${kind.instanceParam}`;
   const paramsOf = (request: { params: unknown }) => request.params as Record<string, string>;
-  const schema = (operationId: string, summary: string, extra: Record<string, unknown>) => ({ tags: [kind.tag], operationId, summary, ...extra });
+  const schema = (operationId: string, summary: string, extra: Record<string, unknown>) => ({
+    tags: [kind.tag],
+    operationId,
+    summary,
+    ...extra,
+  });
 
   async function resolve(caller: Caller, params: Record<string, string>, need: 'view' | 'edit'): Promise<ResolvedOwner> {
     return kind.resolve(db, caller, params, need);
   }
 
   /** Runs a change of values in one transaction and announces it when something changed. */
-  async function change<T>(caller: Caller, resolved: ResolvedOwner, work: (trx: Kysely<DB>) => Promise<{ result: T; changed: boolean }>): Promise<T> {
+  async function change<T>(
+    caller: Caller,
+    resolved: ResolvedOwner,
+    work: (trx: Kysely<DB>) => Promise<{ result: T; changed: boolean }>,
+  ): Promise<T> {
     const { result, changed } = await db.transaction().execute(async (trx) => {
       const outcome = await work(trx);
       if (outcome.changed) await resolved.announce(deps, trx, caller);
@@ -151,7 +188,8 @@ function instanceRoutes(deps: AppDeps, kind: OwnerKind): FastifyPluginAsync {
       {
         config: { access: kind.access.write },
         schema: schema(kind.operationIds.create, 'Create custom field instances', {
-          description: 'Adds values of fields the record does not have yet (400 CustomFieldAlreadySet otherwise); answers the instances created.',
+          description:
+            'Adds values of fields the record does not have yet (400 CustomFieldAlreadySet otherwise); answers the instances created.',
           params: Params,
           body: CreateInstancesBody,
           response: { 200: CustomFieldInstancesSchema },
@@ -184,7 +222,10 @@ function instanceRoutes(deps: AppDeps, kind: OwnerKind): FastifyPluginAsync {
         const caller = callerOf(request);
         const resolved = await resolve(caller, paramsOf(request), 'edit');
         const body = request.body as BatchBody;
-        await change(caller, resolved, async (trx) => ({ result: null, changed: await applyBatch(deps, trx, caller, resolved.owner, body) }));
+        await change(caller, resolved, async (trx) => ({
+          result: null,
+          changed: await applyBatch(deps, trx, caller, resolved.owner, body),
+        }));
         return { customFieldInstances: await customFieldInstanceDtos(db, resolved.owner) };
       },
     );
@@ -193,7 +234,10 @@ function instanceRoutes(deps: AppDeps, kind: OwnerKind): FastifyPluginAsync {
       instancePath,
       {
         config: { access: kind.access.read },
-        schema: schema(kind.operationIds.get, `Get custom field of ${kind.label}`, { params: InstanceParams, response: { 200: CustomFieldInstanceSchema } }),
+        schema: schema(kind.operationIds.get, `Get custom field of ${kind.label}`, {
+          params: InstanceParams,
+          response: { 200: CustomFieldInstanceSchema },
+        }),
       },
       async (request) => {
         const caller = callerOf(request);

@@ -24,7 +24,10 @@ export const CustomFieldInstanceSchema = Type.Object(
 );
 
 /** Spec definition `CustomFieldInstancesDto`. */
-export const CustomFieldInstancesSchema = Type.Object({ customFieldInstances: Type.Array(CustomFieldInstanceSchema) }, { title: 'CustomFieldInstancesDto' });
+export const CustomFieldInstancesSchema = Type.Object(
+  { customFieldInstances: Type.Array(CustomFieldInstanceSchema) },
+  { title: 'CustomFieldInstancesDto' },
+);
 
 export const CustomFieldInstancePage = PageOf(CustomFieldInstanceSchema, 'PageDtoCustomFieldInstanceDto');
 
@@ -52,7 +55,12 @@ export const UpdateInstancesBody = Type.Object({
   removeInstances: Type.Optional(Type.Array(UidReference, { maxItems: MAX_INSTANCES_PER_REQUEST })),
   updateInstances: Type.Optional(
     Type.Array(
-      Type.Object({ customFieldInstance: UidReference, customField: Type.Optional(UidReference), selectedOptions: SelectedOptions, value: Value }),
+      Type.Object({
+        customFieldInstance: UidReference,
+        customField: Type.Optional(UidReference),
+        selectedOptions: SelectedOptions,
+        value: Value,
+      }),
       { maxItems: MAX_INSTANCES_PER_REQUEST },
     ),
   ),

@@ -12,7 +12,14 @@ import { toCustomFieldDtos } from '../custom-fields/custom-field-views.js';
 import type { CustomFieldDto, CustomFieldOptionDto } from '../custom-fields/custom-field-views.js';
 import type { CustomFieldRow } from '../custom-fields/custom-fields.repository.js';
 import { referenceNotFound } from '../vendors/record-references.js';
-import { deleteValues, findValueOfField, ownerColumns, replaceSelectedOptions, selectedOptionUids, valuesOf } from './custom-field-instances.repository.js';
+import {
+  deleteValues,
+  findValueOfField,
+  ownerColumns,
+  replaceSelectedOptions,
+  selectedOptionUids,
+  valuesOf,
+} from './custom-field-instances.repository.js';
 import type { CustomFieldOwner, CustomFieldValueRow } from './custom-field-instances.repository.js';
 
 /**
@@ -64,12 +71,16 @@ function atInput<T>(path: string, work: () => T): T {
     return work();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    throw new ApiError(error.kind, error.errorCode, `${path}: ${error.message}`, { details: error.details.map((d) => ({ ...d, field: `${path}.${d.field ?? ''}` })) });
+    throw new ApiError(error.kind, error.errorCode, `${path}: ${error.message}`, {
+      details: error.details.map((d) => ({ ...d, field: `${path}.${d.field ?? ''}` })),
+    });
   }
 }
 
 const valueRequired = (path: string, fieldName: string) =>
-  new ApiError('invalid', 'ValueRequired', `${path}: the field "${fieldName}" is required: its value cannot be removed.`, { details: [{ field: path, message: 'required field' }] });
+  new ApiError('invalid', 'ValueRequired', `${path}: the field "${fieldName}" is required: its value cannot be removed.`, {
+    details: [{ field: path, message: 'required field' }],
+  });
 
 async function previousValue(db: Kysely<DB>, row: CustomFieldValueRow | undefined): Promise<CustomFieldValue | null> {
   if (!row) return null;
@@ -132,9 +143,14 @@ export async function writeCustomFieldValue(
   if (!loaded) throw referenceNotFound(`${path}.customField`, 'custom field', input.customField.uid);
   const existing = await findValueOfField(trx, owner, loaded.row.id);
   if (existing && mustBeNew) {
-    throw new ApiError('invalid', 'CustomFieldAlreadySet', `${path}: the record already has a value of the field "${loaded.row.name}"; edit that instance instead.`, {
-      details: [{ field: `${path}.customField`, message: `already set (instance ${existing.uid})` }],
-    });
+    throw new ApiError(
+      'invalid',
+      'CustomFieldAlreadySet',
+      `${path}: the record already has a value of the field "${loaded.row.name}"; edit that instance instead.`,
+      {
+        details: [{ field: `${path}.customField`, message: `already set (instance ${existing.uid})` }],
+      },
+    );
   }
   const previous = await previousValue(trx, existing);
   const requested = { selectedOptionUids: (input.selectedOptions ?? []).map((o) => o.uid), value: input.value ?? null };
@@ -146,13 +162,22 @@ export async function writeCustomFieldValue(
  * Removes values of `owner`; 400 ValueRequired when one belongs to a field the record must have
  * (a required field, on a project created at or after the field's `requiredFrom`).
  */
-export async function removeCustomFieldValues(trx: Kysely<DB>, owner: CustomFieldOwner, rows: readonly CustomFieldValueRow[], path: string): Promise<void> {
+export async function removeCustomFieldValues(
+  trx: Kysely<DB>,
+  owner: CustomFieldOwner,
+  rows: readonly CustomFieldValueRow[],
+  path: string,
+): Promise<void> {
   if (rows.length === 0) return;
   if (owner.kind === 'project') {
     const fields = await trx
       .selectFrom('customFields')
       .select(['id', 'name', 'required', 'requiredFrom'])
-      .where('id', 'in', rows.map((r) => String(r.customFieldId)))
+      .where(
+        'id',
+        'in',
+        rows.map((r) => String(r.customFieldId)),
+      )
       .execute();
     const blocking = fields.find((f) => valueRequiredFor({ required: bool(f.required), requiredFrom: f.requiredFrom }, owner.createdAt));
     if (blocking) throw valueRequired(path, blocking.name);
@@ -207,14 +232,28 @@ export async function writeCustomFieldValues(
  * 400 ValueRequired when a project lacks a value of a required field that applies to it; for
  * operations that make a project (create, apply template), after its values are written.
  */
-export async function assertRequiredValuesSet(db: Kysely<DB>, organizationId: string, owner: CustomFieldOwner, path = 'customFields'): Promise<void> {
+export async function assertRequiredValuesSet(
+  db: Kysely<DB>,
+  organizationId: string,
+  owner: CustomFieldOwner,
+  path = 'customFields',
+): Promise<void> {
   if (owner.kind !== 'project') return;
-  const required = await db.selectFrom('customFields').select(['id', 'name', 'requiredFrom']).where('organizationId', '=', organizationId).where('required', '=', true).execute();
+  const required = await db
+    .selectFrom('customFields')
+    .select(['id', 'name', 'requiredFrom'])
+    .where('organizationId', '=', organizationId)
+    .where('required', '=', true)
+    .execute();
   if (required.length === 0) return;
   const have = new Set((await valuesOf(db, owner)).map((r) => String(r.customFieldId)));
-  const missing = required.find((f) => !have.has(String(f.id)) && valueRequiredFor({ required: true, requiredFrom: f.requiredFrom }, owner.createdAt));
+  const missing = required.find(
+    (f) => !have.has(String(f.id)) && valueRequiredFor({ required: true, requiredFrom: f.requiredFrom }, owner.createdAt),
+  );
   if (missing) {
-    throw new ApiError('invalid', 'ValueRequired', `The custom field "${missing.name}" is required: give it a value.`, { details: [{ field: path, message: `missing required field "${missing.name}"` }] });
+    throw new ApiError('invalid', 'ValueRequired', `The custom field "${missing.name}" is required: give it a value.`, {
+      details: [{ field: path, message: `missing required field "${missing.name}"` }],
+    });
   }
 }
 
@@ -226,8 +265,14 @@ export async function toInstanceDtos(db: Kysely<DB>, rows: readonly CustomFieldV
   const organizationId = String(rows[0]!.organizationId);
   const fieldDtos = await toCustomFieldDtos(db, organizationId, fieldRows);
   const fields = new Map(fieldRows.map((row, i) => [String(row.id), fieldDtos[i]!]));
-  const options = await selectedOptionRows(db, rows.map((r) => r.id));
-  const users = await userUids(db, rows.flatMap((r) => [r.createdById, r.lastModifiedById]));
+  const options = await selectedOptionRows(
+    db,
+    rows.map((r) => r.id),
+  );
+  const users = await userUids(
+    db,
+    rows.flatMap((r) => [r.createdById, r.lastModifiedById]),
+  );
   return rows.map((row) => ({
     uid: row.uid,
     customField: fields.get(String(row.customFieldId))!,

@@ -49,7 +49,14 @@ export const PROJECT_OWNER: OwnerKind = {
   path: '/v1/projects/:projectUid/customFields',
   pathParams: ['projectUid'],
   instanceParam: 'fieldInstanceUid',
-  operationIds: { list: 'getCustomFieldsPage', create: 'createCustomFields', editBatch: 'editCustomFields', get: 'getCustomField_1', edit: 'editCustomField', delete: 'deleteCustomField_1' },
+  operationIds: {
+    list: 'getCustomFieldsPage',
+    create: 'createCustomFields',
+    editBatch: 'editCustomFields',
+    get: 'getCustomField_1',
+    edit: 'editCustomField',
+    delete: 'deleteCustomField_1',
+  },
   // Whoever sees the project reads its values (project-access.ts decides who sees it).
   access: { read: AUTHENTICATED, write: EDITORS },
   async resolve(db, caller, params, need) {
@@ -68,7 +75,14 @@ export const TEMPLATE_OWNER: OwnerKind = {
   path: '/v1/projectTemplates/:projectTemplateUid/customFields',
   pathParams: ['projectTemplateUid'],
   instanceParam: 'fieldInstanceUid',
-  operationIds: { list: 'getCustomFieldsPage_1', create: 'createCustomFields_1', editBatch: 'editCustomFields_1', get: 'getCustomField_2', edit: 'editCustomField_1', delete: 'deleteCustomField_2' },
+  operationIds: {
+    list: 'getCustomFieldsPage_1',
+    create: 'createCustomFields_1',
+    editBatch: 'editCustomFields_1',
+    get: 'getCustomField_2',
+    edit: 'editCustomField_1',
+    delete: 'deleteCustomField_2',
+  },
   access: { read: EDITORS, write: EDITORS },
   async resolve(db, caller, params, need) {
     const template = await requireTemplate(db, caller, params['projectTemplateUid']!, need);
@@ -85,7 +99,17 @@ async function jobEventRecord(db: Kysely<DB>, jobId: string) {
     .selectFrom('jobs')
     .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
     .innerJoin('projects', 'projects.id', 'jobs.projectId')
-    .select(['jobs.uid', 'jobSources.innerId', 'jobs.status', 'jobs.targetLang', 'jobs.workflowLevel', 'jobSources.filename', 'jobs.dateDue', 'projects.uid as projectUid', 'projects.name as projectName'])
+    .select([
+      'jobs.uid',
+      'jobSources.innerId',
+      'jobs.status',
+      'jobs.targetLang',
+      'jobs.workflowLevel',
+      'jobSources.filename',
+      'jobs.dateDue',
+      'projects.uid as projectUid',
+      'projects.name as projectName',
+    ])
     .where('jobs.id', '=', jobId)
     .executeTakeFirstOrThrow();
   return {
@@ -107,7 +131,14 @@ export const JOB_OWNER: OwnerKind = {
   path: '/v1/projects/:projectUid/jobs/:jobPartUid/customFields',
   pathParams: ['projectUid', 'jobPartUid'],
   instanceParam: 'instanceUid',
-  operationIds: { list: 'getCustomFieldsJob', create: 'createCustomFieldsJob', editBatch: 'editCustomFieldsJob', get: 'getCustomFieldJob', edit: 'editCustomFieldJob', delete: 'deleteCustomFieldJob' },
+  operationIds: {
+    list: 'getCustomFieldsJob',
+    create: 'createCustomFieldsJob',
+    editBatch: 'editCustomFieldsJob',
+    get: 'getCustomFieldJob',
+    edit: 'editCustomFieldJob',
+    delete: 'deleteCustomFieldJob',
+  },
   // Whoever sees the job (its providers among linguists) reads its values.
   access: { read: AUTHENTICATED, write: EDITORS },
   async resolve(db, caller, params, need) {
@@ -116,7 +147,12 @@ export const JOB_OWNER: OwnerKind = {
       owner: { kind: 'job', id: String(job.id), createdAt: job.createdAt },
       announce: async (deps, trx, by) => {
         const records = [await jobEventRecord(trx, String(job.id))];
-        await emitEvent(deps, trx, { organizationId: String(job.organizationId), event: 'JOB_UPDATED', records, user: await eventUser(trx, by) });
+        await emitEvent(deps, trx, {
+          organizationId: String(job.organizationId),
+          event: 'JOB_UPDATED',
+          records,
+          user: await eventUser(trx, by),
+        });
       },
     };
   },

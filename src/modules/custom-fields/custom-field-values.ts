@@ -28,7 +28,11 @@ export function withRuleErrors<T>(work: () => T): T {
 }
 
 /** A field of the organization with what the value rules need, or undefined (another organization's field is not found). */
-export async function loadCustomField(db: Kysely<DB>, organizationId: string, fieldUid: string): Promise<{ row: CustomFieldRow; definition: CustomFieldDefinition } | undefined> {
+export async function loadCustomField(
+  db: Kysely<DB>,
+  organizationId: string,
+  fieldUid: string,
+): Promise<{ row: CustomFieldRow; definition: CustomFieldDefinition } | undefined> {
   const row = await findField(db, organizationId, fieldUid);
   return row ? { row, definition: await fieldDefinition(db, row) } : undefined;
 }
@@ -37,6 +41,11 @@ export async function loadCustomField(db: Kysely<DB>, organizationId: string, fi
  * The value to store for `field` on a record created at `recordCreatedAt` that has `previous`
  * now (null: none), or a 400 ApiError. Issue 6 calls this in the transaction that writes the value.
  */
-export function checkedFieldValue(field: CustomFieldDefinition, previous: CustomFieldValue | null, requested: CustomFieldValueInput, recordCreatedAt: string): CustomFieldValue {
+export function checkedFieldValue(
+  field: CustomFieldDefinition,
+  previous: CustomFieldValue | null,
+  requested: CustomFieldValueInput,
+  recordCreatedAt: string,
+): CustomFieldValue {
   return withRuleErrors(() => settableFieldValue(field, previous, requested, recordCreatedAt));
 }

@@ -21,7 +21,11 @@ export function toOptionDto(row: CustomFieldOptionRow): CustomFieldOptionDto {
  * TRUNCATED_OPTIONS options (in the order added, deprecated ones flagged) and how many follow.
  */
 export async function toCustomFieldDtos(db: Kysely<DB>, organizationId: string, rows: CustomFieldRow[]): Promise<CustomFieldDto[]> {
-  const users = await userReferenceLookup(db, organizationId, rows.flatMap((r) => [r.createdById, r.lastModifiedById]));
+  const users = await userReferenceLookup(
+    db,
+    organizationId,
+    rows.flatMap((r) => [r.createdById, r.lastModifiedById]),
+  );
   const previews = await optionPreviews(
     db,
     rows.filter((r) => isSelectType(r.type)).map((r) => r.id),
@@ -34,7 +38,9 @@ export async function toCustomFieldDtos(db: Kysely<DB>, organizationId: string, 
       name: row.name,
       type: row.type,
       allowedEntities: entitiesOf(row),
-      options: isSelectType(row.type) ? { truncatedOptions: preview.first.map(toOptionDto), remainingCount: preview.total - preview.first.length } : null,
+      options: isSelectType(row.type)
+        ? { truncatedOptions: preview.first.map(toOptionDto), remainingCount: preview.total - preview.first.length }
+        : null,
       createdAt: row.createdAt,
       createdBy: users(row.createdById),
       lastModified: row.lastModifiedAt,

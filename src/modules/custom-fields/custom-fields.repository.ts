@@ -23,7 +23,11 @@ export function findField(db: Db, organizationId: string, uid: string): Promise<
 
 /** Whether another field of the organization than `exceptId` has `name`, ignoring case (the unique index's rule). */
 export async function fieldNameTaken(db: Db, organizationId: string, name: string, exceptId?: Id): Promise<boolean> {
-  let query = db.selectFrom('customFields').select('id').where('organizationId', '=', organizationId).where(sql`lower(name)`, '=', sql`lower(${name})`);
+  let query = db
+    .selectFrom('customFields')
+    .select('id')
+    .where('organizationId', '=', organizationId)
+    .where(sql`lower(name)`, '=', sql`lower(${name})`);
   if (exceptId !== undefined) query = query.where('id', '!=', String(exceptId));
   return (await query.executeTakeFirst()) !== undefined;
 }
@@ -41,10 +45,17 @@ export interface CustomFieldFilter {
 }
 
 async function userIdsOf(db: Db, organizationId: string, uids: string[]): Promise<Id[]> {
-  return (await db.selectFrom('users').select('id').where('organizationId', '=', organizationId).where('uid', 'in', uids).execute()).map((u) => u.id);
+  return (await db.selectFrom('users').select('id').where('organizationId', '=', organizationId).where('uid', 'in', uids).execute()).map(
+    (u) => u.id,
+  );
 }
 
-export async function listFields(db: Db, organizationId: string, filter: CustomFieldFilter, page: PageRequest): Promise<{ rows: CustomFieldRow[]; total: number }> {
+export async function listFields(
+  db: Db,
+  organizationId: string,
+  filter: CustomFieldFilter,
+  page: PageRequest,
+): Promise<{ rows: CustomFieldRow[]; total: number }> {
   let query = db.selectFrom('customFields').where('organizationId', '=', organizationId);
   if (filter.name) query = query.where(containsText('name', filter.name));
   if (filter.types?.length) query = query.where('type', 'in', filter.types);
@@ -101,7 +112,11 @@ export async function listOptions(
 }
 
 /** The first `count` options of each field (in the order added) and how many each has: two queries for a page of fields. */
-export async function optionPreviews(db: Db, fieldIds: Id[], count: number): Promise<Map<string, { first: CustomFieldOptionRow[]; total: number }>> {
+export async function optionPreviews(
+  db: Db,
+  fieldIds: Id[],
+  count: number,
+): Promise<Map<string, { first: CustomFieldOptionRow[]; total: number }>> {
   const previews = new Map<string, { first: CustomFieldOptionRow[]; total: number }>();
   if (fieldIds.length === 0) return previews;
   const ids = fieldIds.map(String);

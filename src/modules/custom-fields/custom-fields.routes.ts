@@ -5,7 +5,13 @@ import { isUniqueViolation } from '../../db/constraint-errors.js';
 import { bool } from '../../db/database.js';
 import { newUid } from '../../db/ids.js';
 import type { DB } from '../../db/schema.js';
-import { deprecationMove, optionState, planOptionEdits, requiredFromAfter, validateNewOptions } from '../../domain/custom-fields/custom-field-rules.js';
+import {
+  deprecationMove,
+  optionState,
+  planOptionEdits,
+  requiredFromAfter,
+  validateNewOptions,
+} from '../../domain/custom-fields/custom-field-rules.js';
 import { callerOf, roles } from '../../http/access.js';
 import type { Access, Caller } from '../../http/access.js';
 import { ApiError, invalid, notFound, nameAlreadyExists as nameTaken } from '../../http/errors.js';
@@ -39,7 +45,9 @@ const TAG = 'Custom Fields';
 const nameAlreadyExists = (name: string) => nameTaken('a custom field', name);
 
 const duplicateOptionValue = () =>
-  new ApiError('invalid', 'DuplicateOptionValue', 'Option values are unique in a field, ignoring case.', { details: [{ field: 'options', message: 'duplicate value' }] });
+  new ApiError('invalid', 'DuplicateOptionValue', 'Option values are unique in a field, ignoring case.', {
+    details: [{ field: 'options', message: 'duplicate value' }],
+  });
 
 /** Which unique index refused a write: the option values' or (otherwise) the field names'. */
 const isOptionValueViolation = (error: unknown) => {
@@ -167,7 +175,13 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/customFields/:fieldUid',
       {
         config: { access: READ },
-        schema: { tags: [TAG], operationId: 'getCustomField', summary: 'Get custom field', params: FieldUidParams, response: { 200: CustomFieldSchema } },
+        schema: {
+          tags: [TAG],
+          operationId: 'getCustomField',
+          summary: 'Get custom field',
+          params: FieldUidParams,
+          response: { 200: CustomFieldSchema },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -197,15 +211,20 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const body = request.body;
         const current = await one(caller, request.params.fieldUid);
         if (body.type !== undefined && body.type !== current.type) {
-          throw new ApiError('invalid', 'TypeCannotChange', `The type of a custom field cannot change (it is ${current.type}).`, { details: [{ field: 'type', message: 'cannot change' }] });
+          throw new ApiError('invalid', 'TypeCannotChange', `The type of a custom field cannot change (it is ${current.type}).`, {
+            details: [{ field: 'type', message: 'cannot change' }],
+          });
         }
         if ('options' in (body as Record<string, unknown>)) {
-          throw invalid('Edit options with addOptions, updateOptions, removeOptions, deprecateOptions and undeprecateOptions.', [{ field: 'options', message: 'not accepted on edit' }]);
+          throw invalid('Edit options with addOptions, updateOptions, removeOptions, deprecateOptions and undeprecateOptions.', [
+            { field: 'options', message: 'not accepted on edit' },
+          ]);
         }
         assertNameNotBlank(body.name);
         const at = now();
         const row = await write(body.name, async (trx) => {
-          if (body.name !== undefined && (await fieldNameTaken(trx, caller.organizationId, body.name, current.id))) throw nameAlreadyExists(body.name);
+          if (body.name !== undefined && (await fieldNameTaken(trx, caller.organizationId, body.name, current.id)))
+            throw nameAlreadyExists(body.name);
           const existing = await optionsOf(trx, current.id);
           const plan = withRuleErrors(() =>
             planOptionEdits(
@@ -215,16 +234,39 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             ),
           );
           const idOf = new Map(existing.map((o) => [o.uid, String(o.id)]));
-          if (plan.remove.length) await trx.deleteFrom('customFieldOptions').where('id', 'in', plan.remove.map((uid) => idOf.get(uid)!)).execute();
+          if (plan.remove.length)
+            await trx
+              .deleteFrom('customFieldOptions')
+              .where(
+                'id',
+                'in',
+                plan.remove.map((uid) => idOf.get(uid)!),
+              )
+              .execute();
           // Two steps, so that values may be swapped without meeting the unique index halfway (stored
           // values are trimmed, so the interim ` <uid>` is never one of them).
-          for (const { uid } of plan.update) await trx.updateTable('customFieldOptions').set({ value: ` ${uid}` }).where('id', '=', idOf.get(uid)!).execute();
-          for (const { uid, value } of plan.update) await trx.updateTable('customFieldOptions').set({ value }).where('id', '=', idOf.get(uid)!).execute();
+          for (const { uid } of plan.update)
+            await trx
+              .updateTable('customFieldOptions')
+              .set({ value: ` ${uid}` })
+              .where('id', '=', idOf.get(uid)!)
+              .execute();
+          for (const { uid, value } of plan.update)
+            await trx.updateTable('customFieldOptions').set({ value }).where('id', '=', idOf.get(uid)!).execute();
           for (const [uids, deprecated] of [
             [plan.deprecate, true],
             [plan.reactivate, false],
           ] as const) {
-            if (uids.length) await trx.updateTable('customFieldOptions').set({ deprecated }).where('id', 'in', uids.map((uid) => idOf.get(uid)!)).execute();
+            if (uids.length)
+              await trx
+                .updateTable('customFieldOptions')
+                .set({ deprecated })
+                .where(
+                  'id',
+                  'in',
+                  uids.map((uid) => idOf.get(uid)!),
+                )
+                .execute();
           }
           await insertOptions(trx, current.id, plan.add, at);
           const wasRequired = bool(current.required);
@@ -256,7 +298,8 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: [TAG],
           operationId: 'getCustomFieldOptionList',
           summary: 'Lists options of custom field',
-          description: 'Every option, deprecated ones included (flagged `deprecated`). `name`: part of the value, ignoring case. Default order: as added; `sortField=NAME` sorts by value.',
+          description:
+            'Every option, deprecated ones included (flagged `deprecated`). `name`: part of the value, ignoring case. Default order: as added; `sortField=NAME` sorts by value.',
           params: FieldUidParams,
           querystring: CustomFieldOptionListQuery,
           response: { 200: CustomFieldOptionPage },
@@ -295,8 +338,16 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const move = deprecationMove(optionState(bool(option.deprecated)), request.body.deprecated);
         if (move !== 'UNCHANGED') {
           await db.transaction().execute(async (trx) => {
-            await trx.updateTable('customFieldOptions').set({ deprecated: move === 'DEPRECATE' }).where('id', '=', String(option.id)).execute();
-            await trx.updateTable('customFields').set({ lastModifiedAt: now(), lastModifiedById: caller.userId }).where('id', '=', String(field.id)).execute();
+            await trx
+              .updateTable('customFieldOptions')
+              .set({ deprecated: move === 'DEPRECATE' })
+              .where('id', '=', String(option.id))
+              .execute();
+            await trx
+              .updateTable('customFields')
+              .set({ lastModifiedAt: now(), lastModifiedById: caller.userId })
+              .where('id', '=', String(field.id))
+              .execute();
           });
         }
         return reply.code(204).send();

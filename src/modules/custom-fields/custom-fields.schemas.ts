@@ -1,5 +1,11 @@
 import { Type } from 'typebox';
-import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES, FIELD_DESCRIPTION_MAX_LENGTH, FIELD_NAME_MAX_LENGTH, MAX_OPTIONS_PER_FIELD } from '../../domain/custom-fields/custom-field-rules.js';
+import {
+  CUSTOM_FIELD_ENTITIES,
+  CUSTOM_FIELD_TYPES,
+  FIELD_DESCRIPTION_MAX_LENGTH,
+  FIELD_NAME_MAX_LENGTH,
+  MAX_OPTIONS_PER_FIELD,
+} from '../../domain/custom-fields/custom-field-rules.js';
 import { PageOf, PagingQuery } from '../../http/paging.js';
 import { Nullable } from '../../http/schema-helpers.js';
 import { UserReference } from '../users/users.schemas.js';
@@ -21,7 +27,9 @@ export const CustomFieldOptionSchema = Type.Object(
   {
     uid: Type.String(),
     value: Type.String(),
-    deprecated: Type.Boolean({ description: 'OpenTMS extension: a deprecated option cannot be newly set on records; records that have it keep it.' }),
+    deprecated: Type.Boolean({
+      description: 'OpenTMS extension: a deprecated option cannot be newly set on records; records that have it keep it.',
+    }),
   },
   { title: 'CustomFieldOptionDto' },
 );
@@ -36,7 +44,9 @@ export const CustomFieldSchema = Type.Object(
     options: Nullable(
       Type.Object(
         {
-          truncatedOptions: Type.Array(CustomFieldOptionSchema, { description: 'The first 5 options; the options endpoint lists them all.' }),
+          truncatedOptions: Type.Array(CustomFieldOptionSchema, {
+            description: 'The first 5 options; the options endpoint lists them all.',
+          }),
           remainingCount: Type.Integer(),
         },
         { title: 'CustomFieldOptionsTruncatedDto' },
@@ -61,7 +71,12 @@ export const CreateCustomFieldBody = Type.Object({
   name: Name,
   type: FieldType,
   allowedEntities: AllowedEntities,
-  options: Type.Optional(Type.Array(OptionValueInput, { maxItems: MAX_OPTIONS_PER_FIELD + 1, description: 'Values of the options; SINGLE_SELECT and MULTI_SELECT only.' })),
+  options: Type.Optional(
+    Type.Array(OptionValueInput, {
+      maxItems: MAX_OPTIONS_PER_FIELD + 1,
+      description: 'Values of the options; SINGLE_SELECT and MULTI_SELECT only.',
+    }),
+  ),
   required: Type.Optional(Type.Boolean()),
   description: Type.Optional(Nullable(Description)),
 });
@@ -75,7 +90,10 @@ export const UpdateCustomFieldBody = Type.Object({
   description: Type.Optional(Nullable(Description)),
   addOptions: Type.Optional(Type.Array(OptionValueInput, { maxItems: MAX_OPTIONS_PER_FIELD + 1, description: 'Values of new options.' })),
   updateOptions: Type.Optional(
-    Type.Array(Type.Object({ uid: Uid, value: OptionValueInput }), { maxItems: MAX_OPTIONS_PER_FIELD, description: 'New values of existing options (the option keeps its uid).' }),
+    Type.Array(Type.Object({ uid: Uid, value: OptionValueInput }), {
+      maxItems: MAX_OPTIONS_PER_FIELD,
+      description: 'New values of existing options (the option keeps its uid).',
+    }),
   ),
   removeOptions: UidList('Options to delete (their values on records go with them).'),
   deprecateOptions: UidList('Options to deprecate.'),
@@ -106,4 +124,6 @@ export const FieldUidParams = Type.Object({ fieldUid: Uid });
 export const OptionUidParams = Type.Object({ fieldUid: Uid, optionUid: Uid });
 
 /** The description's deprecation request. */
-export const DeprecateOptionBody = Type.Object({ deprecated: Type.Boolean({ description: 'true deprecates the option, false reactivates it' }) });
+export const DeprecateOptionBody = Type.Object({
+  deprecated: Type.Boolean({ description: 'true deprecates the option, false reactivates it' }),
+});

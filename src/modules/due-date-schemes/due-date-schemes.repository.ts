@@ -31,12 +31,23 @@ export async function dueDateSchemeNameTaken(db: Db, organizationId: string, nam
   return row !== undefined;
 }
 
-export async function listDueDateSchemes(db: Db, organizationId: string, filter: { name?: string | undefined }, page: PageRequest): Promise<{ rows: DueDateSchemeRow[]; total: number }> {
+export async function listDueDateSchemes(
+  db: Db,
+  organizationId: string,
+  filter: { name?: string | undefined },
+  page: PageRequest,
+): Promise<{ rows: DueDateSchemeRow[]; total: number }> {
   let query = db.selectFrom('dueDateSchemes').where('organizationId', '=', organizationId);
   if (filter.name) query = query.where(containsText('name', filter.name));
   const { total } = await query.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow();
   const { offset, limit } = pageWindow(page);
-  const rows = await query.selectAll().orderBy(sql`lower(name)`).orderBy('id').limit(limit).offset(offset).execute();
+  const rows = await query
+    .selectAll()
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
   return { rows, total: num(total) };
 }
 

@@ -11,7 +11,13 @@ import type { Db } from '../../queue/types.js';
 import { userReferenceLookup } from '../users/user-references.js';
 import { dueDateSchemeNameTaken, findDueDateScheme, listDueDateSchemes, schemeSteps } from './due-date-schemes.repository.js';
 import type { DueDateSchemeRow } from './due-date-schemes.repository.js';
-import { CreateDueDateSchemeBody, DueDateSchemeListQuery, DueDateSchemePage, DueDateSchemeSchema, DueDateSchemeUidParams } from './due-date-schemes.schemas.js';
+import {
+  CreateDueDateSchemeBody,
+  DueDateSchemeListQuery,
+  DueDateSchemePage,
+  DueDateSchemeSchema,
+  DueDateSchemeUidParams,
+} from './due-date-schemes.schemas.js';
 
 /** Reading: ADMIN and PROJECT_MANAGER (they pick a scheme for a project). */
 const READERS: Access = roles('ADMIN', 'PROJECT_MANAGER');
@@ -25,15 +31,24 @@ const nameAlreadyExists = (name: string) => nameTaken('a due date scheme', name)
 
 async function toDtos(db: Db, organizationId: string, rows: DueDateSchemeRow[]): Promise<DueDateSchemeDto[]> {
   const [users, steps] = await Promise.all([
-    userReferenceLookup(db, organizationId, rows.map((r) => r.createdById)),
-    schemeSteps(db, rows.map((r) => r.id)),
+    userReferenceLookup(
+      db,
+      organizationId,
+      rows.map((r) => r.createdById),
+    ),
+    schemeSteps(
+      db,
+      rows.map((r) => r.id),
+    ),
   ]);
   return rows.map((row) => ({
     id: String(row.id),
     uid: row.uid,
     name: row.name,
     description: row.description,
-    workflowSteps: steps.filter((s) => s.dueDateSchemeId === String(row.id)).map(({ workflowStep, offsetDays, offsetHours }) => ({ workflowStep, offsetDays, offsetHours })),
+    workflowSteps: steps
+      .filter((s) => s.dueDateSchemeId === String(row.id))
+      .map(({ workflowStep, offsetDays, offsetHours }) => ({ workflowStep, offsetDays, offsetHours })),
     createdBy: users(row.createdById),
     dateCreated: row.createdAt,
   }));
@@ -44,10 +59,18 @@ async function resolveOffsets(db: Db, caller: Caller, body: CreateBody) {
   const entries = body.workflowSteps ?? [];
   const uids = entries.map((e) => e.workflowStep.uid);
   const repeated = uids.find((uid, index) => uids.indexOf(uid) !== index);
-  if (repeated) throw invalid(`The workflow step ${repeated} is listed twice.`, [{ field: 'workflowSteps', message: `${repeated} listed twice` }]);
+  if (repeated)
+    throw invalid(`The workflow step ${repeated} is listed twice.`, [{ field: 'workflowSteps', message: `${repeated} listed twice` }]);
   if (uids.length === 0) return [];
   const found = new Map(
-    (await db.selectFrom('workflowSteps').select(['id', 'uid']).where('organizationId', '=', caller.organizationId).where('uid', 'in', uids).execute()).map((s) => [s.uid, s.id]),
+    (
+      await db
+        .selectFrom('workflowSteps')
+        .select(['id', 'uid'])
+        .where('organizationId', '=', caller.organizationId)
+        .where('uid', 'in', uids)
+        .execute()
+    ).map((s) => [s.uid, s.id]),
   );
   const missing = uids.find((uid) => !found.has(uid));
   if (missing) {
@@ -55,7 +78,11 @@ async function resolveOffsets(db: Db, caller: Caller, body: CreateBody) {
       details: [{ field: 'workflowSteps', message: `unknown workflow step ${missing}` }],
     });
   }
-  return entries.map((e) => ({ workflowStepId: found.get(e.workflowStep.uid)!, offsetDays: e.offsetDays ?? 0, offsetHours: e.offsetHours ?? 0 }));
+  return entries.map((e) => ({
+    workflowStepId: found.get(e.workflowStep.uid)!,
+    offsetDays: e.offsetDays ?? 0,
+    offsetHours: e.offsetHours ?? 0,
+  }));
 }
 
 /** Due Date Scheme operations (routes relative to `/api2`); only the list is a Phrase operation, the rest are OpenTMS extensions. */
@@ -126,7 +153,11 @@ export function dueDateSchemesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
               })
               .returningAll()
               .executeTakeFirstOrThrow();
-            if (offsets.length > 0) await trx.insertInto('dueDateSchemeSteps').values(offsets.map((o) => ({ ...o, dueDateSchemeId: scheme.id }))).execute();
+            if (offsets.length > 0)
+              await trx
+                .insertInto('dueDateSchemeSteps')
+                .values(offsets.map((o) => ({ ...o, dueDateSchemeId: scheme.id })))
+                .execute();
             return scheme;
           });
           return reply.code(201).send((await toDtos(db, caller.organizationId, [row]))[0]!);

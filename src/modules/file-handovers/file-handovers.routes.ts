@@ -17,7 +17,9 @@ const MANAGERS = roles('ADMIN', 'PROJECT_MANAGER');
 
 /** Spec `FileHandoverDto`. */
 const FileHandoverDto = Type.Object({ fileId: Type.String(), filename: Type.String() });
-const JobPartReferences = Type.Object({ jobs: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: 100 }) });
+const JobPartReferences = Type.Object({
+  jobs: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: 100 }),
+});
 const HandoverQuery = Type.Object({ jobUid: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 })) });
 
 export function fileHandoversRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -72,7 +74,12 @@ export function fileHandoversRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await deleteHandovers(deps, callerOf(request), request.params.projectUid, request.body.jobs.map((j) => j.uid));
+        await deleteHandovers(
+          deps,
+          callerOf(request),
+          request.params.projectUid,
+          request.body.jobs.map((j) => j.uid),
+        );
         return reply.code(204).send();
       },
     );

@@ -20,7 +20,9 @@ import { withUploads } from '../reference-files/upload-parts.js';
  */
 
 /** The `Memsource` header of an upload: spec `JobPartReferences` (example `{"jobs":[{"uid":"…"}]}`). */
-export const HandoverUploadHeader = Type.Object({ jobs: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: 100 }) });
+export const HandoverUploadHeader = Type.Object({
+  jobs: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: 100 }),
+});
 
 export interface HandoverFile {
   fileId: string;
@@ -35,7 +37,12 @@ export async function uploadHandover(deps: AppDeps, caller: Caller, projectUid: 
   const jobs: JobRow[] = [];
   for (const uid of new Set(header.jobs.map((j) => j.uid))) jobs.push(await handoverJob(deps, caller, projectUid, uid));
   if (!bool(project.fileHandover)) {
-    throw new ApiError('invalid', 'FileHandoverDisabled', 'File handover is off for this project: turn on the project’s fileHandover setting first.', { details: [{ field: 'fileHandover', message: 'is false' }] });
+    throw new ApiError(
+      'invalid',
+      'FileHandoverDisabled',
+      'File handover is off for this project: turn on the project’s fileHandover setting first.',
+      { details: [{ field: 'fileHandover', message: 'is false' }] },
+    );
   }
   const filename = uploadFilename(request);
   const contentType = 'application/octet-stream';
@@ -50,7 +57,19 @@ export async function uploadHandover(deps: AppDeps, caller: Caller, projectUid: 
       await trx.deleteFrom('jobHandoverFiles').where('jobId', 'in', jobIds).execute();
       await trx
         .insertInto('jobHandoverFiles')
-        .values(jobs.map((job) => ({ jobId: String(job.id), organizationId: String(job.organizationId), fileUid, filename, sha256: blob.sha256, size: blob.size, contentType, createdAt: now, createdById: caller.userId })))
+        .values(
+          jobs.map((job) => ({
+            jobId: String(job.id),
+            organizationId: String(job.organizationId),
+            fileUid,
+            filename,
+            sha256: blob.sha256,
+            size: blob.size,
+            contentType,
+            createdAt: now,
+            createdById: caller.userId,
+          })),
+        )
         .execute();
       return previous.map((p) => p.sha256);
     }),
@@ -65,11 +84,20 @@ export async function uploadHandover(deps: AppDeps, caller: Caller, projectUid: 
  */
 async function handoverJob(deps: AppDeps, caller: Caller, projectUid: string, jobUid: string): Promise<JobRow> {
   const access = await requireJob(deps.database.db, caller, projectUid, jobUid, 'view');
-  if (!access.project.canEdit && !access.isProvider) throw forbidden('Only the job’s providers and those who may edit the project upload its handover file.');
+  if (!access.project.canEdit && !access.isProvider)
+    throw forbidden('Only the job’s providers and those who may edit the project upload its handover file.');
   const job = access.job;
-  if (job.beginIndex !== null || job.endIndex !== null) throw invalid(`Job ${job.uid} is a split job; split jobs have no handover file.`, [{ field: 'jobs', message: 'split job' }]);
-  const source = await deps.database.db.selectFrom('jobSources').select('format').where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();
-  if (source.format !== null && MULTILINGUAL_FORMATS.includes(source.format)) throw invalid(`Job ${job.uid} is a multilingual job; multilingual jobs have no handover file.`, [{ field: 'jobs', message: 'multilingual job' }]);
+  if (job.beginIndex !== null || job.endIndex !== null)
+    throw invalid(`Job ${job.uid} is a split job; split jobs have no handover file.`, [{ field: 'jobs', message: 'split job' }]);
+  const source = await deps.database.db
+    .selectFrom('jobSources')
+    .select('format')
+    .where('id', '=', String(job.jobSourceId))
+    .executeTakeFirstOrThrow();
+  if (source.format !== null && MULTILINGUAL_FORMATS.includes(source.format))
+    throw invalid(`Job ${job.uid} is a multilingual job; multilingual jobs have no handover file.`, [
+      { field: 'jobs', message: 'multilingual job' },
+    ]);
   return job;
 }
 
@@ -83,23 +111,49 @@ interface HandoverRow {
 }
 
 /** The handover files of the project's jobs the caller sees (linguists: their own jobs), optionally only of `jobUids`. */
-async function visibleHandovers(deps: AppDeps, caller: Caller, projectUid: string, jobUids: readonly string[] | null): Promise<HandoverRow[]> {
+async function visibleHandovers(
+  deps: AppDeps,
+  caller: Caller,
+  projectUid: string,
+  jobUids: readonly string[] | null,
+): Promise<HandoverRow[]> {
   const db = deps.database.db;
   const access = await requireProject(db, caller, projectUid, 'view');
   let query = db
     .selectFrom('jobHandoverFiles')
     .innerJoin('jobs', 'jobs.id', 'jobHandoverFiles.jobId')
-    .select(['jobHandoverFiles.jobId', 'jobHandoverFiles.fileUid', 'jobHandoverFiles.filename', 'jobHandoverFiles.sha256', 'jobHandoverFiles.size', 'jobHandoverFiles.contentType'])
+    .select([
+      'jobHandoverFiles.jobId',
+      'jobHandoverFiles.fileUid',
+      'jobHandoverFiles.filename',
+      'jobHandoverFiles.sha256',
+      'jobHandoverFiles.size',
+      'jobHandoverFiles.contentType',
+    ])
     .where('jobs.projectId', '=', String(access.project.id));
   if (jobUids !== null) query = query.where('jobs.uid', 'in', jobUids.length ? [...jobUids] : ['-']);
   if (access.view === 'LINGUIST') {
-    query = query.where((eb) => eb.exists(eb.selectFrom('jobProviders').select('jobProviders.id').whereRef('jobProviders.jobId', '=', 'jobs.id').where('jobProviders.userId', '=', caller.userId)));
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('jobProviders')
+          .select('jobProviders.id')
+          .whereRef('jobProviders.jobId', '=', 'jobs.id')
+          .where('jobProviders.userId', '=', caller.userId),
+      ),
+    );
   }
   return query.orderBy('jobHandoverFiles.jobId').execute();
 }
 
 /** One handover file as itself, several as a ZIP (one entry per upload); 404 when none matched. */
-export async function sendHandovers(deps: AppDeps, reply: FastifyReply, caller: Caller, projectUid: string, jobUids: readonly string[] | null): Promise<FastifyReply> {
+export async function sendHandovers(
+  deps: AppDeps,
+  reply: FastifyReply,
+  caller: Caller,
+  projectUid: string,
+  jobUids: readonly string[] | null,
+): Promise<FastifyReply> {
   const rows = await visibleHandovers(deps, caller, projectUid, jobUids);
   const uploads = [...new Map(rows.map((r) => [r.fileUid, r])).values()];
   if (uploads.length === 0) throw notFound('Handover file');
@@ -115,5 +169,8 @@ export async function deleteHandovers(deps: AppDeps, caller: Caller, projectUid:
   const rows = await db.selectFrom('jobHandoverFiles').select('sha256').where('jobId', 'in', jobIds).execute();
   if (rows.length === 0) throw notFound('Handover file');
   await db.deleteFrom('jobHandoverFiles').where('jobId', 'in', jobIds).execute();
-  await releaseStoredFiles(deps, rows.map((r) => r.sha256));
+  await releaseStoredFiles(
+    deps,
+    rows.map((r) => r.sha256),
+  );
 }

@@ -27,10 +27,20 @@ export interface FileFilter {
   biggerThan?: number | undefined;
 }
 
-export async function listFiles(db: Kysely<DB>, caller: Caller, filter: FileFilter, page: PageRequest): Promise<{ rows: UploadedFileRow[]; total: number }> {
+export async function listFiles(
+  db: Kysely<DB>,
+  caller: Caller,
+  filter: FileFilter,
+  page: PageRequest,
+): Promise<{ rows: UploadedFileRow[]; total: number }> {
   let query = visibleFiles(db, caller);
   if (filter.name) query = query.where(containsText('name', filter.name));
-  if (filter.types?.length) query = query.where('contentType', 'in', filter.types.map((type) => type.toLowerCase()));
+  if (filter.types?.length)
+    query = query.where(
+      'contentType',
+      'in',
+      filter.types.map((type) => type.toLowerCase()),
+    );
   if (filter.createdById !== undefined) query = query.where('createdById', '=', String(filter.createdById));
   if (filter.biggerThan !== undefined) query = query.where('size', '>', filter.biggerThan);
   const counted = await query.select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow();

@@ -27,7 +27,10 @@ const wantsFile = (request: FastifyRequest) => /application\/octet-stream/i.test
 async function singleMultipartFile(deps: AppDeps, request: FastifyRequest): Promise<UploadedFile> {
   const { files } = await readMultipartUpload(deps, request);
   if (files.length !== 1) {
-    await discardUploads(deps, files.map((f) => f.blob));
+    await discardUploads(
+      deps,
+      files.map((f) => f.blob),
+    );
     throw invalid(`Send exactly one \`file\` part (got ${files.length}).`, [{ field: 'file', message: 'exactly one file part' }]);
   }
   return files[0]!;
@@ -44,9 +47,14 @@ async function receivedFile(deps: AppDeps, request: FastifyRequest): Promise<Upl
   if (type === 'application/json') {
     // Fetching from a URL needs a streamed GET through src/outbound (private-address protection);
     // until the outbound client offers one, the JSON form is refused (docs/reference-files.md).
-    throw new ApiError('invalid', 'RemoteUploadNotSupported', 'Uploading a file from a URL is not supported yet: send the file as multipart/form-data or application/octet-stream.', {
-      details: [{ field: 'url', message: 'fetching files from URLs is not supported yet' }],
-    });
+    throw new ApiError(
+      'invalid',
+      'RemoteUploadNotSupported',
+      'Uploading a file from a URL is not supported yet: send the file as multipart/form-data or application/octet-stream.',
+      {
+        details: [{ field: 'url', message: 'fetching files from URLs is not supported yet' }],
+      },
+    );
   }
   throw notMultipart();
 }
@@ -55,7 +63,12 @@ async function storeFile(deps: AppDeps, caller: Caller, file: UploadedFile): Pro
   return withUploads(deps, [file.blob], () =>
     deps.database.db.transaction().execute(async (trx) => {
       await recordStoredFile(deps, trx, file.blob);
-      return insertFile(trx, caller, { name: file.filename, sha256: file.blob.sha256, size: file.blob.size, contentType: file.contentType ?? OCTET_STREAM }, deps.clock().toISOString());
+      return insertFile(
+        trx,
+        caller,
+        { name: file.filename, sha256: file.blob.sha256, size: file.blob.size, contentType: file.contentType ?? OCTET_STREAM },
+        deps.clock().toISOString(),
+      );
     }),
   );
 }
@@ -79,7 +92,8 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'getFiles',
           summary: 'List files',
-          description: 'An ADMIN sees the organization\'s files, anyone else the files they uploaded. `name`: part of the name, ignoring case; `types`: media types; `createdBy`: the uploader\'s id; `biggerThan`: bytes. Newest first.',
+          description:
+            "An ADMIN sees the organization's files, anyone else the files they uploaded. `name`: part of the name, ignoring case; `types`: media types; `createdBy`: the uploader's id; `biggerThan`: bytes. Newest first.",
           querystring: FileListQuery,
           response: { 200: UploadedFilePage },
         },
@@ -101,7 +115,7 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'createUrlFile',
           summary: 'Upload file',
           description:
-            "multipart/form-data with one `file` part, or application/octet-stream named by `Content-Disposition: filename*=UTF-8''<file name>`. At most the upload limit (413 beyond). The JSON form (`{\"url\": …}`, fetching the file from a URL) is not supported yet: 400 RemoteUploadNotSupported.",
+            'multipart/form-data with one `file` part, or application/octet-stream named by `Content-Disposition: filename*=UTF-8\'\'<file name>`. At most the upload limit (413 beyond). The JSON form (`{"url": …}`, fetching the file from a URL) is not supported yet: 400 RemoteUploadNotSupported.',
           consumes: ['multipart/form-data', 'application/octet-stream', 'application/json'],
           body: { content: { 'application/json': { schema: RemoteUploadedFileBody } } },
           response: { 201: UploadedFileDto },
@@ -122,7 +136,8 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'getFileJson',
           summary: 'Get file',
-          description: 'The file\'s record as JSON, or the file itself (byte-identical, named by Content-Disposition) when `Accept` asks for application/octet-stream.',
+          description:
+            "The file's record as JSON, or the file itself (byte-identical, named by Content-Disposition) when `Accept` asks for application/octet-stream.",
           params: FileUidParams,
           produces: ['application/json', OCTET_STREAM],
           response: { 200: UploadedFileDto },
@@ -130,7 +145,8 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const row = await one(callerOf(request), request.params.fileUid);
-        if (wantsFile(request)) return sendStoredFile(deps, reply, { sha256: row.sha256, filename: row.name, size: row.size, contentType: row.contentType });
+        if (wantsFile(request))
+          return sendStoredFile(deps, reply, { sha256: row.sha256, filename: row.name, size: row.size, contentType: row.contentType });
         return toDto(row);
       },
     );

@@ -4,7 +4,13 @@ import { callerOf, roles } from '../../http/access.js';
 import { AUTHENTICATED } from '../../http/access.js';
 import { FileImportSettingsCreateDto, FileImportSettingsDto } from '../projects/import-settings.schemas.js';
 import { JobUidParams, ProjectUidParams } from '../jobs/jobs.schemas.js';
-import { JobPartReadyDeleteTranslation, JobPartReadyReferences, NotifyJobPartsRequest, PseudoTranslateAction, PseudoTranslateWrapper } from './job-content.schemas.js';
+import {
+  JobPartReadyDeleteTranslation,
+  JobPartReadyReferences,
+  NotifyJobPartsRequest,
+  PseudoTranslateAction,
+  PseudoTranslateWrapper,
+} from './job-content.schemas.js';
 import { jobImportSettings, replaceJobImportSettings } from './job-import-settings.js';
 import { notifyAssignedProviders } from './job-notify.js';
 import { copySourceToTarget, deleteAllTranslations, deleteSpecificTranslations, pseudoTranslateJobs } from './job-translations.js';
@@ -29,13 +35,19 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'copySourceToTarget',
           summary: 'Copy Source to Target',
-          description: 'Copies each segment’s source, tags included, into its target where the job has no translation yet; existing translations stay. Emits JOB_TARGET_UPDATED for the jobs that changed.',
+          description:
+            'Copies each segment’s source, tags included, into its target where the job has no translation yet; existing translations stay. Emits JOB_TARGET_UPDATED for the jobs that changed.',
           params: ProjectUidParams,
           body: JobPartReadyReferences,
         },
       },
       async (request, reply) => {
-        await copySourceToTarget(deps, callerOf(request), request.params.projectUid, request.body.jobs.map((j) => j.uid));
+        await copySourceToTarget(
+          deps,
+          callerOf(request),
+          request.params.projectUid,
+          request.body.jobs.map((j) => j.uid),
+        );
         return reply.code(204).send();
       },
     );
@@ -44,7 +56,13 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/projects/:projectUid/jobs/:jobUid/copySourceToTarget',
       {
         config: { access: CONTENT_EDITORS },
-        schema: { tags: TAGS, operationId: 'copySourceToTargetJobPart', summary: 'Copy Source to Target job', description: 'As copySourceToTarget, for one job.', params: JobUidParams },
+        schema: {
+          tags: TAGS,
+          operationId: 'copySourceToTargetJobPart',
+          summary: 'Copy Source to Target job',
+          description: 'As copySourceToTarget, for one job.',
+          params: JobUidParams,
+        },
       },
       async (request, reply) => {
         await copySourceToTarget(deps, callerOf(request), request.params.projectUid, [request.params.jobUid]);
@@ -56,10 +74,22 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/projects/:projectUid/jobs/translations',
       {
         config: { access: CONTENT_EDITORS },
-        schema: { tags: TAGS, operationId: 'deleteAllTranslations', summary: 'Delete all translations', description: 'Removes every translation of the listed jobs.', params: ProjectUidParams, body: JobPartReadyReferences },
+        schema: {
+          tags: TAGS,
+          operationId: 'deleteAllTranslations',
+          summary: 'Delete all translations',
+          description: 'Removes every translation of the listed jobs.',
+          params: ProjectUidParams,
+          body: JobPartReadyReferences,
+        },
       },
       async (request, reply) => {
-        await deleteAllTranslations(deps, callerOf(request), request.params.projectUid, request.body.jobs.map((j) => j.uid));
+        await deleteAllTranslations(
+          deps,
+          callerOf(request),
+          request.params.projectUid,
+          request.body.jobs.map((j) => j.uid),
+        );
         return reply.code(204).send();
       },
     );
@@ -92,7 +122,8 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'pseudoTranslateJobPart',
           summary: 'Pseudo-translates job',
-          description: 'Fills the segments without a translation with a pseudo-translation of their source (tags kept in place); see docs/job-content-and-handovers.md for how each setting applies. `length` is a ratio (1.3 = 30 % longer).',
+          description:
+            'Fills the segments without a translation with a pseudo-translation of their source (tags kept in place); see docs/job-content-and-handovers.md for how each setting applies. `length` is a ratio (1.3 = 30 % longer).',
           params: JobUidParams,
           body: PseudoTranslateAction,
         },
@@ -107,11 +138,24 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v2/projects/:projectUid/jobs/pseudoTranslate',
       {
         config: { access: MANAGERS },
-        schema: { tags: TAGS, operationId: 'pseudoTranslate_1', summary: 'Pseudo-translate job', description: 'As pseudoTranslateJobPart, for several jobs.', params: ProjectUidParams, body: PseudoTranslateWrapper },
+        schema: {
+          tags: TAGS,
+          operationId: 'pseudoTranslate_1',
+          summary: 'Pseudo-translate job',
+          description: 'As pseudoTranslateJobPart, for several jobs.',
+          params: ProjectUidParams,
+          body: PseudoTranslateWrapper,
+        },
       },
       async (request, reply) => {
         const { jobParts, pseudoTranslate } = request.body;
-        await pseudoTranslateJobs(deps, callerOf(request), request.params.projectUid, jobParts.jobs.map((j) => j.uid), pseudoTranslate);
+        await pseudoTranslateJobs(
+          deps,
+          callerOf(request),
+          request.params.projectUid,
+          jobParts.jobs.map((j) => j.uid),
+          pseudoTranslate,
+        );
         return reply.code(204).send();
       },
     );
@@ -124,7 +168,8 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'notifyAssigned',
           summary: 'Notify assigned users',
-          description: 'Each user assigned to a listed job gets a notification (GET /api2/v1/notifications) titled with the e-mail template’s subject. No e-mail is sent yet: cc and bcc are recorded, not mailed.',
+          description:
+            'Each user assigned to a listed job gets a notification (GET /api2/v1/notifications) titled with the e-mail template’s subject. No e-mail is sent yet: cc and bcc are recorded, not mailed.',
           params: ProjectUidParams,
           body: NotifyJobPartsRequest,
         },
@@ -137,7 +182,16 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
 
     app.get(
       '/v1/projects/:projectUid/jobs/:jobUid/importSettings',
-      { config: { access: AUTHENTICATED }, schema: { tags: TAGS, operationId: 'getImportSettings_3', summary: 'Get import settings for job', params: JobUidParams, response: { 200: FileImportSettingsDto } } },
+      {
+        config: { access: AUTHENTICATED },
+        schema: {
+          tags: TAGS,
+          operationId: 'getImportSettings_3',
+          summary: 'Get import settings for job',
+          params: JobUidParams,
+          response: { 200: FileImportSettingsDto },
+        },
+      },
       async (request) => jobImportSettings(deps, callerOf(request), request.params.projectUid, request.params.jobUid),
     );
 
@@ -149,13 +203,21 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'editJobImportSettings',
           summary: 'Edit job import settings',
-          description: 'Replaces the import settings of the job’s file (shared by the file’s jobs). The file is not imported again: the settings apply to a later re-import.',
+          description:
+            'Replaces the import settings of the job’s file (shared by the file’s jobs). The file is not imported again: the settings apply to a later re-import.',
           params: JobUidParams,
           body: FileImportSettingsCreateDto,
           response: { 200: FileImportSettingsDto },
         },
       },
-      async (request) => replaceJobImportSettings(deps, callerOf(request), request.params.projectUid, request.params.jobUid, (request.body ?? {}) as Record<string, unknown>),
+      async (request) =>
+        replaceJobImportSettings(
+          deps,
+          callerOf(request),
+          request.params.projectUid,
+          request.params.jobUid,
+          (request.body ?? {}) as Record<string, unknown>,
+        ),
     );
   };
 }

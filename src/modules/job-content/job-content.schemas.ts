@@ -50,14 +50,28 @@ const PseudoTranslateCommon = {
 export const PseudoTranslateAction = Type.Object({
   ...PseudoTranslateCommon,
   replacement: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 10 }))),
-  substitution: Type.Optional(Nullable(Type.Array(Type.Object({ source: Type.String({ minLength: 1, maxLength: 10 }), target: Type.String({ maxLength: 10 }) }), { minItems: 1, maxItems: 100 }))),
+  substitution: Type.Optional(
+    Nullable(
+      Type.Array(Type.Object({ source: Type.String({ minLength: 1, maxLength: 10 }), target: Type.String({ maxLength: 10 }) }), {
+        minItems: 1,
+        maxItems: 100,
+      }),
+    ),
+  ),
 });
 
 /** Spec `PseudoTranslateActionDtoV2`: one character per substitution side. */
 const PseudoTranslateActionV2 = Type.Object({
   ...PseudoTranslateCommon,
   replacement: Type.Optional(Nullable(Type.String({ maxLength: 10 }))),
-  substitution: Type.Optional(Nullable(Type.Array(Type.Object({ source: Type.String({ minLength: 1, maxLength: 2 }), target: Type.String({ minLength: 1, maxLength: 2 }) }), { maxItems: 1000 }))),
+  substitution: Type.Optional(
+    Nullable(
+      Type.Array(
+        Type.Object({ source: Type.String({ minLength: 1, maxLength: 2 }), target: Type.String({ minLength: 1, maxLength: 2 }) }),
+        { maxItems: 1000 },
+      ),
+    ),
+  ),
 });
 export type PseudoTranslateInput = Static<typeof PseudoTranslateAction> | Static<typeof PseudoTranslateActionV2>;
 

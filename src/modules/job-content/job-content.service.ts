@@ -25,16 +25,33 @@ export type ContentNeed = 'content' | 'edit';
 const INSERT_CHUNK = 500;
 
 /** The job, when the caller may change its content; its file must be imported. */
-export async function requireContentJob(db: Kysely<DB>, caller: Caller, projectUid: string, jobUid: string, need: ContentNeed): Promise<JobAccess> {
+export async function requireContentJob(
+  db: Kysely<DB>,
+  caller: Caller,
+  projectUid: string,
+  jobUid: string,
+  need: ContentNeed,
+): Promise<JobAccess> {
   const access = await requireJob(db, caller, projectUid, jobUid, 'view');
   const allowed = access.project.canEdit || (need === 'content' && access.isProvider);
-  if (!allowed) throw forbidden(need === 'content' ? 'Only the job’s providers and those who may edit the project change its translations.' : 'You may see this job but not change it.');
+  if (!allowed)
+    throw forbidden(
+      need === 'content'
+        ? 'Only the job’s providers and those who may edit the project change its translations.'
+        : 'You may see this job but not change it.',
+    );
   await assertImported(db, access.job);
   return access;
 }
 
 /** The jobs named by `uids` (each once, in the order given), checked as `requireContentJob` does. */
-export async function requireContentJobs(db: Kysely<DB>, caller: Caller, projectUid: string, uids: readonly string[], need: ContentNeed): Promise<JobRow[]> {
+export async function requireContentJobs(
+  db: Kysely<DB>,
+  caller: Caller,
+  projectUid: string,
+  uids: readonly string[],
+  need: ContentNeed,
+): Promise<JobRow[]> {
   const jobs: JobRow[] = [];
   for (const uid of new Set(uids)) jobs.push((await requireContentJob(db, caller, projectUid, uid, need)).job);
   return jobs;
@@ -42,9 +59,15 @@ export async function requireContentJobs(db: Kysely<DB>, caller: Caller, project
 
 /** 409 while the job's file is being imported (it has no segments yet), 400 when its import failed. */
 export async function assertImported(db: Kysely<DB>, job: JobRow): Promise<void> {
-  const source = await db.selectFrom('jobSources').select('importStatus').where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();
-  if (source.importStatus === 'RUNNING') throw new ApiError('conflict', 'JobImportNotFinished', `Job ${job.uid} is still being imported; try again once its import finished.`);
-  if (source.importStatus === 'ERROR') throw new ApiError('invalid', 'JobImportFailed', `Job ${job.uid} could not be imported, so it has no segments.`);
+  const source = await db
+    .selectFrom('jobSources')
+    .select('importStatus')
+    .where('id', '=', String(job.jobSourceId))
+    .executeTakeFirstOrThrow();
+  if (source.importStatus === 'RUNNING')
+    throw new ApiError('conflict', 'JobImportNotFinished', `Job ${job.uid} is still being imported; try again once its import finished.`);
+  if (source.importStatus === 'ERROR')
+    throw new ApiError('invalid', 'JobImportFailed', `Job ${job.uid} could not be imported, so it has no segments.`);
 }
 
 export interface SourceSegment {
@@ -78,7 +101,13 @@ export function tagTokensOf(tagsJson: string): string[] {
  * Writes `targets` (segment index → text) into the job's segments that have no translation yet
  * (no row, or an empty target); existing translations stay. Returns how many were written.
  */
-export async function fillUntranslated(trx: Kysely<DB>, job: JobRow, targets: ReadonlyMap<number, string>, userId: string, now: string): Promise<number> {
+export async function fillUntranslated(
+  trx: Kysely<DB>,
+  job: JobRow,
+  targets: ReadonlyMap<number, string>,
+  userId: string,
+  now: string,
+): Promise<number> {
   const existing = await trx.selectFrom('jobSegments').select(['idx', 'target']).where('jobId', '=', String(job.id)).execute();
   const translated = new Set(existing.filter((r) => r.target !== '').map((r) => Number(r.idx)));
   const empty = existing.filter((r) => r.target === '').map((r) => Number(r.idx));
@@ -86,7 +115,9 @@ export async function fillUntranslated(trx: Kysely<DB>, job: JobRow, targets: Re
   if (wanted.length === 0) return 0;
   if (empty.length) await trx.deleteFrom('jobSegments').where('jobId', '=', String(job.id)).where('idx', 'in', empty).execute();
   for (let i = 0; i < wanted.length; i += INSERT_CHUNK) {
-    const rows = wanted.slice(i, i + INSERT_CHUNK).map(([idx, target]) => ({ jobId: String(job.id), idx, target, modifiedAt: now, modifiedById: userId }));
+    const rows = wanted
+      .slice(i, i + INSERT_CHUNK)
+      .map(([idx, target]) => ({ jobId: String(job.id), idx, target, modifiedAt: now, modifiedById: userId }));
     await trx.insertInto('jobSegments').values(rows).execute();
   }
   return wanted.length;
@@ -109,12 +140,27 @@ export async function removeTranslations(trx: Kysely<DB>, job: JobRow, selection
 export async function emitTargetUpdated(deps: AppDeps, trx: Kysely<DB>, caller: Caller, changedJobIds: readonly string[]): Promise<void> {
   if (changedJobIds.length === 0) return;
   const event: WebhookEvent = 'JOB_TARGET_UPDATED';
-  const jobs = await trx.selectFrom('jobs').selectAll().where('id', 'in', [...changedJobIds]).orderBy('id').execute();
-  await emitEvent(deps, trx, { organizationId: String(jobs[0]!.organizationId), event, records: await jobEventRecords(trx, jobs), user: await eventUser(trx, caller) });
+  const jobs = await trx
+    .selectFrom('jobs')
+    .selectAll()
+    .where('id', 'in', [...changedJobIds])
+    .orderBy('id')
+    .execute();
+  await emitEvent(deps, trx, {
+    organizationId: String(jobs[0]!.organizationId),
+    event,
+    records: await jobEventRecords(trx, jobs),
+    user: await eventUser(trx, caller),
+  });
 }
 
 /** Runs `change` for each job in one transaction and emits JOB_TARGET_UPDATED for the jobs it changed. */
-export async function changeTargets(deps: AppDeps, caller: Caller, jobs: readonly JobRow[], change: (trx: Kysely<DB>, job: JobRow, now: string) => Promise<number>): Promise<void> {
+export async function changeTargets(
+  deps: AppDeps,
+  caller: Caller,
+  jobs: readonly JobRow[],
+  change: (trx: Kysely<DB>, job: JobRow, now: string) => Promise<number>,
+): Promise<void> {
   const now = deps.clock().toISOString();
   await deps.database.db.transaction().execute(async (trx) => {
     const changed: string[] = [];

@@ -10,20 +10,42 @@ import { importSettingsOf } from '../projects/project-settings.js';
  * Editing replaces the document (fields left out take their defaults, as for projects) and does
  * NOT re-import the file: the segments stay as they were imported.
  */
-export async function jobImportSettings(deps: AppDeps, caller: Caller, projectUid: string, jobUid: string): Promise<Record<string, unknown>> {
+export async function jobImportSettings(
+  deps: AppDeps,
+  caller: Caller,
+  projectUid: string,
+  jobUid: string,
+): Promise<Record<string, unknown>> {
   const { job } = await requireJob(deps.database.db, caller, projectUid, jobUid, 'view');
-  const source = await deps.database.db.selectFrom('jobSources').select('importSettings').where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();
+  const source = await deps.database.db
+    .selectFrom('jobSources')
+    .select('importSettings')
+    .where('id', '=', String(job.jobSourceId))
+    .executeTakeFirstOrThrow();
   return importSettingsOf({ importSettings: parseDocument(source.importSettings) });
 }
 
-export async function replaceJobImportSettings(deps: AppDeps, caller: Caller, projectUid: string, jobUid: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function replaceJobImportSettings(
+  deps: AppDeps,
+  caller: Caller,
+  projectUid: string,
+  jobUid: string,
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const { job } = await requireJob(deps.database.db, caller, projectUid, jobUid, 'edit');
   for (const field of ['segmentationRuleId', 'targetSegmentationRuleId']) {
     // Segmentation rules are records of a later issue; none exists yet.
-    if (body[field] !== undefined && body[field] !== null) throw new ApiError('invalid', 'ReferenceNotFound', `No segmentation rule with id ${String(body[field])} exists.`, { details: [{ field, message: 'not found' }] });
+    if (body[field] !== undefined && body[field] !== null)
+      throw new ApiError('invalid', 'ReferenceNotFound', `No segmentation rule with id ${String(body[field])} exists.`, {
+        details: [{ field, message: 'not found' }],
+      });
   }
   const { segmentationRuleId: _s, targetSegmentationRuleId: _t, ...document } = body;
-  await deps.database.db.updateTable('jobSources').set({ importSettings: JSON.stringify(document) }).where('id', '=', String(job.jobSourceId)).execute();
+  await deps.database.db
+    .updateTable('jobSources')
+    .set({ importSettings: JSON.stringify(document) })
+    .where('id', '=', String(job.jobSourceId))
+    .execute();
   return importSettingsOf({ importSettings: document });
 }
 

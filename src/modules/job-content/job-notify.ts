@@ -14,7 +14,12 @@ import type { NotifyJobPartsRequest } from './job-content.schemas.js';
  * sends no e-mail yet, so `cc` and `bcc` are checked and recorded in the notification's payload
  * but nobody is mailed; vendor providers have no users in the organization and are not notified.
  */
-export async function notifyAssignedProviders(deps: AppDeps, caller: Caller, projectUid: string, body: NotifyJobPartsRequest): Promise<number> {
+export async function notifyAssignedProviders(
+  deps: AppDeps,
+  caller: Caller,
+  projectUid: string,
+  body: NotifyJobPartsRequest,
+): Promise<number> {
   const db = deps.database.db;
   const jobs: JobRow[] = [];
   for (const uid of new Set(body.jobs.map((j) => j.uid))) jobs.push((await requireJob(db, caller, projectUid, uid, 'edit')).job);
@@ -27,13 +32,34 @@ export async function notifyAssignedProviders(deps: AppDeps, caller: Caller, pro
 }
 
 async function emailTemplate(db: Kysely<DB>, organizationId: string, id: string) {
-  const template = /^[0-9]{1,18}$/.test(id) ? await db.selectFrom('emailTemplates').select(['id', 'name', 'subject']).where('id', '=', id).where('organizationId', '=', organizationId).executeTakeFirst() : undefined;
-  if (!template) throw new ApiError('invalid', 'ReferenceNotFound', `No e-mail template with id ${id} exists in this organization.`, { details: [{ field: 'emailTemplate.id', message: 'unknown e-mail template' }] });
+  const template = /^[0-9]{1,18}$/.test(id)
+    ? await db
+        .selectFrom('emailTemplates')
+        .select(['id', 'name', 'subject'])
+        .where('id', '=', id)
+        .where('organizationId', '=', organizationId)
+        .executeTakeFirst()
+    : undefined;
+  if (!template)
+    throw new ApiError('invalid', 'ReferenceNotFound', `No e-mail template with id ${id} exists in this organization.`, {
+      details: [{ field: 'emailTemplate.id', message: 'unknown e-mail template' }],
+    });
   return template;
 }
 
-async function notifyJobProviders(trx: Kysely<DB>, deps: AppDeps, job: JobRow, template: { id: string | number; subject: string }, body: NotifyJobPartsRequest): Promise<number> {
-  const providers = await trx.selectFrom('jobProviders').select('userId').where('jobId', '=', String(job.id)).where('userId', 'is not', null).execute();
+async function notifyJobProviders(
+  trx: Kysely<DB>,
+  deps: AppDeps,
+  job: JobRow,
+  template: { id: string | number; subject: string },
+  body: NotifyJobPartsRequest,
+): Promise<number> {
+  const providers = await trx
+    .selectFrom('jobProviders')
+    .select('userId')
+    .where('jobId', '=', String(job.id))
+    .where('userId', 'is not', null)
+    .execute();
   const userIds = providers.map((p) => String(p.userId));
   if (userIds.length === 0) return 0;
   const details = await trx
@@ -49,7 +75,13 @@ async function notifyJobProviders(trx: Kysely<DB>, deps: AppDeps, job: JobRow, t
     type: 'JOB_ASSIGNED',
     title: template.subject || 'You have been assigned a job',
     message: `You are assigned ${details.filename} (${job.targetLang}) in project ${details.projectName}.`,
-    payload: { projectUid: details.projectUid, jobUid: job.uid, emailTemplateId: String(template.id), cc: body.cc ?? [], bcc: body.bcc ?? [] },
+    payload: {
+      projectUid: details.projectUid,
+      jobUid: job.uid,
+      emailTemplateId: String(template.id),
+      cc: body.cc ?? [],
+      bcc: body.bcc ?? [],
+    },
     at: deps.clock(),
   });
 }

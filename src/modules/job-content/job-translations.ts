@@ -7,7 +7,14 @@ import type { Caller } from '../../http/access.js';
 import { invalid } from '../../http/errors.js';
 import type { JobRow } from '../jobs/job-access.js';
 import { requireProject } from '../projects/project-access.js';
-import { changeTargets, fillUntranslated, jobSourceSegments, removeTranslations, requireContentJobs, tagTokensOf } from './job-content.service.js';
+import {
+  changeTargets,
+  fillUntranslated,
+  jobSourceSegments,
+  removeTranslations,
+  requireContentJobs,
+  tagTokensOf,
+} from './job-content.service.js';
 import type { DeleteTranslationFilter, JobPartReadyDeleteTranslation, PseudoTranslateInput } from './job-content.schemas.js';
 
 /**
@@ -25,13 +32,25 @@ export async function copySourceToTarget(deps: AppDeps, caller: Caller, projectU
 }
 
 /** Pseudo-translates each segment without a translation (src/domain/pseudo-translation/). */
-export async function pseudoTranslateJobs(deps: AppDeps, caller: Caller, projectUid: string, jobUids: readonly string[], input: PseudoTranslateInput): Promise<void> {
+export async function pseudoTranslateJobs(
+  deps: AppDeps,
+  caller: Caller,
+  projectUid: string,
+  jobUids: readonly string[],
+  input: PseudoTranslateInput,
+): Promise<void> {
   const jobs = await requireContentJobs(deps.database.db, caller, projectUid, jobUids, 'edit');
   const settings = pseudoSettings(input);
   await changeTargets(deps, caller, jobs, async (trx, job, now) => {
     const sourceUid = await sourceUidOf(trx, job);
     const segments = await jobSourceSegments(trx, job);
-    const targets = segments.map((s) => [s.idx, pseudoTranslate({ text: s.source, tagTokens: tagTokensOf(s.tags), key: s.key ?? `${sourceUid}:${s.idx}` }, settings)] as const);
+    const targets = segments.map(
+      (s) =>
+        [
+          s.idx,
+          pseudoTranslate({ text: s.source, tagTokens: tagTokensOf(s.tags), key: s.key ?? `${sourceUid}:${s.idx}` }, settings),
+        ] as const,
+    );
     return fillUntranslated(trx, job, new Map(targets), caller.userId, now);
   });
 }
@@ -63,7 +82,12 @@ export async function deleteAllTranslations(deps: AppDeps, caller: Caller, proje
  * that `filter` keeps; `deleteSettings` chooses confirmed / unconfirmed translations. Nothing is
  * locked in OpenTMS, so `locked: true` (only locked segments) removes nothing.
  */
-export async function deleteSpecificTranslations(deps: AppDeps, caller: Caller, projectUid: string, body: JobPartReadyDeleteTranslation): Promise<void> {
+export async function deleteSpecificTranslations(
+  deps: AppDeps,
+  caller: Caller,
+  projectUid: string,
+  body: JobPartReadyDeleteTranslation,
+): Promise<void> {
   const db = deps.database.db;
   const jobs = body.forAllJobs ? await filteredProjectJobs(deps, caller, projectUid, body) : await listedJobs(db, caller, projectUid, body);
   if (body.deleteSettings?.locked === true) return;
@@ -72,15 +96,33 @@ export async function deleteSpecificTranslations(deps: AppDeps, caller: Caller, 
 }
 
 async function listedJobs(db: Kysely<DB>, caller: Caller, projectUid: string, body: JobPartReadyDeleteTranslation): Promise<JobRow[]> {
-  if (!body.jobs?.length) throw invalid('Name the jobs, or set forAllJobs with a workflowLevel.', [{ field: 'jobs', message: 'is required unless forAllJobs is true' }]);
+  if (!body.jobs?.length)
+    throw invalid('Name the jobs, or set forAllJobs with a workflowLevel.', [
+      { field: 'jobs', message: 'is required unless forAllJobs is true' },
+    ]);
   for (const field of ['workflowLevel', 'filter'] as const) {
-    if (body[field] != null) throw invalid(`${field} applies to forAllJobs only; the listed jobs are taken as they are.`, [{ field, message: 'only with forAllJobs' }]);
+    if (body[field] != null)
+      throw invalid(`${field} applies to forAllJobs only; the listed jobs are taken as they are.`, [
+        { field, message: 'only with forAllJobs' },
+      ]);
   }
-  return requireContentJobs(db, caller, projectUid, body.jobs.map((j) => j.uid), 'content');
+  return requireContentJobs(
+    db,
+    caller,
+    projectUid,
+    body.jobs.map((j) => j.uid),
+    'content',
+  );
 }
 
-async function filteredProjectJobs(deps: AppDeps, caller: Caller, projectUid: string, body: JobPartReadyDeleteTranslation): Promise<JobRow[]> {
-  if (body.jobs?.length) throw invalid('Give either jobs or forAllJobs, not both.', [{ field: 'jobs', message: 'not allowed with forAllJobs' }]);
+async function filteredProjectJobs(
+  deps: AppDeps,
+  caller: Caller,
+  projectUid: string,
+  body: JobPartReadyDeleteTranslation,
+): Promise<JobRow[]> {
+  if (body.jobs?.length)
+    throw invalid('Give either jobs or forAllJobs, not both.', [{ field: 'jobs', message: 'not allowed with forAllJobs' }]);
   const db = deps.database.db;
   const { project } = await requireProject(db, caller, projectUid, 'edit');
   const jobs = await db
@@ -103,9 +145,17 @@ async function filteredProjectJobs(deps: AppDeps, caller: Caller, projectUid: st
 const normLang = (lang: string) => lang.toLowerCase().replace(/-/g, '_');
 
 /** The filter of JobPartReadyDeleteTranslationFilterDto as a predicate over a job and its file name. */
-async function jobFilter(db: Kysely<DB>, projectOwnerId: string, filter: DeleteTranslationFilter | null, now: Date): Promise<(job: JobRow, filename: string) => Promise<boolean>> {
+async function jobFilter(
+  db: Kysely<DB>,
+  projectOwnerId: string,
+  filter: DeleteTranslationFilter | null,
+  now: Date,
+): Promise<(job: JobRow, filename: string) => Promise<boolean>> {
   if (!filter) return async () => true;
-  const ownerMatches = filter.owner ? (await db.selectFrom('users').select('id').where('uid', '=', filter.owner.uid).executeTakeFirst())?.id === projectOwnerId && projectOwnerId !== '' : true;
+  const ownerMatches = filter.owner
+    ? (await db.selectFrom('users').select('id').where('uid', '=', filter.owner.uid).executeTakeFirst())?.id === projectOwnerId &&
+      projectOwnerId !== ''
+    : true;
   const statuses = filter.statuses?.map((s) => s.toUpperCase()) ?? null;
   const dueBy = filter.dateDue ? new Date(filter.dateDue).getTime() : null;
   const dueWithin = filter.dueInHours != null ? now.getTime() + filter.dueInHours * 3_600_000 : null;
@@ -127,11 +177,22 @@ async function jobFilter(db: Kysely<DB>, projectOwnerId: string, filter: DeleteT
 /** Ids of the jobs a provider (user or vendor, by id or uid) is assigned to. */
 async function jobsOfProvider(db: Kysely<DB>, provider: NonNullable<DeleteTranslationFilter['provider']>): Promise<Set<string>> {
   const key = provider.uid ?? (provider.id == null ? null : String(provider.id));
-  if (key === null) throw invalid('filter.provider needs an id or a uid.', [{ field: 'filter.provider', message: 'id or uid is required' }]);
+  if (key === null)
+    throw invalid('filter.provider needs an id or a uid.', [{ field: 'filter.provider', message: 'id or uid is required' }]);
   const byId = /^[0-9]{1,18}$/.test(key);
   const rows =
     provider.type === 'USER'
-      ? await db.selectFrom('jobProviders').innerJoin('users', 'users.id', 'jobProviders.userId').select('jobProviders.jobId').where(byId && provider.uid == null ? 'users.id' : 'users.uid', '=', key).execute()
-      : await db.selectFrom('jobProviders').innerJoin('vendors', 'vendors.id', 'jobProviders.vendorId').select('jobProviders.jobId').where(byId && provider.uid == null ? 'vendors.id' : 'vendors.uid', '=', key).execute();
+      ? await db
+          .selectFrom('jobProviders')
+          .innerJoin('users', 'users.id', 'jobProviders.userId')
+          .select('jobProviders.jobId')
+          .where(byId && provider.uid == null ? 'users.id' : 'users.uid', '=', key)
+          .execute()
+      : await db
+          .selectFrom('jobProviders')
+          .innerJoin('vendors', 'vendors.id', 'jobProviders.vendorId')
+          .select('jobProviders.jobId')
+          .where(byId && provider.uid == null ? 'vendors.id' : 'vendors.uid', '=', key)
+          .execute();
   return new Set(rows.map((r) => String(r.jobId)));
 }

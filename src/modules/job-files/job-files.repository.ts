@@ -27,8 +27,21 @@ export async function jobSourceFile(db: Db, jobSourceId: string): Promise<JobSou
   return { ...row, id: String(row.id) };
 }
 
-export function insertTargetFile(db: Db, values: { asyncRequestId: string; jobId: string; filename: string; now: string }): Promise<unknown> {
-  return db.insertInto('jobTargetFiles').values({ asyncRequestId: values.asyncRequestId, jobId: values.jobId, filename: values.filename, sha256: null, createdAt: values.now, downloadedAt: null }).execute();
+export function insertTargetFile(
+  db: Db,
+  values: { asyncRequestId: string; jobId: string; filename: string; now: string },
+): Promise<unknown> {
+  return db
+    .insertInto('jobTargetFiles')
+    .values({
+      asyncRequestId: values.asyncRequestId,
+      jobId: values.jobId,
+      filename: values.filename,
+      sha256: null,
+      createdAt: values.now,
+      downloadedAt: null,
+    })
+    .execute();
 }
 
 /** The target file of async request `asyncRequestId` made for job `jobId`, with its request's state. */
@@ -37,7 +50,14 @@ export async function findTargetFile(db: Db, jobId: string, asyncRequestId: stri
   return db
     .selectFrom('jobTargetFiles')
     .innerJoin('asyncRequests', 'asyncRequests.id', 'jobTargetFiles.asyncRequestId')
-    .select(['jobTargetFiles.asyncRequestId', 'jobTargetFiles.filename', 'jobTargetFiles.sha256', 'jobTargetFiles.downloadedAt', 'asyncRequests.finishedAt', 'asyncRequests.response'])
+    .select([
+      'jobTargetFiles.asyncRequestId',
+      'jobTargetFiles.filename',
+      'jobTargetFiles.sha256',
+      'jobTargetFiles.downloadedAt',
+      'asyncRequests.finishedAt',
+      'asyncRequests.response',
+    ])
     .where('jobTargetFiles.jobId', '=', jobId)
     .where('jobTargetFiles.asyncRequestId', '=', asyncRequestId)
     .executeTakeFirst();
@@ -45,7 +65,12 @@ export async function findTargetFile(db: Db, jobId: string, asyncRequestId: stri
 
 /** Marks a target file downloaded; false when another download got there first. */
 export async function claimDownload(db: Db, asyncRequestId: string, now: string): Promise<boolean> {
-  const result = await db.updateTable('jobTargetFiles').set({ downloadedAt: now }).where('asyncRequestId', '=', asyncRequestId).where('downloadedAt', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('jobTargetFiles')
+    .set({ downloadedAt: now })
+    .where('asyncRequestId', '=', asyncRequestId)
+    .where('downloadedAt', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -71,7 +96,12 @@ export async function findTargetFileWork(db: Kysely<DB>, asyncRequestId: string)
   if (!row) return undefined;
   return {
     sha256: row.sha256,
-    job: { id: String(row.jobId), jobSourceId: String(row.jobSourceId), targetLang: row.targetLang, workflowLevel: Number(row.workflowLevel) },
+    job: {
+      id: String(row.jobId),
+      jobSourceId: String(row.jobSourceId),
+      targetLang: row.targetLang,
+      workflowLevel: Number(row.workflowLevel),
+    },
     source: await jobSourceFile(db, String(row.jobSourceId)),
   };
 }

@@ -91,7 +91,8 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const access = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
-        if (request.query.format === 'PDF') throw new ApiError('not_implemented', 'NotImplemented', 'Target files are available in the original format only.');
+        if (request.query.format === 'PDF')
+          throw new ApiError('not_implemented', 'NotImplemented', 'Target files are available in the original format only.');
         const file = await claimTargetFile(deps, access, request.params.asyncRequestId);
         sending.set(request, file);
         return sendStoredFile(deps, reply, file);

@@ -28,7 +28,9 @@ export interface CandidateTranslation {
   endIndex: number | null;
 }
 
-const covers = (candidate: CandidateTranslation) => (candidate.beginIndex === null || candidate.idx >= candidate.beginIndex) && (candidate.endIndex === null || candidate.idx <= candidate.endIndex);
+const covers = (candidate: CandidateTranslation) =>
+  (candidate.beginIndex === null || candidate.idx >= candidate.beginIndex) &&
+  (candidate.endIndex === null || candidate.idx <= candidate.endIndex);
 
 /**
  * The translation of each segment for the target file of job `jobId`: among the jobs of the same
@@ -57,13 +59,18 @@ export function pickTranslations(jobId: string, candidates: readonly CandidateTr
  *   target it had byte for byte.
  * `segments` must be in file order (by idx).
  */
-export function unitTranslations(segments: readonly SegmentForTarget[], translations: ReadonlyMap<number, string>): Map<string, UnitTranslation> {
+export function unitTranslations(
+  segments: readonly SegmentForTarget[],
+  translations: ReadonlyMap<number, string>,
+): Map<string, UnitTranslation> {
   const result = new Map<string, UnitTranslation>();
   for (const unit of groupByUnit(segments)) {
     const translated = unit.some((segment) => translations.has(segment.idx));
     const imported = unit[0]!.importedTarget;
     if (!translated && imported !== null) continue;
-    const texts = unit.map((segment) => translations.get(segment.idx) ?? (unit.length === 1 && imported !== null ? imported : segment.source));
+    const texts = unit.map(
+      (segment) => translations.get(segment.idx) ?? (unit.length === 1 && imported !== null ? imported : segment.source),
+    );
     const gaps = [...unit.map((segment) => segment.gapBefore), unit[unit.length - 1]!.gapAfter ?? ''];
     result.set(unit[0]!.unitLocator, { text: joinSegments(gaps, texts) });
   }

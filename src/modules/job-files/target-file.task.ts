@@ -41,12 +41,20 @@ export const targetFileTask: TaskHandler<TargetFilePayload> = {
       blob = await buildTargetFile(deps, work);
     } catch (error) {
       if (!(error instanceof FormatError)) throw error;
-      await completeAsyncRequest(deps, db, payload.asyncRequestId, { errorCode: 'TargetFileFailed', errorDesc: `The target file could not be written: ${error.message}` });
+      await completeAsyncRequest(deps, db, payload.asyncRequestId, {
+        errorCode: 'TargetFileFailed',
+        errorDesc: `The target file could not be written: ${error.message}`,
+      });
       return;
     }
     await db.transaction().execute(async (trx) => {
       await recordStoredFile(deps, trx, blob);
-      await trx.updateTable('jobTargetFiles').set({ sha256: blob.sha256 }).where('asyncRequestId', '=', payload.asyncRequestId).where('sha256', 'is', null).execute();
+      await trx
+        .updateTable('jobTargetFiles')
+        .set({ sha256: blob.sha256 })
+        .where('asyncRequestId', '=', payload.asyncRequestId)
+        .where('sha256', 'is', null)
+        .execute();
       await completeAsyncRequest(deps, trx, payload.asyncRequestId);
     });
   },

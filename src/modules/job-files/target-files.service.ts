@@ -19,8 +19,14 @@ export const TARGET_FILE_ACTION = 'EXPORT_COMPLETE_FILE';
 export async function requestTargetFile(deps: AppDeps, access: JobAccess, createdById: string): Promise<AsyncRequestRow> {
   const db = deps.database.db;
   const source = await jobSourceFile(db, String(access.job.jobSourceId));
-  if (source.importStatus === 'RUNNING') throw new ApiError('conflict', 'JobImportNotFinished', 'The job’s file is still being imported; ask for the target file once its import finished.');
-  if (source.importStatus === 'ERROR') throw new ApiError('invalid', 'JobImportFailed', 'The job’s file could not be imported, so it has no target file.');
+  if (source.importStatus === 'RUNNING')
+    throw new ApiError(
+      'conflict',
+      'JobImportNotFinished',
+      'The job’s file is still being imported; ask for the target file once its import finished.',
+    );
+  if (source.importStatus === 'ERROR')
+    throw new ApiError('invalid', 'JobImportFailed', 'The job’s file could not be imported, so it has no target file.');
   const project = access.project.project;
   const now = deps.clock().toISOString();
   const request = await db.transaction().execute(async (trx) => {
@@ -32,7 +38,11 @@ export async function requestTargetFile(deps: AppDeps, access: JobAccess, create
     });
     const asyncRequestId = String(asyncRequest.id);
     await insertTargetFile(trx, { asyncRequestId, jobId: String(access.job.id), filename: source.filename, now });
-    await enqueue(trx, { kind: TARGET_FILE_TASK, payload: { asyncRequestId }, organizationId: String(project.organizationId), asyncRequestId }, deps.clock());
+    await enqueue(
+      trx,
+      { kind: TARGET_FILE_TASK, payload: { asyncRequestId }, organizationId: String(project.organizationId), asyncRequestId },
+      deps.clock(),
+    );
     return asyncRequest;
   });
   deps.taskWakeup.notify();
@@ -53,9 +63,19 @@ export interface DownloadableTargetFile {
 export async function claimTargetFile(deps: AppDeps, access: JobAccess, asyncRequestId: string): Promise<DownloadableTargetFile> {
   const db = deps.database.db;
   const file = await findTargetFile(db, String(access.job.id), asyncRequestId);
-  if (!file) throw new ApiError('not_found', 'ResourceNotFound', 'Target file not found: the async request did not ask for a target file of this job.');
+  if (!file)
+    throw new ApiError(
+      'not_found',
+      'ResourceNotFound',
+      'Target file not found: the async request did not ask for a target file of this job.',
+    );
   if (file.downloadedAt !== null) throw alreadyDownloaded();
-  if (file.finishedAt === null) throw new ApiError('conflict', 'TargetFileNotReady', 'The target file is still being built; wait until its async request has finished.');
+  if (file.finishedAt === null)
+    throw new ApiError(
+      'conflict',
+      'TargetFileNotReady',
+      'The target file is still being built; wait until its async request has finished.',
+    );
   const failure = file.response ? ((JSON.parse(file.response) as { errorCode?: string | null; errorDesc?: string | null }) ?? {}) : {};
   if (failure.errorCode || file.sha256 === null) {
     throw new ApiError('conflict', 'TargetFileFailed', failure.errorDesc ?? 'The target file could not be built; ask for a new one.');
@@ -65,7 +85,12 @@ export async function claimTargetFile(deps: AppDeps, access: JobAccess, asyncReq
   return { asyncRequestId, filename: file.filename, sha256: file.sha256, contentType: source.contentType };
 }
 
-const alreadyDownloaded = () => new ApiError('gone', 'TargetFileAlreadyDownloaded', 'This target file was already downloaded: each async request id can be used once. Ask for a new target file.');
+const alreadyDownloaded = () =>
+  new ApiError(
+    'gone',
+    'TargetFileAlreadyDownloaded',
+    'This target file was already downloaded: each async request id can be used once. Ask for a new target file.',
+  );
 
 /** After the one download: the row keeps its record, the blob goes unless something else holds it. */
 export async function releaseDownloadedTargetFile(deps: AppDeps, file: DownloadableTargetFile): Promise<void> {

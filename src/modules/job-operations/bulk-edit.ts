@@ -38,7 +38,11 @@ export async function bulkEditJobs(deps: AppDeps, caller: Caller, body: JobPartP
   const db = deps.database.db;
   const changes = await validatedChanges(db, caller, body);
   const uids = [...new Set(body.jobs.map((j) => j.uid))];
-  const jobs = new Map((await db.selectFrom('jobs').selectAll().where('organizationId', '=', caller.organizationId).where('uid', 'in', uids).execute()).map((j) => [j.uid, j]));
+  const jobs = new Map(
+    (await db.selectFrom('jobs').selectAll().where('organizationId', '=', caller.organizationId).where('uid', 'in', uids).execute()).map(
+      (j) => [j.uid, j],
+    ),
+  );
   const projects = new Map<string, ProjectAccess | null>();
   const errors: JobError[] = [];
   let updated = 0;
@@ -62,10 +66,15 @@ export async function bulkEditJobs(deps: AppDeps, caller: Caller, body: JobPartP
 }
 
 /** `args.job.uid` names the job (ErrorDetailDtoV3.args values are objects). */
-const jobError = (code: string, uid: string, message: string): JobError => ({ code, message: `Job ${uid}: ${message}`, args: { job: { uid } } });
+const jobError = (code: string, uid: string, message: string): JobError => ({
+  code,
+  message: `Job ${uid}: ${message}`,
+  args: { job: { uid } },
+});
 
 async function validatedChanges(db: Kysely<DB>, caller: Caller, body: JobPartPatchBatch): Promise<Changes> {
-  if (body.clearDateDue === true && body.dateDue) throw invalid('Give dateDue or clearDateDue, not both.', [{ field: 'clearDateDue', message: 'conflicts with dateDue' }]);
+  if (body.clearDateDue === true && body.dateDue)
+    throw invalid('Give dateDue or clearDateDue, not both.', [{ field: 'clearDateDue', message: 'conflicts with dateDue' }]);
   let providers: ResolvedProvider[] | null = null;
   if (body.providers) {
     const { resolved, unknown } = await resolveProviders(db, caller.organizationId, body.providers);
@@ -81,7 +90,12 @@ async function validatedChanges(db: Kysely<DB>, caller: Caller, body: JobPartPat
 }
 
 /** Why the caller may not edit `job` (its project not visible: not found, as if it did not exist), or null. */
-async function editRefusal(db: Kysely<DB>, caller: Caller, job: JobRow, projects: Map<string, ProjectAccess | null>): Promise<JobError | null> {
+async function editRefusal(
+  db: Kysely<DB>,
+  caller: Caller,
+  job: JobRow,
+  projects: Map<string, ProjectAccess | null>,
+): Promise<JobError | null> {
   const projectId = String(job.projectId);
   if (!projects.has(projectId)) {
     const project = await db.selectFrom('projects').select('uid').where('id', '=', projectId).executeTakeFirstOrThrow();
@@ -99,7 +113,10 @@ async function editJob(deps: AppDeps, trx: Kysely<DB>, caller: Caller, job: JobR
   const update: Updateable<JobsTable> = { lastModifiedAt: now, lastModifiedById: caller.userId };
   if (changes.status !== null && changes.status !== job.status) {
     update.status = changes.status;
-    await trx.insertInto('jobStatusChanges').values({ jobId: String(job.id), status: changes.status, changedAt: now, changedById: caller.userId }).execute();
+    await trx
+      .insertInto('jobStatusChanges')
+      .values({ jobId: String(job.id), status: changes.status, changedAt: now, changedById: caller.userId })
+      .execute();
     events.push('JOB_STATUS_CHANGED');
   }
   if (changes.dateDue !== undefined && !sameInstant(changes.dateDue, job.dateDue)) {
@@ -107,9 +124,18 @@ async function editJob(deps: AppDeps, trx: Kysely<DB>, caller: Caller, job: JobR
     events.push('JOB_DUE_DATE_CHANGED');
   }
   // Assigning providers is JOB_ASSIGNED; taking them all away is an update of the job.
-  if (changes.providers !== null && (await replaceProviders(trx, String(job.id), changes.providers))) events.push(changes.providers.length ? 'JOB_ASSIGNED' : 'JOB_UPDATED');
+  if (changes.providers !== null && (await replaceProviders(trx, String(job.id), changes.providers)))
+    events.push(changes.providers.length ? 'JOB_ASSIGNED' : 'JOB_UPDATED');
   if (changes.customFields.length) {
-    await writeCustomFieldValues(deps, trx, caller, { kind: 'job', id: String(job.id), createdAt: job.createdAt }, changes.customFields, 'merge', 'customFields');
+    await writeCustomFieldValues(
+      deps,
+      trx,
+      caller,
+      { kind: 'job', id: String(job.id), createdAt: job.createdAt },
+      changes.customFields,
+      'merge',
+      'customFields',
+    );
     if (!events.includes('JOB_UPDATED')) events.push('JOB_UPDATED');
   }
   await trx.updateTable('jobs').set(update).where('id', '=', String(job.id)).execute();
@@ -119,7 +145,8 @@ async function editJob(deps: AppDeps, trx: Kysely<DB>, caller: Caller, job: JobR
   for (const event of events) await emitEvent(deps, trx, { organizationId: String(job.organizationId), event, records, user });
 }
 
-const sameInstant = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Date(a).getTime() === new Date(b).getTime());
+const sameInstant = (a: string | null, b: string | null) =>
+  a === null || b === null ? a === b : new Date(a).getTime() === new Date(b).getTime();
 
 /** Makes `providers` the job's providers; whether that changed anything. */
 async function replaceProviders(trx: Kysely<DB>, jobId: string, providers: readonly ResolvedProvider[]): Promise<boolean> {
@@ -127,6 +154,10 @@ async function replaceProviders(trx: Kysely<DB>, jobId: string, providers: reado
   const key = (p: { userId: unknown; vendorId: unknown }) => `${p.userId ?? ''}:${p.vendorId ?? ''}`;
   if (current.map(key).sort().join(',') === providers.map(key).sort().join(',')) return false;
   await trx.deleteFrom('jobProviders').where('jobId', '=', jobId).execute();
-  for (const provider of providers) await trx.insertInto('jobProviders').values({ jobId, ...provider }).execute();
+  for (const provider of providers)
+    await trx
+      .insertInto('jobProviders')
+      .values({ jobId, ...provider })
+      .execute();
   return true;
 }

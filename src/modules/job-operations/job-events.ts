@@ -13,8 +13,23 @@ export async function jobEventRecords(db: Kysely<DB>, jobs: readonly Pick<JobRow
     .selectFrom('jobs')
     .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
     .innerJoin('projects', 'projects.id', 'jobs.projectId')
-    .select(['jobs.id', 'jobs.uid', 'jobSources.innerId', 'jobs.status', 'jobs.targetLang', 'jobs.workflowLevel', 'jobSources.filename', 'jobs.dateDue', 'projects.uid as projectUid', 'projects.name as projectName'])
-    .where('jobs.id', 'in', jobs.map((j) => String(j.id)))
+    .select([
+      'jobs.id',
+      'jobs.uid',
+      'jobSources.innerId',
+      'jobs.status',
+      'jobs.targetLang',
+      'jobs.workflowLevel',
+      'jobSources.filename',
+      'jobs.dateDue',
+      'projects.uid as projectUid',
+      'projects.name as projectName',
+    ])
+    .where(
+      'jobs.id',
+      'in',
+      jobs.map((j) => String(j.id)),
+    )
     .execute();
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return jobs

@@ -9,7 +9,16 @@ import { JobList } from '../jobs/jobs.schemas.js';
 import { requireProject } from '../projects/project-access.js';
 import { bulkEditJobs } from './bulk-edit.js';
 import { cloneJobs } from './job-clone.js';
-import { CloneJobsBody, JobPartPatchBatch, JobPartPatchResult, ProjectJobParams, ProjectParams, ProviderListV2, SuggestForJobsBody, SuggestQuery } from './job-operations.schemas.js';
+import {
+  CloneJobsBody,
+  JobPartPatchBatch,
+  JobPartPatchResult,
+  ProjectJobParams,
+  ProjectParams,
+  ProviderListV2,
+  SuggestForJobsBody,
+  SuggestQuery,
+} from './job-operations.schemas.js';
 import { suggestProviders } from './provider-suggestions.js';
 
 /** Clone, bulk edit and provider suggestions change or staff jobs: managers who may edit the project. */
@@ -58,9 +67,17 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const access = await requireProject(db, callerOf(request), request.params.projectUid, 'edit');
         const uids = [...new Set(request.body.jobs.map((j) => j.uid))];
-        const jobs = await db.selectFrom('jobs').selectAll().where('projectId', '=', String(access.project.id)).where('uid', 'in', uids).execute();
+        const jobs = await db
+          .selectFrom('jobs')
+          .selectAll()
+          .where('projectId', '=', String(access.project.id))
+          .where('uid', 'in', uids)
+          .execute();
         const missing = uids.filter((uid) => !jobs.some((j) => j.uid === uid));
-        if (missing.length) throw new ApiError('not_found', 'ResourceNotFound', `Job not found in the project: ${missing.join(', ')}.`, { details: missing.map((uid) => ({ field: 'jobs', message: `unknown job ${uid}` })) });
+        if (missing.length)
+          throw new ApiError('not_found', 'ResourceNotFound', `Job not found in the project: ${missing.join(', ')}.`, {
+            details: missing.map((uid) => ({ field: 'jobs', message: `unknown job ${uid}` })),
+          });
         return suggestProviders(db, access.project, jobs, request.body.limit ?? undefined);
       },
     );

@@ -12,7 +12,11 @@ export const ProjectJobParams = Type.Object({ projectUid: Uid, jobUid: Uid });
 
 // ---- provider suggestions
 
-const Limit = Type.Integer({ minimum: 1, maximum: 10_000, description: 'At most this many `relevant` providers, best first; omitted: all.' });
+const Limit = Type.Integer({
+  minimum: 1,
+  maximum: 10_000,
+  description: 'At most this many `relevant` providers, best first; omitted: all.',
+});
 
 export const SuggestQuery = Type.Object({ limit: Type.Optional(Limit) });
 
@@ -23,7 +27,10 @@ export const SuggestForJobsBody = Type.Object({
 });
 
 /** Spec `ProviderReference` as suggested: a VENDOR also carries `defaultProjectOwnerId`. */
-const SuggestedProvider = Type.Object({ ...ProviderReference.properties, defaultProjectOwnerId: Type.Optional(Type.Integer()) }, { title: 'ProviderReference' });
+const SuggestedProvider = Type.Object(
+  { ...ProviderReference.properties, defaultProjectOwnerId: Type.Optional(Type.Integer()) },
+  { title: 'ProviderReference' },
+);
 export type SuggestedProvider = Static<typeof SuggestedProvider>;
 
 /** Spec `ProviderListDtoV2`. */
@@ -40,7 +47,10 @@ const JobPartTargetLangs = Type.Object({
   targetLangs: Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { minItems: 1, maxItems: 100 }),
 });
 
-const RecordRef = Type.Object({ id: Type.Optional(Nullable(Type.Union([Type.String({ maxLength: 64 }), Type.Integer({ minimum: 1 })]))), uid: Type.Optional(Nullable(Uid)) });
+const RecordRef = Type.Object({
+  id: Type.Optional(Nullable(Type.Union([Type.String({ maxLength: 64 }), Type.Integer({ minimum: 1 })]))),
+  uid: Type.Optional(Nullable(Uid)),
+});
 
 /**
  * Per workflow step of the clones (`workflowStep.id`: the project workflow step's id, as in a
@@ -83,8 +93,14 @@ export const JobPartPatchBatch = Type.Object({
 });
 export type JobPartPatchBatch = Static<typeof JobPartPatchBatch>;
 
-const ErrorDetailV3 = Type.Object({ code: Type.String(), message: Type.Optional(Type.String()), args: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { title: 'ErrorDetailDtoV3' });
+const ErrorDetailV3 = Type.Object(
+  { code: Type.String(), message: Type.Optional(Type.String()), args: Type.Optional(Type.Object({}, { additionalProperties: true })) },
+  { title: 'ErrorDetailDtoV3' },
+);
 
 /** Spec `JobPartPatchResultDto`. */
-export const JobPartPatchResult = Type.Object({ updated: Type.Integer(), errors: Type.Array(ErrorDetailV3) }, { title: 'JobPartPatchResultDto' });
+export const JobPartPatchResult = Type.Object(
+  { updated: Type.Integer(), errors: Type.Array(ErrorDetailV3) },
+  { title: 'JobPartPatchResultDto' },
+);
 export type JobPartPatchResult = Static<typeof JobPartPatchResult>;

@@ -12,7 +12,11 @@ export type { ResolvedProvider };
  * The providers `refs` name, in order without repeats (findProvider decides who qualifies), and
  * the refs that name nobody, so that bulk edit can report them job by job.
  */
-export async function resolveProviders(db: Kysely<DB>, organizationId: string, refs: readonly ProviderRef[]): Promise<{ resolved: ResolvedProvider[]; unknown: ProviderRef[] }> {
+export async function resolveProviders(
+  db: Kysely<DB>,
+  organizationId: string,
+  refs: readonly ProviderRef[],
+): Promise<{ resolved: ResolvedProvider[]; unknown: ProviderRef[] }> {
   const resolved: ResolvedProvider[] = [];
   const unknown: ProviderRef[] = [];
   const seen = new Set<string>();
@@ -31,7 +35,15 @@ export async function resolveProviders(db: Kysely<DB>, organizationId: string, r
 
 /** 400 naming the providers that are not users or vendors of the organization. */
 export function unknownProviders(refs: readonly ProviderRef[], field: string): ApiError {
-  return new ApiError('invalid', 'ReferenceNotFound', `Unknown provider: ${refs.map((r) => `${r.type} ${r.uid ?? r.id ?? '(no id)'}`).join(', ')}.`, {
-    details: refs.map((r) => ({ field, message: `no ${r.type === 'USER' ? 'active user' : 'vendor'} ${r.uid ?? r.id ?? '(no id)'} in the organization` })),
-  });
+  return new ApiError(
+    'invalid',
+    'ReferenceNotFound',
+    `Unknown provider: ${refs.map((r) => `${r.type} ${r.uid ?? r.id ?? '(no id)'}`).join(', ')}.`,
+    {
+      details: refs.map((r) => ({
+        field,
+        message: `no ${r.type === 'USER' ? 'active user' : 'vendor'} ${r.uid ?? r.id ?? '(no id)'} in the organization`,
+      })),
+    },
+  );
 }

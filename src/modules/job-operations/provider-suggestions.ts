@@ -17,7 +17,11 @@ import type { JobFacts, ProviderProfile, Ranked } from './provider-relevance.js'
 /** Kysely's `in` needs at least one value. */
 const orNone = (ids: string[]) => (ids.length ? ids : ['-1']);
 
-async function uidsById(db: Kysely<DB>, table: 'clients' | 'domains' | 'subDomains' | 'workflowSteps', ids: string[]): Promise<Map<string, string>> {
+async function uidsById(
+  db: Kysely<DB>,
+  table: 'clients' | 'domains' | 'subDomains' | 'workflowSteps',
+  ids: string[],
+): Promise<Map<string, string>> {
   const rows = await db.selectFrom(table).select(['id', 'uid']).where('id', 'in', orNone(ids)).execute();
   return new Map(rows.map((r) => [String(r.id), r.uid]));
 }
@@ -31,8 +35,13 @@ export async function jobFacts(db: Kysely<DB>, project: ProjectRow, jobs: readon
     .where('projectWorkflowSteps.projectId', '=', String(project.id))
     .execute();
   const stepUid = new Map(steps.map((s) => [String(s.id), s.uid]));
-  const uidOf = async (table: 'clients' | 'domains' | 'subDomains', id: string | number | null) => (id === null ? null : ((await uidsById(db, table, [String(id)])).get(String(id)) ?? null));
-  const [client, domain, subDomain] = await Promise.all([uidOf('clients', project.clientId), uidOf('domains', project.domainId), uidOf('subDomains', project.subDomainId)]);
+  const uidOf = async (table: 'clients' | 'domains' | 'subDomains', id: string | number | null) =>
+    id === null ? null : ((await uidsById(db, table, [String(id)])).get(String(id)) ?? null);
+  const [client, domain, subDomain] = await Promise.all([
+    uidOf('clients', project.clientId),
+    uidOf('domains', project.domainId),
+    uidOf('subDomains', project.subDomainId),
+  ]);
   return jobs.map((job) => ({
     sourceLang: project.sourceLang,
     targetLang: job.targetLang,
@@ -63,7 +72,16 @@ async function linguistCandidates(db: Kysely<DB>, organizationId: string): Promi
     const settings = parseRoleSettings('LINGUIST', user.roleSettings);
     const list = (name: string) => settings.referenceLists[name] ?? [];
     return {
-      provider: { type: 'USER', id: String(user.id), uid: user.uid, userName: user.userName, firstName: user.firstName, lastName: user.lastName, email: user.email, active: bool(user.active) },
+      provider: {
+        type: 'USER',
+        id: String(user.id),
+        uid: user.uid,
+        userName: user.userName,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        email: user.email,
+        active: bool(user.active),
+      },
       name: user.userName,
       profile: {
         sourceLocales: settings.locales['sourceLocales'] ?? [],
@@ -85,7 +103,10 @@ async function vendorCandidates(db: Kysely<DB>, organizationId: string): Promise
     .where('vendors.buyerOrganizationId', '=', organizationId)
     .where('vendors.active', '=', true)
     .execute();
-  const refs = await linkReferenceIds(db, vendors.map((v) => v.id));
+  const refs = await linkReferenceIds(
+    db,
+    vendors.map((v) => v.id),
+  );
   const all = (map: Map<string, (string | number)[]>) => [...map.values()].flat().map(String);
   const [clients, domains, subDomains, workflowSteps] = await Promise.all([
     uidsById(db, 'clients', all(refs.clients)),
@@ -93,11 +114,18 @@ async function vendorCandidates(db: Kysely<DB>, organizationId: string): Promise
     uidsById(db, 'subDomains', all(refs.subDomains)),
     uidsById(db, 'workflowSteps', all(refs.workflowSteps)),
   ]);
-  const uids = (map: Map<string, (string | number)[]>, lookup: Map<string, string>, vendorId: string) => (map.get(vendorId) ?? []).map((id) => lookup.get(String(id))).filter((uid): uid is string => uid !== undefined);
+  const uids = (map: Map<string, (string | number)[]>, lookup: Map<string, string>, vendorId: string) =>
+    (map.get(vendorId) ?? []).map((id) => lookup.get(String(id))).filter((uid): uid is string => uid !== undefined);
   return vendors.map((vendor) => {
     const id = String(vendor.id);
     return {
-      provider: { type: 'VENDOR', id, uid: vendor.uid, name: vendor.name, ...(vendor.buyerOwnerId === null ? {} : { defaultProjectOwnerId: Number(vendor.buyerOwnerId) }) },
+      provider: {
+        type: 'VENDOR',
+        id,
+        uid: vendor.uid,
+        name: vendor.name,
+        ...(vendor.buyerOwnerId === null ? {} : { defaultProjectOwnerId: Number(vendor.buyerOwnerId) }),
+      },
       name: vendor.name,
       profile: {
         sourceLocales: JSON.parse(vendor.sourceLocales) as string[],
@@ -112,9 +140,22 @@ async function vendorCandidates(db: Kysely<DB>, organizationId: string): Promise
 }
 
 /** ProviderListDtoV2 of `jobs` of `project`; `limit` caps `relevant` (omitted: all of them). */
-export async function suggestProviders(db: Kysely<DB>, project: ProjectRow, jobs: readonly JobRow[], limit: number | undefined): Promise<{ providers: { all: ProviderReference[]; relevant: ProviderReference[] } }> {
+export async function suggestProviders(
+  db: Kysely<DB>,
+  project: ProjectRow,
+  jobs: readonly JobRow[],
+  limit: number | undefined,
+): Promise<{ providers: { all: ProviderReference[]; relevant: ProviderReference[] } }> {
   const organizationId = String(project.organizationId);
-  const [facts, linguists, vendors] = await Promise.all([jobFacts(db, project, jobs), linguistCandidates(db, organizationId), vendorCandidates(db, organizationId)]);
-  const ranked: Ranked<ProviderReference>[] = [...linguists, ...vendors].map((c) => ({ provider: c.provider, name: c.name, score: relevance(c.profile, facts) }));
+  const [facts, linguists, vendors] = await Promise.all([
+    jobFacts(db, project, jobs),
+    linguistCandidates(db, organizationId),
+    vendorCandidates(db, organizationId),
+  ]);
+  const ranked: Ranked<ProviderReference>[] = [...linguists, ...vendors].map((c) => ({
+    provider: c.provider,
+    name: c.name,
+    score: relevance(c.profile, facts),
+  }));
   return { providers: rankProviders(ranked, limit) };
 }

@@ -55,7 +55,10 @@ interface SplitContext {
 
 /** Narrows `job` to the first part; refuses (409) when someone changed its range meanwhile. */
 async function narrowToFirstPart(ctx: SplitContext, job: JobRow, first: IndexRange): Promise<JobRow> {
-  let update = ctx.trx.updateTable('jobs').set({ beginIndex: first.first, endIndex: first.last, lastModifiedAt: ctx.now, lastModifiedById: ctx.callerId }).where('id', '=', String(job.id));
+  let update = ctx.trx
+    .updateTable('jobs')
+    .set({ beginIndex: first.first, endIndex: first.last, lastModifiedAt: ctx.now, lastModifiedById: ctx.callerId })
+    .where('id', '=', String(job.id));
   update = job.beginIndex === null ? update.where('beginIndex', 'is', null) : update.where('beginIndex', '=', job.beginIndex);
   update = job.endIndex === null ? update.where('endIndex', 'is', null) : update.where('endIndex', '=', job.endIndex);
   const row = await update.returningAll().executeTakeFirst();
@@ -89,11 +92,35 @@ async function insertPart(ctx: SplitContext, job: JobRow, part: IndexRange): Pro
     .returningAll()
     .executeTakeFirstOrThrow();
   const newId = String(created.id);
-  const providers = await trx.selectFrom('jobProviders').select(['userId', 'vendorId']).where('jobId', '=', String(job.id)).orderBy('id').execute();
-  if (providers.length) await trx.insertInto('jobProviders').values(providers.map((p) => ({ jobId: newId, userId: p.userId, vendorId: p.vendorId }))).execute();
-  const history = await trx.selectFrom('jobStatusChanges').select(['status', 'changedAt', 'changedById']).where('jobId', '=', String(job.id)).orderBy('id').execute();
-  if (history.length) await trx.insertInto('jobStatusChanges').values(history.map((h) => ({ jobId: newId, status: h.status, changedAt: h.changedAt, changedById: h.changedById }))).execute();
-  await trx.updateTable('jobSegments').set({ jobId: newId }).where('jobId', '=', String(job.id)).where('idx', '>=', part.first).where('idx', '<=', part.last).execute();
+  const providers = await trx
+    .selectFrom('jobProviders')
+    .select(['userId', 'vendorId'])
+    .where('jobId', '=', String(job.id))
+    .orderBy('id')
+    .execute();
+  if (providers.length)
+    await trx
+      .insertInto('jobProviders')
+      .values(providers.map((p) => ({ jobId: newId, userId: p.userId, vendorId: p.vendorId })))
+      .execute();
+  const history = await trx
+    .selectFrom('jobStatusChanges')
+    .select(['status', 'changedAt', 'changedById'])
+    .where('jobId', '=', String(job.id))
+    .orderBy('id')
+    .execute();
+  if (history.length)
+    await trx
+      .insertInto('jobStatusChanges')
+      .values(history.map((h) => ({ jobId: newId, status: h.status, changedAt: h.changedAt, changedById: h.changedById })))
+      .execute();
+  await trx
+    .updateTable('jobSegments')
+    .set({ jobId: newId })
+    .where('jobId', '=', String(job.id))
+    .where('idx', '>=', part.first)
+    .where('idx', '<=', part.last)
+    .execute();
   return created;
 }
 

@@ -8,7 +8,15 @@ import { JobPartReadyReferences, JobParts } from '../jobs/jobs.schemas.js';
 import { ProviderListV2 } from '../job-operations/job-operations.schemas.js';
 import { requireProject } from '../projects/project-access.js';
 import { splitJob } from './job-split.js';
-import { CompareQuery, ComparedSegments, ProjectJobParams, ProjectParams, ProjectSuggestBody, ProjectSuggestQuery, SplitJobAction } from './job-structure.schemas.js';
+import {
+  CompareQuery,
+  ComparedSegments,
+  ProjectJobParams,
+  ProjectParams,
+  ProjectSuggestBody,
+  ProjectSuggestQuery,
+  SplitJobAction,
+} from './job-structure.schemas.js';
 import { assertLevels, compareJobs } from './level-compare.js';
 import { suggestProjectProviders } from './project-providers.js';
 
@@ -93,7 +101,8 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const withLevel = request.query.withWorkflowLevel ?? 1;
         const levels = await assertLevels(db, String(project.project.id), { atWorkflowLevel: at, withWorkflowLevel: withLevel });
         const jobs = [];
-        for (const uid of new Set(request.body.jobs.map((j) => j.uid))) jobs.push((await requireJob(db, caller, projectUid, uid, 'view')).job);
+        for (const uid of new Set(request.body.jobs.map((j) => j.uid)))
+          jobs.push((await requireJob(db, caller, projectUid, uid, 'view')).job);
         return { segments: await compareJobs(db, jobs, at, withLevel, levels) };
       },
     );

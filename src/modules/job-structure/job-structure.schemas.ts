@@ -10,7 +10,11 @@ export const ProjectJobParams = Type.Object({ projectUid: Uid, jobUid: Uid });
 
 // ---- listProviders_3
 
-const Limit = Type.Integer({ minimum: 1, maximum: 10_000, description: 'At most this many `relevant` providers, best first; omitted: all.' });
+const Limit = Type.Integer({
+  minimum: 1,
+  maximum: 10_000,
+  description: 'At most this many `relevant` providers, best first; omitted: all.',
+});
 
 export const ProjectSuggestQuery = Type.Object({ limit: Type.Optional(Limit) });
 
@@ -50,7 +54,15 @@ export const CompareQuery = Type.Object({ atWorkflowLevel: Type.Optional(Level),
 export const ComparedSegments = Type.Object(
   {
     segments: Type.Array(
-      Type.Object({ uid: Type.String(), state: Type.Union([Type.Literal('Miss'), Type.Literal('Diff')]), jobUid: Type.String(), index: Type.Integer() }, { title: 'ComparedSegmentDto' }),
+      Type.Object(
+        {
+          uid: Type.String(),
+          state: Type.Union([Type.Literal('Miss'), Type.Literal('Diff')]),
+          jobUid: Type.String(),
+          index: Type.Integer(),
+        },
+        { title: 'ComparedSegmentDto' },
+      ),
     ),
   },
   { title: 'ComparedSegmentsDto' },

@@ -37,13 +37,22 @@ export function compareState(segment: SegmentVersions, at: number, withLevel: nu
 export async function assertLevels(db: Kysely<DB>, projectId: string, levels: Record<string, number>): Promise<number> {
   const last = await lastWorkflowLevel(db, projectId);
   for (const [field, level] of Object.entries(levels)) {
-    if (level > last) throw invalid(`The project has ${last} workflow level${last === 1 ? '' : 's'}; there is no level ${level}.`, [{ field, message: `at most ${last}` }]);
+    if (level > last)
+      throw invalid(`The project has ${last} workflow level${last === 1 ? '' : 's'}; there is no level ${level}.`, [
+        { field, message: `at most ${last}` },
+      ]);
   }
   return last;
 }
 
 /** The compared segments of `jobs` (in their order, each in file order). */
-export async function compareJobs(db: Kysely<DB>, jobs: readonly JobRow[], at: number, withLevel: number, levels: number): Promise<ComparedSegment[]> {
+export async function compareJobs(
+  db: Kysely<DB>,
+  jobs: readonly JobRow[],
+  at: number,
+  withLevel: number,
+  levels: number,
+): Promise<ComparedSegment[]> {
   const result: ComparedSegment[] = [];
   for (const job of jobs) {
     const source = await db.selectFrom('jobSources').selectAll().where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();

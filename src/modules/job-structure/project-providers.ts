@@ -22,7 +22,8 @@ const shapeKey = (job: JobShape) => `${job.targetLang}|${job.projectWorkflowStep
 
 function distinctShapes(jobs: readonly JobShape[]): JobShape[] {
   const seen = new Map<string, JobShape>();
-  for (const job of jobs) if (!seen.has(shapeKey(job))) seen.set(shapeKey(job), { targetLang: job.targetLang, projectWorkflowStepId: job.projectWorkflowStepId });
+  for (const job of jobs)
+    if (!seen.has(shapeKey(job))) seen.set(shapeKey(job), { targetLang: job.targetLang, projectWorkflowStepId: job.projectWorkflowStepId });
   return [...seen.values()];
 }
 
@@ -39,18 +40,36 @@ async function plannedJobShapes(db: Kysely<DB>, project: ProjectRow): Promise<Jo
 
 async function namedJobs(db: Kysely<DB>, project: ProjectRow, uids: readonly string[]): Promise<JobShape[]> {
   const wanted = [...new Set(uids)];
-  const jobs = await db.selectFrom('jobs').select(['uid', 'targetLang', 'projectWorkflowStepId']).where('projectId', '=', String(project.id)).where('uid', 'in', wanted).execute();
+  const jobs = await db
+    .selectFrom('jobs')
+    .select(['uid', 'targetLang', 'projectWorkflowStepId'])
+    .where('projectId', '=', String(project.id))
+    .where('uid', 'in', wanted)
+    .execute();
   const missing = wanted.filter((uid) => !jobs.some((j) => j.uid === uid));
-  if (missing.length) throw new ApiError('not_found', 'ResourceNotFound', `Job not found in the project: ${missing.join(', ')}.`, { details: missing.map((uid) => ({ field: 'jobs', message: `unknown job ${uid}` })) });
+  if (missing.length)
+    throw new ApiError('not_found', 'ResourceNotFound', `Job not found in the project: ${missing.join(', ')}.`, {
+      details: missing.map((uid) => ({ field: 'jobs', message: `unknown job ${uid}` })),
+    });
   return jobs;
 }
 
 async function projectJobShapes(db: Kysely<DB>, project: ProjectRow): Promise<JobShape[]> {
-  const jobs = await db.selectFrom('jobs').select(['targetLang', 'projectWorkflowStepId']).distinct().where('projectId', '=', String(project.id)).execute();
+  const jobs = await db
+    .selectFrom('jobs')
+    .select(['targetLang', 'projectWorkflowStepId'])
+    .distinct()
+    .where('projectId', '=', String(project.id))
+    .execute();
   return jobs.length ? jobs : plannedJobShapes(db, project);
 }
 
-export async function suggestProjectProviders(db: Kysely<DB>, project: ProjectRow, jobUids: readonly string[] | undefined, limit: number | undefined) {
+export async function suggestProjectProviders(
+  db: Kysely<DB>,
+  project: ProjectRow,
+  jobUids: readonly string[] | undefined,
+  limit: number | undefined,
+) {
   const shapes = distinctShapes(jobUids?.length ? await namedJobs(db, project, jobUids) : await projectJobShapes(db, project));
   // suggestProviders reads only the target language and workflow step of each job.
   return suggestProviders(db, project, shapes as JobRow[], limit);

@@ -43,7 +43,13 @@ export function textAtLevel(segment: SegmentVersions, level: number): string | n
  * segment index belongs to one job per level (split parts partition the file), so the level's
  * translations are read from whichever of its jobs holds the segment.
  */
-export async function loadSegmentVersions(db: Kysely<DB>, source: JobSourceRow, targetLang: string, range: IndexRange, levels: number): Promise<SegmentVersions[]> {
+export async function loadSegmentVersions(
+  db: Kysely<DB>,
+  source: JobSourceRow,
+  targetLang: string,
+  range: IndexRange,
+  levels: number,
+): Promise<SegmentVersions[]> {
   if (source.importStatus !== 'OK' || range.last < range.first) return [];
   const [segments, translations] = await Promise.all([
     db
@@ -73,11 +79,20 @@ export async function loadSegmentVersions(db: Kysely<DB>, source: JobSourceRow, 
     row[level - 1] = t.target;
     own.set(idx, row);
   }
-  return segments.map((s) => ({ index: Number(s.idx), source: s.source, imported: s.importedTarget, own: own.get(Number(s.idx)) ?? new Array<string | null>(levels).fill(null) }));
+  return segments.map((s) => ({
+    index: Number(s.idx),
+    source: s.source,
+    imported: s.importedTarget,
+    own: own.get(Number(s.idx)) ?? new Array<string | null>(levels).fill(null),
+  }));
 }
 
 /** The project's last workflow level (1 for a project without workflow steps). */
 export async function lastWorkflowLevel(db: Kysely<DB>, projectId: string): Promise<number> {
-  const row = await db.selectFrom('projectWorkflowSteps').select((eb) => eb.fn.max('workflowLevel').as('level')).where('projectId', '=', projectId).executeTakeFirst();
+  const row = await db
+    .selectFrom('projectWorkflowSteps')
+    .select((eb) => eb.fn.max('workflowLevel').as('level'))
+    .where('projectId', '=', projectId)
+    .executeTakeFirst();
   return row?.level === null || row?.level === undefined ? 1 : Number(row.level);
 }

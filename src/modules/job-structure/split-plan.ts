@@ -33,9 +33,13 @@ const present = (value: unknown) => value !== null && value !== undefined && val
 
 /** The one method the request names; 400 when it names none or several. */
 export function splitMethod(request: SplitRequest): SplitMethod {
-  const named = (['segmentOrdinals', 'partCount', 'partSize', 'wordCount', 'byDocumentPart'] as const).filter((key) => present(request[key]));
+  const named = (['segmentOrdinals', 'partCount', 'partSize', 'wordCount', 'byDocumentPart'] as const).filter((key) =>
+    present(request[key]),
+  );
   if (named.length !== 1) {
-    throw invalid('Name exactly one way of splitting: segmentOrdinals, partCount, partSize, wordCount or byDocumentPart.', [{ field: 'body', message: named.length ? `several options: ${named.join(', ')}` : 'no option given' }]);
+    throw invalid('Name exactly one way of splitting: segmentOrdinals, partCount, partSize, wordCount or byDocumentPart.', [
+      { field: 'body', message: named.length ? `several options: ${named.join(', ')}` : 'no option given' },
+    ]);
   }
   return named[0]!;
 }
@@ -59,14 +63,24 @@ function byOrdinals(range: IndexRange, ordinals: readonly number[]): IndexRange[
   const size = range.last - range.first + 1;
   const sorted = [...new Set(ordinals)].sort((a, b) => a - b);
   const bad = sorted.filter((n) => !Number.isInteger(n) || n < 1 || n >= size);
-  if (bad.length) throw invalid(`Segment ordinals must be between 1 and ${size - 1} (the job has ${size} segments; a split after its last segment changes nothing).`, [{ field: 'segmentOrdinals', message: `out of range: ${bad.join(', ')}` }]);
-  return rangesFromCuts(range, sorted.map((n) => range.first + n - 1));
+  if (bad.length)
+    throw invalid(
+      `Segment ordinals must be between 1 and ${size - 1} (the job has ${size} segments; a split after its last segment changes nothing).`,
+      [{ field: 'segmentOrdinals', message: `out of range: ${bad.join(', ')}` }],
+    );
+  return rangesFromCuts(
+    range,
+    sorted.map((n) => range.first + n - 1),
+  );
 }
 
 function byCount(range: IndexRange, count: number): IndexRange[] {
   const size = range.last - range.first + 1;
   if (!Number.isInteger(count) || count < 2) onePartOnly('partCount', 'partCount must be at least 2');
-  if (count > size) throw invalid(`The job has ${size} segments: it cannot be split into ${count} parts.`, [{ field: 'partCount', message: `at most ${size}` }]);
+  if (count > size)
+    throw invalid(`The job has ${size} segments: it cannot be split into ${count} parts.`, [
+      { field: 'partCount', message: `at most ${size}` },
+    ]);
   const base = Math.floor(size / count);
   const longer = size % count;
   const cuts: number[] = [];
@@ -80,7 +94,8 @@ function byCount(range: IndexRange, count: number): IndexRange[] {
 
 function bySize(range: IndexRange, partSize: number): IndexRange[] {
   const size = range.last - range.first + 1;
-  if (!Number.isInteger(partSize) || partSize < 1) throw invalid('partSize must be a positive number of segments.', [{ field: 'partSize', message: 'must be at least 1' }]);
+  if (!Number.isInteger(partSize) || partSize < 1)
+    throw invalid('partSize must be a positive number of segments.', [{ field: 'partSize', message: 'must be at least 1' }]);
   if (partSize >= size) onePartOnly('partSize', `the job has ${size} segments, not more than ${partSize}`);
   const cuts: number[] = [];
   for (let last = range.first + partSize - 1; last < range.last; last += partSize) cuts.push(last);
@@ -89,7 +104,8 @@ function bySize(range: IndexRange, partSize: number): IndexRange[] {
 
 /** `words[i]` is the word count of segment `range.first + i`. */
 function byWords(range: IndexRange, wordCount: number, words: readonly number[]): IndexRange[] {
-  if (!Number.isInteger(wordCount) || wordCount < 1) throw invalid('wordCount must be a positive number of words.', [{ field: 'wordCount', message: 'must be at least 1' }]);
+  if (!Number.isInteger(wordCount) || wordCount < 1)
+    throw invalid('wordCount must be a positive number of words.', [{ field: 'wordCount', message: 'must be at least 1' }]);
   const cuts: number[] = [];
   let inPart = 0;
   for (let i = 0; i < words.length - 1; i++) {
@@ -120,6 +136,11 @@ export function splitRanges(range: IndexRange, request: SplitRequest, words: rea
     case 'wordCount':
       return byWords(range, request.wordCount!, words);
     case 'byDocumentPart':
-      throw new ApiError('invalid', 'NotSupportedYet', 'Splitting by document parts works only for PowerPoint files, which OpenTMS does not import yet.', { details: [{ field: 'byDocumentPart', message: 'PowerPoint files only' }] });
+      throw new ApiError(
+        'invalid',
+        'NotSupportedYet',
+        'Splitting by document parts works only for PowerPoint files, which OpenTMS does not import yet.',
+        { details: [{ field: 'byDocumentPart', message: 'PowerPoint files only' }] },
+      );
   }
 }

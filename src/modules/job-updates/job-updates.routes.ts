@@ -30,7 +30,7 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'updateSource',
           summary: 'Update source',
           description:
-            'The new file as `application/octet-stream` (`Content-Disposition: filename*=UTF-8\'\'…`), the jobs in the `Memsource` header (`{jobs: [{uid}], preTranslate, allowAutomaticPostAnalysis, callbackUrl}`, at most 100 jobs of the first workflow step, not split, no step in DELIVERED, COMPLETED or CANCELLED). The file becomes a new source of those jobs and their later steps once imported (UPDATE_SOURCE async request); translations of segments whose source did not change are kept.',
+            "The new file as `application/octet-stream` (`Content-Disposition: filename*=UTF-8''…`), the jobs in the `Memsource` header (`{jobs: [{uid}], preTranslate, allowAutomaticPostAnalysis, callbackUrl}`, at most 100 jobs of the first workflow step, not split, no step in DELIVERED, COMPLETED or CANCELLED). The file becomes a new source of those jobs and their later steps once imported (UPDATE_SOURCE async request); translations of segments whose source did not change are kept.",
           params: ProjectUidParams,
           response: { 200: JobUpdateSourceResponse },
         },
@@ -42,7 +42,12 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const body = octetStreamBody(request);
         const filename = uploadFilename(request);
         refuseZip(filename);
-        const plan = await planSourceUpdate(db, caller, request.params.projectUid, memsourceHeader(request, JobUpdateSourceRequest) as SourceRequest);
+        const plan = await planSourceUpdate(
+          db,
+          caller,
+          request.params.projectUid,
+          memsourceHeader(request, JobUpdateSourceRequest) as SourceRequest,
+        );
         const blob = await putUpload(deps, body);
         return startSourceUpdate(deps, caller, plan, { blob, filename });
       },
@@ -57,7 +62,7 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'updateTarget',
           summary: 'Update target',
           description:
-            'A translated copy of the job\'s file (same extension; not for XLIFF and other bilingual formats) as `application/octet-stream`, the job in the `Memsource` header (`{jobs: [{uid}], unconfirmChangedSegments, callbackUrl}`). Read asynchronously (UPDATE_TARGET): each unit is aligned to the job\'s segments and changed segments become the job\'s translations, confirmed unless `unconfirmChangedSegments`.',
+            "A translated copy of the job's file (same extension; not for XLIFF and other bilingual formats) as `application/octet-stream`, the job in the `Memsource` header (`{jobs: [{uid}], unconfirmChangedSegments, callbackUrl}`). Read asynchronously (UPDATE_TARGET): each unit is aligned to the job's segments and changed segments become the job's translations, confirmed unless `unconfirmChangedSegments`.",
           params: ProjectUidParams,
           response: { 202: JobUpdateSourceResponse },
         },
@@ -68,7 +73,13 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         await requireProject(db, caller, request.params.projectUid, 'edit');
         const body = octetStreamBody(request);
         const filename = uploadFilename(request);
-        const plan = await planTargetUpdate(db, caller, request.params.projectUid, memsourceHeader(request, JobUpdateTargetRequest) as TargetRequest, filename);
+        const plan = await planTargetUpdate(
+          db,
+          caller,
+          request.params.projectUid,
+          memsourceHeader(request, JobUpdateTargetRequest) as TargetRequest,
+          filename,
+        );
         const blob = await putUpload(deps, body);
         return reply.code(202).send(await startTargetUpdate(deps, caller, plan, blob));
       },

@@ -23,7 +23,9 @@ export const JobUpdateTargetRequest = Type.Object({
   jobs: Type.Array(JobUidReference, { minItems: 1, maxItems: 1 }),
   propagateConfirmedToTm: Type.Optional(Nullable(LooseBoolean)),
   callbackUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-  targetSegmentationRule: Type.Optional(Nullable(Type.Object({ id: Type.Union([Type.String({ maxLength: 64 }), Type.Integer({ minimum: 1 })]) }))),
+  targetSegmentationRule: Type.Optional(
+    Nullable(Type.Object({ id: Type.Union([Type.String({ maxLength: 64 }), Type.Integer({ minimum: 1 })]) })),
+  ),
   unconfirmChangedSegments: Type.Optional(Nullable(LooseBoolean)),
 });
 export type JobUpdateTargetRequest = Static<typeof JobUpdateTargetRequest>;

@@ -15,7 +15,17 @@ export interface SegmentText {
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['DELIVERED', 'COMPLETED', 'CANCELLED']);
 
 /** Extensions whose jobs take no updateTarget (the description's list, plus XLIFF's other spellings). */
-export const UPDATE_TARGET_REFUSED_EXTENSIONS: ReadonlySet<string> = new Set(['xliff', 'xlf', 'mxliff', 'sdlxliff', 'po', 'tbx', 'tmx', 'ttx', 'ts']);
+export const UPDATE_TARGET_REFUSED_EXTENSIONS: ReadonlySet<string> = new Set([
+  'xliff',
+  'xlf',
+  'mxliff',
+  'sdlxliff',
+  'po',
+  'tbx',
+  'tmx',
+  'ttx',
+  'ts',
+]);
 
 /** The lower-case extension of a file name, '' without one. */
 export function extensionOf(filename: string): string {

@@ -28,12 +28,19 @@ type Outcome = { errorCode: string; errorDesc: string } | null;
 const INSERT_CHUNK = 500;
 
 async function segmentTexts(db: Kysely<DB>, jobSourceId: string): Promise<SegmentText[]> {
-  const rows = await db.selectFrom('sourceSegments').select(['idx', 'source', 'tags']).where('jobSourceId', '=', jobSourceId).orderBy('idx').execute();
+  const rows = await db
+    .selectFrom('sourceSegments')
+    .select(['idx', 'source', 'tags'])
+    .where('jobSourceId', '=', jobSourceId)
+    .orderBy('idx')
+    .execute();
   return rows.map((r) => ({ idx: Number(r.idx), source: r.source, tags: r.tags }));
 }
 
 async function userReference(db: Kysely<DB>, userId: string) {
-  return (await db.selectFrom('users').select(['uid', 'userName', 'firstName', 'lastName']).where('id', '=', userId).executeTakeFirst()) ?? null;
+  return (
+    (await db.selectFrom('users').select(['uid', 'userName', 'firstName', 'lastName']).where('id', '=', userId).executeTakeFirst()) ?? null
+  );
 }
 
 /** Replaces the job's translations by the ones `map` (new idx → old idx) carries over; true when the job had or now has any. */
@@ -44,39 +51,75 @@ async function carryTranslations(trx: Kysely<DB>, jobId: string, map: ReadonlyMa
   await trx.deleteFrom('jobSegments').where('jobId', '=', jobId).execute();
   const rows = [...map].flatMap(([newIdx, oldIdx]) => {
     const row = byIdx.get(oldIdx);
-    return row ? [{ jobId, idx: newIdx, target: row.target, confirmed: row.confirmed, modifiedAt: row.modifiedAt, modifiedById: row.modifiedById }] : [];
+    return row
+      ? [{ jobId, idx: newIdx, target: row.target, confirmed: row.confirmed, modifiedAt: row.modifiedAt, modifiedById: row.modifiedById }]
+      : [];
   });
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx.insertInto('jobSegments').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+    await trx
+      .insertInto('jobSegments')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute();
   return true;
 }
 
 async function emitJobs(deps: AppDeps, trx: Kysely<DB>, event: WebhookEvent, jobs: readonly JobRow[], userId: string): Promise<void> {
   if (jobs.length === 0) return;
-  await emitEvent(deps, trx, { organizationId: String(jobs[0]!.organizationId), event, records: await jobEventRecords(trx, jobs), user: await userReference(trx, userId) });
+  await emitEvent(deps, trx, {
+    organizationId: String(jobs[0]!.organizationId),
+    event,
+    records: await jobEventRecords(trx, jobs),
+    user: await userReference(trx, userId),
+  });
 }
 
 /** Moves the group's jobs (those still on the old file) to the imported new file; returns the blobs to release. */
-async function moveJobs(deps: AppDeps, group: UpdateSourcePayload['groups'][number], userId: string): Promise<{ outcome: Outcome; released: string[] }> {
+async function moveJobs(
+  deps: AppDeps,
+  group: UpdateSourcePayload['groups'][number],
+  userId: string,
+): Promise<{ outcome: Outcome; released: string[] }> {
   const db = deps.database.db;
   const [oldSegments, newSegments] = await Promise.all([segmentTexts(db, group.oldSourceId), segmentTexts(db, group.newSourceId)]);
   const map = carryOverMap(oldSegments, newSegments);
   const now = deps.clock().toISOString();
   return db.transaction().execute(async (trx) => {
-    const jobs = await trx.selectFrom('jobs').selectAll().where('id', 'in', group.jobIds).where('jobSourceId', '=', group.oldSourceId).execute();
+    const jobs = await trx
+      .selectFrom('jobs')
+      .selectAll()
+      .where('id', 'in', group.jobIds)
+      .where('jobSourceId', '=', group.oldSourceId)
+      .execute();
     // Deleted, split or moved by another update meanwhile: the update no longer applies.
     if (jobs.length === 0 || jobs.some((job) => job.beginIndex !== null || job.endIndex !== null)) {
       const newSource = await trx.selectFrom('jobSources').select('sha256').where('id', '=', group.newSourceId).executeTakeFirst();
       await trx.deleteFrom('jobSources').where('id', '=', group.newSourceId).execute();
-      return { outcome: { errorCode: 'JobsChanged', errorDesc: 'The jobs were deleted, split or updated meanwhile; the new source was not applied.' }, released: newSource ? [newSource.sha256] : [] };
+      return {
+        outcome: {
+          errorCode: 'JobsChanged',
+          errorDesc: 'The jobs were deleted, split or updated meanwhile; the new source was not applied.',
+        },
+        released: newSource ? [newSource.sha256] : [],
+      };
     }
     const targetsChanged: string[] = [];
     for (const job of jobs) if (await carryTranslations(trx, String(job.id), map)) targetsChanged.push(String(job.id));
     const jobIds = jobs.map((job) => String(job.id));
-    await trx.updateTable('jobs').set({ jobSourceId: group.newSourceId, lastModifiedAt: now, lastModifiedById: userId }).where('id', 'in', jobIds).execute();
+    await trx
+      .updateTable('jobs')
+      .set({ jobSourceId: group.newSourceId, lastModifiedAt: now, lastModifiedById: userId })
+      .where('id', 'in', jobIds)
+      .execute();
     const released = await dropOldSourceIfUnused(trx, group.oldSourceId, group.newSourceId);
     const moved = await trx.selectFrom('jobs').selectAll().where('id', 'in', jobIds).orderBy('id').execute();
     await emitJobs(deps, trx, 'JOB_UPDATED', moved, userId);
-    await emitJobs(deps, trx, 'JOB_TARGET_UPDATED', moved.filter((job) => targetsChanged.includes(String(job.id))), userId);
+    await emitJobs(
+      deps,
+      trx,
+      'JOB_TARGET_UPDATED',
+      moved.filter((job) => targetsChanged.includes(String(job.id))),
+      userId,
+    );
     return { outcome: null, released };
   });
 }
@@ -95,23 +138,37 @@ async function dropOldSourceIfUnused(trx: Kysely<DB>, oldSourceId: string, newSo
 async function dropFailedSource(deps: AppDeps, newSourceId: string): Promise<string[]> {
   const source = await deps.database.db.selectFrom('jobSources').select('sha256').where('id', '=', newSourceId).executeTakeFirst();
   if (!source) return [];
-  await deps.database.db.deleteFrom('jobSources').where('id', '=', newSourceId).where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.jobSourceId', '=', 'jobSources.id')))).execute();
+  await deps.database.db
+    .deleteFrom('jobSources')
+    .where('id', '=', newSourceId)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.jobSourceId', '=', 'jobSources.id'))))
+    .execute();
   return [source.sha256];
 }
 
 /** Imports and applies one group; a group already applied (its new source has the jobs) is left alone. */
-async function applyGroup(deps: AppDeps, group: UpdateSourcePayload['groups'][number], userId: string, signal: AbortSignal): Promise<{ outcome: Outcome; released: string[] }> {
+async function applyGroup(
+  deps: AppDeps,
+  group: UpdateSourcePayload['groups'][number],
+  userId: string,
+  signal: AbortSignal,
+): Promise<{ outcome: Outcome; released: string[] }> {
   const db = deps.database.db;
   const applied = await db.selectFrom('jobs').select('id').where('jobSourceId', '=', group.newSourceId).executeTakeFirst();
   if (applied) return { outcome: null, released: [] };
   const source = await db.selectFrom('jobSources').select('id').where('id', '=', group.newSourceId).executeTakeFirst();
-  if (!source) return { outcome: { errorCode: 'JobsChanged', errorDesc: 'The new source was removed before it could be applied.' }, released: [] };
+  if (!source)
+    return { outcome: { errorCode: 'JobsChanged', errorDesc: 'The new source was removed before it could be applied.' }, released: [] };
   const imported = await importJobSource(deps, group.newSourceId, signal);
   if (imported) return { outcome: imported, released: await dropFailedSource(deps, group.newSourceId) };
   return moveJobs(deps, group, userId);
 }
 
-export async function runSourceUpdate(deps: AppDeps, payload: UpdateSourcePayload, signal: AbortSignal = new AbortController().signal): Promise<void> {
+export async function runSourceUpdate(
+  deps: AppDeps,
+  payload: UpdateSourcePayload,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<void> {
   let firstError: Outcome = null;
   const released: string[] = [];
   for (const group of payload.groups) {

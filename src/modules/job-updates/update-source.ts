@@ -47,13 +47,17 @@ export function checkCallbackUrl(url: string | null | undefined): string | null 
   } catch {
     // reported below
   }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw invalid('callbackUrl must be an http(s) URL.', [{ field: 'callbackUrl', message: 'must be an http(s) URL' }]);
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    throw invalid('callbackUrl must be an http(s) URL.', [{ field: 'callbackUrl', message: 'must be an http(s) URL' }]);
   return url;
 }
 
 /** A .zip is refused by the description (an archive is not one job's file). */
 export function refuseZip(filename: string): void {
-  if (extensionOf(filename) === 'zip') throw new ApiError('invalid', 'ZipNotAllowed', 'A .zip file cannot update a job; send the file itself.', { details: [{ field: 'Content-Disposition', message: 'must not be a .zip file' }] });
+  if (extensionOf(filename) === 'zip')
+    throw new ApiError('invalid', 'ZipNotAllowed', 'A .zip file cannot update a job; send the file itself.', {
+      details: [{ field: 'Content-Disposition', message: 'must not be a .zip file' }],
+    });
 }
 
 function refused(code: string, message: string, jobs: readonly JobRow[]): ApiError {
@@ -62,19 +66,46 @@ function refused(code: string, message: string, jobs: readonly JobRow[]): ApiErr
 
 /** The jobs of `job`'s file and language at every workflow level (the listed job included). */
 async function jobsOfFileAndLanguage(db: Kysely<DB>, job: JobRow): Promise<JobRow[]> {
-  return db.selectFrom('jobs').selectAll().where('jobSourceId', '=', String(job.jobSourceId)).where('targetLang', '=', job.targetLang).orderBy('workflowLevel').orderBy('id').execute();
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('jobSourceId', '=', String(job.jobSourceId))
+    .where('targetLang', '=', job.targetLang)
+    .orderBy('workflowLevel')
+    .orderBy('id')
+    .execute();
 }
 
 /** 409 while a file is still importing: its segments, which the update carries translations from, are not there yet. */
 async function assertNotImporting(db: Kysely<DB>, sourceIds: readonly string[]): Promise<void> {
-  const running = await db.selectFrom('jobSources').select('filename').where('id', 'in', [...sourceIds]).where('importStatus', '=', 'RUNNING').execute();
-  if (running.length) throw new ApiError('conflict', 'JobImportNotFinished', `${running.map((r) => r.filename).join(', ')}: still being imported; update the source once the import finished.`);
+  const running = await db
+    .selectFrom('jobSources')
+    .select('filename')
+    .where('id', 'in', [...sourceIds])
+    .where('importStatus', '=', 'RUNNING')
+    .execute();
+  if (running.length)
+    throw new ApiError(
+      'conflict',
+      'JobImportNotFinished',
+      `${running.map((r) => r.filename).join(', ')}: still being imported; update the source once the import finished.`,
+    );
 }
 
 /** Checks the request and the jobs (edit rights, the description's job restrictions); stores nothing. */
-export async function planSourceUpdate(db: Kysely<DB>, caller: Caller, projectUid: string, request: JobUpdateSourceRequest): Promise<PlannedSourceUpdate> {
+export async function planSourceUpdate(
+  db: Kysely<DB>,
+  caller: Caller,
+  projectUid: string,
+  request: JobUpdateSourceRequest,
+): Promise<PlannedSourceUpdate> {
   if (isTrue(request.preTranslate)) {
-    throw new ApiError('invalid', 'NotSupportedYet', 'preTranslate: pre-translation is not available in this installation yet; leave it out.', { details: [{ field: 'preTranslate', message: 'not supported yet' }] });
+    throw new ApiError(
+      'invalid',
+      'NotSupportedYet',
+      'preTranslate: pre-translation is not available in this installation yet; leave it out.',
+      { details: [{ field: 'preTranslate', message: 'not supported yet' }] },
+    );
   }
   const callbackUrl = checkCallbackUrl(request.callbackUrl);
   const listed: JobRow[] = [];
@@ -85,7 +116,12 @@ export async function planSourceUpdate(db: Kysely<DB>, caller: Caller, projectUi
     listed.push(access.job);
   }
   const notFirst = listed.filter((job) => Number(job.workflowLevel) !== 1);
-  if (notFirst.length) throw refused('JobNotInFirstWorkflowStep', 'Name the jobs of the first workflow step; the later steps of the same file and language are updated with them.', notFirst);
+  if (notFirst.length)
+    throw refused(
+      'JobNotInFirstWorkflowStep',
+      'Name the jobs of the first workflow step; the later steps of the same file and language are updated with them.',
+      notFirst,
+    );
 
   const byGroup = new Map<string, Map<string, JobRow>>();
   for (const job of listed) {
@@ -98,9 +134,19 @@ export async function planSourceUpdate(db: Kysely<DB>, caller: Caller, projectUi
   const split = affected.filter((job) => job.beginIndex !== null || job.endIndex !== null);
   if (split.length) throw refused('JobIsSplit', 'A split job cannot take a new source file.', split);
   const final = affected.filter((job) => FINAL_STATUSES.has(job.status));
-  if (final.length) throw refused('JobInFinalStatus', 'A job whose workflow has a step in a final status (DELIVERED, COMPLETED, CANCELLED) cannot take a new source file.', final);
+  if (final.length)
+    throw refused(
+      'JobInFinalStatus',
+      'A job whose workflow has a step in a final status (DELIVERED, COMPLETED, CANCELLED) cannot take a new source file.',
+      final,
+    );
   await assertNotImporting(db, [...byGroup.keys()]);
-  return { project: project!, groups: [...byGroup].map(([oldSourceId, group]) => ({ oldSourceId, jobIds: [...group.keys()] })), jobs: affected, callbackUrl };
+  return {
+    project: project!,
+    groups: [...byGroup].map(([oldSourceId, group]) => ({ oldSourceId, jobIds: [...group.keys()] })),
+    jobs: affected,
+    callbackUrl,
+  };
 }
 
 export const UPDATE_SOURCE_TASK = 'job.updateSource';
@@ -116,7 +162,14 @@ export interface UpdateSourcePayload {
  * settings (which may have been edited for its jobs). Its `innerId` is a fresh number until the
  * jobs move; the file then takes the old number when the old file is left without jobs.
  */
-async function insertNewSource(deps: AppDeps, trx: Kysely<DB>, caller: Caller, old: JobSourceRow, upload: { blob: StoredBlob; filename: string }, now: string): Promise<string> {
+async function insertNewSource(
+  deps: AppDeps,
+  trx: Kysely<DB>,
+  caller: Caller,
+  old: JobSourceRow,
+  upload: { blob: StoredBlob; filename: string },
+  now: string,
+): Promise<string> {
   const row = await trx
     .insertInto('jobSources')
     .values({
@@ -146,7 +199,12 @@ export interface StartedSourceUpdate {
 }
 
 /** Writes the new sources, the async request and the task of one updateSource request. */
-export async function startSourceUpdate(deps: AppDeps, caller: Caller, plan: PlannedSourceUpdate, upload: { blob: StoredBlob; filename: string }): Promise<StartedSourceUpdate> {
+export async function startSourceUpdate(
+  deps: AppDeps,
+  caller: Caller,
+  plan: PlannedSourceUpdate,
+  upload: { blob: StoredBlob; filename: string },
+): Promise<StartedSourceUpdate> {
   const now = deps.clock().toISOString();
   const project = plan.project;
   const asyncRequest = await deps.database.db.transaction().execute(async (trx) => {
@@ -164,7 +222,11 @@ export async function startSourceUpdate(deps: AppDeps, caller: Caller, plan: Pla
       callbackUrl: plan.callbackUrl,
     });
     const payload: UpdateSourcePayload = { asyncRequestId: String(request.id), userId: caller.userId, groups };
-    await enqueue(trx, { kind: UPDATE_SOURCE_TASK, payload, organizationId: String(project.organizationId), asyncRequestId: String(request.id) }, deps.clock());
+    await enqueue(
+      trx,
+      { kind: UPDATE_SOURCE_TASK, payload, organizationId: String(project.organizationId), asyncRequestId: String(request.id) },
+      deps.clock(),
+    );
     return { id: String(request.id), dateCreated: request.createdAt, action: request.action };
   });
   deps.taskWakeup.notify();
@@ -174,5 +236,12 @@ export async function startSourceUpdate(deps: AppDeps, caller: Caller, plan: Pla
 /** JobPartUpdateSourceDto of each job, named after the file it is getting. */
 export async function updateSourceDtos(db: Kysely<DB>, jobs: readonly JobRow[], filename: string | null): Promise<JobPartUpdateSource[]> {
   const references = await jobReferenceDtos(db, jobs, 'v1');
-  return references.map((r) => ({ uid: r.uid, status: r.status, targetLang: r.targetLang, filename: filename ?? r.filename, workflowLevel: r.workflowLevel, workflowStep: r.workflowStep }));
+  return references.map((r) => ({
+    uid: r.uid,
+    status: r.status,
+    targetLang: r.targetLang,
+    filename: filename ?? r.filename,
+    workflowLevel: r.workflowLevel,
+    workflowStep: r.workflowStep,
+  }));
 }

@@ -53,9 +53,20 @@ export interface PlannedTargetUpdate {
 const refuse = (code: string, message: string, field = 'jobs') => new ApiError('invalid', code, message, { details: [{ field, message }] });
 
 /** Checks the request, the job and the uploaded file's name (the description's restrictions); stores nothing. */
-export async function planTargetUpdate(db: Kysely<DB>, caller: Caller, projectUid: string, request: JobUpdateTargetRequest, filename: string): Promise<PlannedTargetUpdate> {
+export async function planTargetUpdate(
+  db: Kysely<DB>,
+  caller: Caller,
+  projectUid: string,
+  request: JobUpdateTargetRequest,
+  filename: string,
+): Promise<PlannedTargetUpdate> {
   if (request.targetSegmentationRule != null) {
-    throw new ApiError('invalid', 'NotSupportedYet', 'targetSegmentationRule: custom segmentation rules are not available in this installation yet; leave it out.', { details: [{ field: 'targetSegmentationRule', message: 'not supported yet' }] });
+    throw new ApiError(
+      'invalid',
+      'NotSupportedYet',
+      'targetSegmentationRule: custom segmentation rules are not available in this installation yet; leave it out.',
+      { details: [{ field: 'targetSegmentationRule', message: 'not supported yet' }] },
+    );
   }
   const callbackUrl = checkCallbackUrl(request.callbackUrl);
   const { project, job } = await requireJob(db, caller, projectUid, request.jobs[0]!.uid, 'edit');
@@ -71,10 +82,17 @@ function assertTargetFileFits(source: JobSourceRow, filename: string): void {
   refuseZip(filename);
   const original = extensionOf(source.filename);
   if (UPDATE_TARGET_REFUSED_EXTENSIONS.has(original) || source.format === 'xliff12') {
-    throw refuse('UpdateTargetNotAllowed', `Jobs of .${original || source.format} files do not take updateTarget (bilingual formats carry their translations themselves).`);
+    throw refuse(
+      'UpdateTargetNotAllowed',
+      `Jobs of .${original || source.format} files do not take updateTarget (bilingual formats carry their translations themselves).`,
+    );
   }
   if (extensionOf(filename) !== original) {
-    throw refuse('FileExtensionMismatch', `The translated file must have the original's extension (.${original || 'none'}), not .${extensionOf(filename) || 'none'}.`, 'Content-Disposition');
+    throw refuse(
+      'FileExtensionMismatch',
+      `The translated file must have the original's extension (.${original || 'none'}), not .${extensionOf(filename) || 'none'}.`,
+      'Content-Disposition',
+    );
   }
 }
 
@@ -83,7 +101,12 @@ export interface StartedTargetUpdate {
   jobs: JobPartUpdateSource[];
 }
 
-export async function startTargetUpdate(deps: AppDeps, caller: Caller, plan: PlannedTargetUpdate, blob: StoredBlob): Promise<StartedTargetUpdate> {
+export async function startTargetUpdate(
+  deps: AppDeps,
+  caller: Caller,
+  plan: PlannedTargetUpdate,
+  blob: StoredBlob,
+): Promise<StartedTargetUpdate> {
   const asyncRequest = await deps.database.db.transaction().execute(async (trx) => {
     await recordStoredFile(deps, trx, blob);
     const request = await createAsyncRequest(deps, trx, {
@@ -93,8 +116,18 @@ export async function startTargetUpdate(deps: AppDeps, caller: Caller, plan: Pla
       project: { uid: plan.project.uid, name: plan.project.name },
       callbackUrl: plan.callbackUrl,
     });
-    const payload: UpdateTargetPayload = { asyncRequestId: String(request.id), jobId: String(plan.job.id), userId: caller.userId, sha256: blob.sha256, unconfirmChangedSegments: plan.unconfirmChangedSegments };
-    await enqueue(trx, { kind: UPDATE_TARGET_TASK, payload, organizationId: String(plan.project.organizationId), asyncRequestId: String(request.id) }, deps.clock());
+    const payload: UpdateTargetPayload = {
+      asyncRequestId: String(request.id),
+      jobId: String(plan.job.id),
+      userId: caller.userId,
+      sha256: blob.sha256,
+      unconfirmChangedSegments: plan.unconfirmChangedSegments,
+    };
+    await enqueue(
+      trx,
+      { kind: UPDATE_TARGET_TASK, payload, organizationId: String(plan.project.organizationId), asyncRequestId: String(request.id) },
+      deps.clock(),
+    );
     return { id: String(request.id), dateCreated: request.createdAt, action: request.action };
   });
   deps.taskWakeup.notify();
@@ -104,7 +137,13 @@ export async function startTargetUpdate(deps: AppDeps, caller: Caller, plan: Pla
 // ---- the task
 
 /** The translated file's units, cut into segments with the target language. */
-async function translatedUnits(deps: AppDeps, filter: FormatFilter, sha256: string, importSettings: string, targetLang: string): Promise<Map<string, TranslatedUnit>> {
+async function translatedUnits(
+  deps: AppDeps,
+  filter: FormatFilter,
+  sha256: string,
+  importSettings: string,
+  targetLang: string,
+): Promise<Map<string, TranslatedUnit>> {
   const units = new Map<string, TranslatedUnit>();
   const stream = await deps.blobs.open(sha256);
   try {
@@ -121,7 +160,9 @@ async function translatedUnits(deps: AppDeps, filter: FormatFilter, sha256: stri
 }
 
 async function userReference(db: Kysely<DB>, userId: string) {
-  return (await db.selectFrom('users').select(['uid', 'userName', 'firstName', 'lastName']).where('id', '=', userId).executeTakeFirst()) ?? null;
+  return (
+    (await db.selectFrom('users').select(['uid', 'userName', 'firstName', 'lastName']).where('id', '=', userId).executeTakeFirst()) ?? null
+  );
 }
 
 /** Reads the file, aligns it and writes the changed translations with JOB_TARGET_UPDATED; returns how many segments changed. */
@@ -131,25 +172,59 @@ async function applyTargetFile(deps: AppDeps, payload: UpdateTargetPayload, job:
   const filter = FORMAT_FILTERS.find((f) => f.name === source.format);
   if (!filter) throw new FormatError(`The job's file (${source.filename}) was not imported, so its format is unknown.`);
   const units = await translatedUnits(deps, filter, payload.sha256, source.importSettings, job.targetLang);
-  const segments = await db.selectFrom('sourceSegments').select(['idx', 'unitLocator', 'source']).where('jobSourceId', '=', String(source.id)).orderBy('idx').execute();
-  const aligned = alignTranslatedUnits(segments.map((s) => ({ idx: Number(s.idx), unitLocator: s.unitLocator, source: s.source })), units);
+  const segments = await db
+    .selectFrom('sourceSegments')
+    .select(['idx', 'unitLocator', 'source'])
+    .where('jobSourceId', '=', String(source.id))
+    .orderBy('idx')
+    .execute();
+  const aligned = alignTranslatedUnits(
+    segments.map((s) => ({ idx: Number(s.idx), unitLocator: s.unitLocator, source: s.source })),
+    units,
+  );
   const now = deps.clock().toISOString();
   return db.transaction().execute(async (trx) => {
     const rows = await trx.selectFrom('jobSegments').select(['idx', 'target', 'confirmed']).where('jobId', '=', String(job.id)).execute();
-    const current = new Map<number, CurrentTranslation>(rows.map((r) => [Number(r.idx), { target: r.target, confirmed: bool(r.confirmed) }]));
-    const writes = targetWrites(aligned, new Map(segments.map((s) => [Number(s.idx), s.source])), current, payload.unconfirmChangedSegments);
+    const current = new Map<number, CurrentTranslation>(
+      rows.map((r) => [Number(r.idx), { target: r.target, confirmed: bool(r.confirmed) }]),
+    );
+    const writes = targetWrites(
+      aligned,
+      new Map(segments.map((s) => [Number(s.idx), s.source])),
+      current,
+      payload.unconfirmChangedSegments,
+    );
     if (writes.length === 0) return 0;
     const idxs = writes.map((w) => w.idx);
-    for (let i = 0; i < idxs.length; i += 500) await trx.deleteFrom('jobSegments').where('jobId', '=', String(job.id)).where('idx', 'in', idxs.slice(i, i + 500)).execute();
+    for (let i = 0; i < idxs.length; i += 500)
+      await trx
+        .deleteFrom('jobSegments')
+        .where('jobId', '=', String(job.id))
+        .where('idx', 'in', idxs.slice(i, i + 500))
+        .execute();
     for (let i = 0; i < writes.length; i += 500) {
       await trx
         .insertInto('jobSegments')
-        .values(writes.slice(i, i + 500).map((w) => ({ jobId: String(job.id), idx: w.idx, target: w.target, confirmed: w.confirmed, modifiedAt: now, modifiedById: payload.userId })))
+        .values(
+          writes.slice(i, i + 500).map((w) => ({
+            jobId: String(job.id),
+            idx: w.idx,
+            target: w.target,
+            confirmed: w.confirmed,
+            modifiedAt: now,
+            modifiedById: payload.userId,
+          })),
+        )
         .execute();
     }
     await trx.updateTable('jobs').set({ lastModifiedAt: now, lastModifiedById: payload.userId }).where('id', '=', String(job.id)).execute();
     const updated = await trx.selectFrom('jobs').selectAll().where('id', '=', String(job.id)).execute();
-    await emitEvent(deps, trx, { organizationId: String(job.organizationId), event: 'JOB_TARGET_UPDATED', records: await jobEventRecords(trx, updated), user: await userReference(trx, payload.userId) });
+    await emitEvent(deps, trx, {
+      organizationId: String(job.organizationId),
+      event: 'JOB_TARGET_UPDATED',
+      records: await jobEventRecords(trx, updated),
+      user: await userReference(trx, payload.userId),
+    });
     return writes.length;
   });
 }
@@ -158,14 +233,20 @@ export async function runTargetUpdate(deps: AppDeps, payload: UpdateTargetPayloa
   const db = deps.database.db;
   const job = await db.selectFrom('jobs').selectAll().where('id', '=', payload.jobId).executeTakeFirst();
   if (!job) {
-    await completeAsyncRequest(deps, db, payload.asyncRequestId, { errorCode: 'JobDeleted', errorDesc: 'The job was deleted before its translated file was read.' });
+    await completeAsyncRequest(deps, db, payload.asyncRequestId, {
+      errorCode: 'JobDeleted',
+      errorDesc: 'The job was deleted before its translated file was read.',
+    });
   } else {
     try {
       await applyTargetFile(deps, payload, job);
       await completeAsyncRequest(deps, db, payload.asyncRequestId);
     } catch (error) {
       if (!(error instanceof FormatError)) throw error;
-      await completeAsyncRequest(deps, db, payload.asyncRequestId, { errorCode: 'UpdateTargetFailed', errorDesc: `The translated file could not be read: ${error.message}` });
+      await completeAsyncRequest(deps, db, payload.asyncRequestId, {
+        errorCode: 'UpdateTargetFailed',
+        errorDesc: `The translated file could not be read: ${error.message}`,
+      });
     }
   }
   // The uploaded file was only needed for this: it goes unless something else holds the same bytes.

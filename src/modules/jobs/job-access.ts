@@ -36,9 +36,20 @@ export async function isJobProvider(db: Kysely<DB>, jobId: string, userId: strin
  * cannot see the project or the job (or the job is not in that project), 403 when they see it but
  * may not do this.
  */
-export async function requireJob(db: Kysely<DB>, caller: Caller, projectUid: string, jobUid: string, need: JobNeed = 'view'): Promise<JobAccess> {
+export async function requireJob(
+  db: Kysely<DB>,
+  caller: Caller,
+  projectUid: string,
+  jobUid: string,
+  need: JobNeed = 'view',
+): Promise<JobAccess> {
   const project = await requireProject(db, caller, projectUid, 'view');
-  const job = await db.selectFrom('jobs').selectAll().where('uid', '=', jobUid).where('projectId', '=', String(project.project.id)).executeTakeFirst();
+  const job = await db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('uid', '=', jobUid)
+    .where('projectId', '=', String(project.project.id))
+    .executeTakeFirst();
   if (!job) throw notFound('Job');
   const isProvider = await isJobProvider(db, String(job.id), caller.userId);
   if (project.view === 'LINGUIST' && !isProvider) throw notFound('Job');

@@ -54,7 +54,8 @@ export interface UploadedSource {
 }
 
 /** A date-time of a request as the ISO string stored. */
-export const isoOrNull = (value: string | null | undefined) => (value === null || value === undefined ? null : new Date(value).toISOString());
+export const isoOrNull = (value: string | null | undefined) =>
+  value === null || value === undefined ? null : new Date(value).toISOString();
 
 const truthy = (value: boolean | string | null | undefined) => value === true || value === 'true';
 
@@ -69,9 +70,14 @@ function refuseLaterCapabilities(request: JobCreateRequest): void {
   ];
   const used = later.filter(([, set]) => set).map(([field]) => field);
   if (used.length) {
-    throw new ApiError('invalid', 'NotSupportedYet', `${used.join(', ')}: not available in this installation yet; leave ${used.length > 1 ? 'them' : 'it'} out.`, {
-      details: used.map((field) => ({ field, message: 'not supported yet' })),
-    });
+    throw new ApiError(
+      'invalid',
+      'NotSupportedYet',
+      `${used.join(', ')}: not available in this installation yet; leave ${used.length > 1 ? 'them' : 'it'} out.`,
+      {
+        details: used.map((field) => ({ field, message: 'not supported yet' })),
+      },
+    );
   }
 }
 
@@ -83,7 +89,8 @@ function checkCallbackUrl(url: string | null | undefined): string | null {
   } catch {
     throw invalid('callbackUrl is not a URL.', [{ field: 'callbackUrl', message: 'must be an http(s) URL' }]);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid('callbackUrl must be http or https.', [{ field: 'callbackUrl', message: 'must be an http(s) URL' }]);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw invalid('callbackUrl must be http or https.', [{ field: 'callbackUrl', message: 'must be an http(s) URL' }]);
   return url;
 }
 
@@ -103,12 +110,20 @@ async function targetLanguages(db: Kysely<DB>, project: ProjectRow, requested: r
 type Assignments = NonNullable<JobCreateRequest['assignments']>;
 
 /** Providers per target language of one assignment list; each language must be one of the request's. */
-async function providersByLanguage(db: Kysely<DB>, organizationId: string, field: string, assignments: Assignments | null | undefined, langs: readonly string[]): Promise<Map<string, ResolvedProvider[]>> {
+async function providersByLanguage(
+  db: Kysely<DB>,
+  organizationId: string,
+  field: string,
+  assignments: Assignments | null | undefined,
+  langs: readonly string[],
+): Promise<Map<string, ResolvedProvider[]>> {
   const result = new Map<string, ResolvedProvider[]>();
   for (const [i, assignment] of (assignments ?? []).entries()) {
     const [lang] = assertLanguages(`${field}[${i}].targetLang`, [assignment.targetLang]);
     if (!langs.includes(lang!)) {
-      throw invalid(`${field}[${i}].targetLang "${assignment.targetLang}" is not one of targetLangs.`, [{ field: `${field}[${i}].targetLang`, message: 'must be one of targetLangs' }]);
+      throw invalid(`${field}[${i}].targetLang "${assignment.targetLang}" is not one of targetLangs.`, [
+        { field: `${field}[${i}].targetLang`, message: 'must be one of targetLangs' },
+      ]);
     }
     const providers = await resolveProviders(db, organizationId, `${field}[${i}].providers`, assignment.providers);
     result.set(lang!, [...(result.get(lang!) ?? []), ...providers]);
@@ -125,26 +140,49 @@ export async function planJobs(db: Kysely<DB>, project: ProjectRow, request: Job
   refuseLaterCapabilities(request);
   const organizationId = String(project.organizationId);
   const langs = await targetLanguages(db, project, request.targetLangs);
-  const steps = await db.selectFrom('projectWorkflowSteps').select(['id', 'workflowLevel']).where('projectId', '=', String(project.id)).orderBy('workflowLevel').execute();
+  const steps = await db
+    .selectFrom('projectWorkflowSteps')
+    .select(['id', 'workflowLevel'])
+    .where('projectId', '=', String(project.id))
+    .orderBy('workflowLevel')
+    .execute();
   const settings = request.workflowSettings ?? [];
   const notify = await resolveNotifyProvider(db, organizationId, 'notifyProvider', request.notifyProvider);
   const due = isoOrNull(request.due);
   const jobs: PlannedJob[] = [];
 
   if (steps.length === 0) {
-    if (settings.length) throw invalid('The project has no workflow steps: use assignments and due, not workflowSettings.', [{ field: 'workflowSettings', message: 'the project has no workflow' }]);
+    if (settings.length)
+      throw invalid('The project has no workflow steps: use assignments and due, not workflowSettings.', [
+        { field: 'workflowSettings', message: 'the project has no workflow' },
+      ]);
     const providers = await providersByLanguage(db, organizationId, 'assignments', request.assignments, langs);
-    for (const targetLang of langs) jobs.push({ targetLang, projectWorkflowStepId: null, workflowLevel: 1, dateDue: due, notifyProvider: notify, providers: providers.get(targetLang) ?? [] });
+    for (const targetLang of langs)
+      jobs.push({
+        targetLang,
+        projectWorkflowStepId: null,
+        workflowLevel: 1,
+        dateDue: due,
+        notifyProvider: notify,
+        providers: providers.get(targetLang) ?? [],
+      });
     return { jobs, directory: sanitizeDirectory(request.path), callbackUrl: checkCallbackUrl(request.callbackUrl) };
   }
 
-  if (request.assignments?.length) throw invalid('The project has workflow steps: give providers per step in workflowSettings.', [{ field: 'assignments', message: 'the project has a workflow' }]);
+  if (request.assignments?.length)
+    throw invalid('The project has workflow steps: give providers per step in workflowSettings.', [
+      { field: 'assignments', message: 'the project has a workflow' },
+    ]);
   const stepIds = new Set(steps.map((s) => String(s.id)));
   const perStep = new Map<string, { due: string | null; notify: string | null; providers: Map<string, ResolvedProvider[]> }>();
   for (const [i, setting] of settings.entries()) {
     const id = String(setting.id);
-    if (!stepIds.has(id)) throw invalid(`workflowSettings[${i}].id ${id} is not a workflow step of this project.`, [{ field: `workflowSettings[${i}].id`, message: 'unknown project workflow step' }]);
-    if (perStep.has(id)) throw invalid(`workflowSettings names step ${id} twice.`, [{ field: `workflowSettings[${i}].id`, message: 'repeated' }]);
+    if (!stepIds.has(id))
+      throw invalid(`workflowSettings[${i}].id ${id} is not a workflow step of this project.`, [
+        { field: `workflowSettings[${i}].id`, message: 'unknown project workflow step' },
+      ]);
+    if (perStep.has(id))
+      throw invalid(`workflowSettings names step ${id} twice.`, [{ field: `workflowSettings[${i}].id`, message: 'repeated' }]);
     perStep.set(id, {
       due: isoOrNull(setting.due),
       notify: await resolveNotifyProvider(db, organizationId, `workflowSettings[${i}].notifyProvider`, setting.notifyProvider),
@@ -169,15 +207,31 @@ export async function planJobs(db: Kysely<DB>, project: ProjectRow, request: Job
 
 /** 400 when `adding` more jobs would take the project past the configured job limit. */
 export async function assertJobCapacity(deps: AppDeps, db: Kysely<DB>, projectId: string, adding: number): Promise<void> {
-  const row = await db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).where('projectId', '=', projectId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('projectId', '=', projectId)
+    .executeTakeFirstOrThrow();
   const existing = Number(row.n);
   const limit = deps.config.projectJobLimit;
   if (existing + adding > limit) {
-    throw new ApiError('invalid', 'JobLimitExceeded', `The project has ${existing} jobs; ${adding} more would pass the limit of ${limit} jobs per project.`);
+    throw new ApiError(
+      'invalid',
+      'JobLimitExceeded',
+      `The project has ${existing} jobs; ${adding} more would pass the limit of ${limit} jobs per project.`,
+    );
   }
 }
 
-async function insertSource(deps: AppDeps, trx: Kysely<DB>, caller: Caller, project: ProjectRow, plan: JobPlan, upload: UploadedSource, now: string): Promise<string> {
+async function insertSource(
+  deps: AppDeps,
+  trx: Kysely<DB>,
+  caller: Caller,
+  project: ProjectRow,
+  plan: JobPlan,
+  upload: UploadedSource,
+  now: string,
+): Promise<string> {
   await recordStoredFile(deps, trx, upload.blob);
   const row = await trx
     .insertInto('jobSources')
@@ -204,7 +258,14 @@ async function insertSource(deps: AppDeps, trx: Kysely<DB>, caller: Caller, proj
   return String(row.id);
 }
 
-async function insertJob(trx: Kysely<DB>, caller: Caller, project: ProjectRow, jobSourceId: string, planned: PlannedJob, now: string): Promise<JobRow> {
+async function insertJob(
+  trx: Kysely<DB>,
+  caller: Caller,
+  project: ProjectRow,
+  jobSourceId: string,
+  planned: PlannedJob,
+  now: string,
+): Promise<JobRow> {
   const job = await trx
     .insertInto('jobs')
     .values({
@@ -228,7 +289,10 @@ async function insertJob(trx: Kysely<DB>, caller: Caller, project: ProjectRow, j
     .returningAll()
     .executeTakeFirstOrThrow();
   await replaceJobProviders(trx, String(job.id), planned.providers);
-  await trx.insertInto('jobStatusChanges').values({ jobId: String(job.id), status: 'NEW', changedAt: now, changedById: caller.userId }).execute();
+  await trx
+    .insertInto('jobStatusChanges')
+    .values({ jobId: String(job.id), status: 'NEW', changedAt: now, changedById: caller.userId })
+    .execute();
   return job;
 }
 
@@ -238,7 +302,13 @@ export interface CreatedJobs {
 }
 
 /** Writes the sources, jobs, async request, import task and event of one createJob request. */
-export async function createJobs(deps: AppDeps, caller: Caller, access: ProjectAccess, plan: JobPlan, uploads: readonly UploadedSource[]): Promise<CreatedJobs> {
+export async function createJobs(
+  deps: AppDeps,
+  caller: Caller,
+  access: ProjectAccess,
+  plan: JobPlan,
+  uploads: readonly UploadedSource[],
+): Promise<CreatedJobs> {
   const project = access.project;
   const now = deps.clock().toISOString();
   const result = await deps.database.db.transaction().execute(async (trx) => {
@@ -258,11 +328,19 @@ export async function createJobs(deps: AppDeps, caller: Caller, access: ProjectA
       callbackUrl: plan.callbackUrl,
     });
     const payload: ImportJobPayload = { jobSourceIds, asyncRequestId: String(request.id) };
-    await enqueue(trx, { kind: IMPORT_JOB_TASK, payload, organizationId: String(project.organizationId), asyncRequestId: String(request.id) }, deps.clock());
-    await emitEvent(deps, trx, { organizationId: String(project.organizationId), event: 'JOB_CREATED', records: await jobEventRecords(trx, jobs), user: await eventUser(trx, caller) });
+    await enqueue(
+      trx,
+      { kind: IMPORT_JOB_TASK, payload, organizationId: String(project.organizationId), asyncRequestId: String(request.id) },
+      deps.clock(),
+    );
+    await emitEvent(deps, trx, {
+      organizationId: String(project.organizationId),
+      event: 'JOB_CREATED',
+      records: await jobEventRecords(trx, jobs),
+      user: await eventUser(trx, caller),
+    });
     return { jobs, asyncRequest: { id: String(request.id), dateCreated: request.createdAt, action: request.action } };
   });
   deps.taskWakeup.notify();
   return result;
 }
-

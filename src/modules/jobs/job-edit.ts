@@ -63,7 +63,11 @@ async function changeJob(trx: Kysely<DB>, caller: Caller, job: JobRow, changes: 
     }
   }
   if (events.length === 0) return [];
-  await trx.updateTable('jobs').set({ ...set, lastModifiedAt: now, lastModifiedById: caller.userId }).where('id', '=', String(job.id)).execute();
+  await trx
+    .updateTable('jobs')
+    .set({ ...set, lastModifiedAt: now, lastModifiedById: caller.userId })
+    .where('id', '=', String(job.id))
+    .execute();
   if (!events.includes('JOB_UPDATED')) events.push('JOB_UPDATED');
   return events;
 }
@@ -89,11 +93,20 @@ export async function editJobs(deps: AppDeps, caller: Caller, jobs: readonly Job
   const result = await deps.database.db.transaction().execute(async (trx) => {
     const byEvent = new Map<WebhookEvent, string[]>();
     for (const job of jobs) {
-      for (const event of await changeJob(trx, caller, job, changes, now)) byEvent.set(event, [...(byEvent.get(event) ?? []), String(job.id)]);
+      for (const event of await changeJob(trx, caller, job, changes, now))
+        byEvent.set(event, [...(byEvent.get(event) ?? []), String(job.id)]);
     }
     await emitJobEvents(deps, trx, caller, byEvent);
     if (jobs.length === 0) return [];
-    const rows = await trx.selectFrom('jobs').selectAll().where('id', 'in', jobs.map((j) => String(j.id))).execute();
+    const rows = await trx
+      .selectFrom('jobs')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        jobs.map((j) => String(j.id)),
+      )
+      .execute();
     const byId = new Map(rows.map((r) => [String(r.id), r]));
     return jobs.map((j) => byId.get(String(j.id))!);
   });
@@ -111,13 +124,25 @@ function actorOf(access: JobAccess): JobActor {
  * move along their part of the life cycle (src/domain/jobs/job-status.ts).
  */
 export async function setJobStatus(deps: AppDeps, caller: Caller, access: JobAccess, requested: JobStatus): Promise<void> {
-  const refusal = statusMoveRefusal(actorOf(access), access.job.status as JobStatus, requested, { mayRejectJobs: caller.settings?.rights['mayRejectJobs'] ?? false });
-  if (refusal === 'REJECT_RIGHT_MISSING') throw new ApiError('forbidden', 'AccessDenied', 'Rejecting jobs needs the "may reject jobs" right.');
+  const refusal = statusMoveRefusal(actorOf(access), access.job.status as JobStatus, requested, {
+    mayRejectJobs: caller.settings?.rights['mayRejectJobs'] ?? false,
+  });
+  if (refusal === 'REJECT_RIGHT_MISSING')
+    throw new ApiError('forbidden', 'AccessDenied', 'Rejecting jobs needs the "may reject jobs" right.');
   if (refusal === 'UNCHANGED') throw new ApiError('invalid', 'JobStatusUnchanged', `The job already has the status ${requested}.`);
-  if (refusal !== null) throw new ApiError('invalid', 'JobStatusChangeNotAllowed', `A job's provider cannot move it from ${access.job.status} to ${requested}.`);
+  if (refusal !== null)
+    throw new ApiError(
+      'invalid',
+      'JobStatusChangeNotAllowed',
+      `A job's provider cannot move it from ${access.job.status} to ${requested}.`,
+    );
   const now = deps.clock().toISOString();
   await deps.database.db.transaction().execute(async (trx) => {
-    await trx.updateTable('jobs').set({ status: requested, lastModifiedAt: now, lastModifiedById: caller.userId }).where('id', '=', String(access.job.id)).execute();
+    await trx
+      .updateTable('jobs')
+      .set({ status: requested, lastModifiedAt: now, lastModifiedById: caller.userId })
+      .where('id', '=', String(access.job.id))
+      .execute();
     await recordStatus(trx, String(access.job.id), requested, now, caller.userId);
     await emitJobEvents(deps, trx, caller, new Map([['JOB_STATUS_CHANGED', [String(access.job.id)]]]));
   });

@@ -83,7 +83,12 @@ async function insertBatch(db: Kysely<DB>, jobSourceId: string, firstIndex: numb
  * Streams the file's units into `source_segments`. Throws FormatError for a file its filter
  * cannot read; an aborted `signal` stops it (the task runs again and starts over).
  */
-async function importSegments(deps: AppDeps, source: { id: string; sha256: string; filename: string; importSettings: string }, language: string, signal: AbortSignal): Promise<{ totals: ImportTotals; format: string }> {
+async function importSegments(
+  deps: AppDeps,
+  source: { id: string; sha256: string; filename: string; importSettings: string },
+  language: string,
+  signal: AbortSignal,
+): Promise<{ totals: ImportTotals; format: string }> {
   const filter = filterFor(source.filename, await firstBytes(deps, source.sha256));
   if (!filter) throw new FormatError(UNSUPPORTED_FILE_TYPE);
   const db = deps.database.db;
@@ -126,12 +131,24 @@ async function recordImportError(deps: AppDeps, jobSourceId: string, message: st
 }
 
 /** Imports job source `jobSourceId` (idempotent: a finished import only reports how it ended). */
-export async function importJobSource(deps: AppDeps, jobSourceId: string, signal: AbortSignal = new AbortController().signal): Promise<ImportOutcome> {
+export async function importJobSource(
+  deps: AppDeps,
+  jobSourceId: string,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<ImportOutcome> {
   const db = deps.database.db;
   const source = await db
     .selectFrom('jobSources')
     .innerJoin('projects', 'projects.id', 'jobSources.projectId')
-    .select(['jobSources.id', 'jobSources.sha256', 'jobSources.filename', 'jobSources.importSettings', 'jobSources.importStatus', 'jobSources.importError', 'projects.sourceLang'])
+    .select([
+      'jobSources.id',
+      'jobSources.sha256',
+      'jobSources.filename',
+      'jobSources.importSettings',
+      'jobSources.importStatus',
+      'jobSources.importError',
+      'projects.sourceLang',
+    ])
     .where('jobSources.id', '=', jobSourceId)
     .executeTakeFirst();
   // The jobs were deleted meanwhile: nothing to import.
@@ -142,10 +159,21 @@ export async function importJobSource(deps: AppDeps, jobSourceId: string, signal
   // A previous attempt may have written part of the segments.
   await db.deleteFrom('sourceSegments').where('jobSourceId', '=', jobSourceId).execute();
   try {
-    const { totals, format } = await importSegments(deps, { id: jobSourceId, sha256: source.sha256, filename: source.filename, importSettings: source.importSettings }, source.sourceLang, signal);
+    const { totals, format } = await importSegments(
+      deps,
+      { id: jobSourceId, sha256: source.sha256, filename: source.filename, importSettings: source.importSettings },
+      source.sourceLang,
+      signal,
+    );
     await db
       .updateTable('jobSources')
-      .set({ importStatus: 'OK', importError: null, format, segmentCount: totals.segments, wordCount: Math.round(totals.wordHundredths / 100) })
+      .set({
+        importStatus: 'OK',
+        importError: null,
+        format,
+        segmentCount: totals.segments,
+        wordCount: Math.round(totals.wordHundredths / 100),
+      })
       .where('id', '=', jobSourceId)
       .where('importStatus', '=', 'RUNNING')
       .execute();
@@ -178,7 +206,11 @@ export const importJobTask: TaskHandler<ImportJobPayload> = {
   async onFinalFailure(context, payload, error) {
     const message = error instanceof Error ? error.message : String(error);
     for (const jobSourceId of payload.jobSourceIds) {
-      const source = await context.deps.database.db.selectFrom('jobSources').select('importStatus').where('id', '=', jobSourceId).executeTakeFirst();
+      const source = await context.deps.database.db
+        .selectFrom('jobSources')
+        .select('importStatus')
+        .where('id', '=', jobSourceId)
+        .executeTakeFirst();
       if (source?.importStatus === 'RUNNING') await recordImportError(context.deps, jobSourceId, `The import failed: ${message}`);
     }
   },

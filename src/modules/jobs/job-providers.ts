@@ -14,9 +14,14 @@ export type ResolvedProvider = { userId: string; vendorId: null } | { userId: nu
 export const PROVIDER_ROLES = ['LINGUIST', 'PROJECT_MANAGER', 'ADMIN'] as const;
 
 const providerNotFound = (field: string, input: ProviderInput) =>
-  new ApiError('invalid', 'ReferenceNotFound', `No ${input.type === 'USER' ? 'user who can take jobs' : 'vendor'} with ${input.uid ? `uid ${input.uid}` : `id ${String(input.id)}`} exists in this organization.`, {
-    details: [{ field, message: 'unknown provider' }],
-  });
+  new ApiError(
+    'invalid',
+    'ReferenceNotFound',
+    `No ${input.type === 'USER' ? 'user who can take jobs' : 'vendor'} with ${input.uid ? `uid ${input.uid}` : `id ${String(input.id)}`} exists in this organization.`,
+    {
+      details: [{ field, message: 'unknown provider' }],
+    },
+  );
 
 /** A provider as bodies name it; `id` may carry the numeric id or (as some clients send) the uid. */
 export interface ProviderKey {
@@ -49,13 +54,17 @@ export async function findProvider(db: Kysely<DB>, organizationId: string, input
   const vendor = await db
     .selectFrom('vendors')
     .select('id')
-    .where((eb) => eb.or([eb('uid', '=', key), ...(numeric ? [eb('id', '=', key)] : [])])).where('buyerOrganizationId', '=', organizationId).executeTakeFirst();
+    .where((eb) => eb.or([eb('uid', '=', key), ...(numeric ? [eb('id', '=', key)] : [])]))
+    .where('buyerOrganizationId', '=', organizationId)
+    .executeTakeFirst();
   return vendor ? { userId: null, vendorId: String(vendor.id) } : null;
 }
 
 async function resolveOne(db: Kysely<DB>, organizationId: string, field: string, input: ProviderInput): Promise<ResolvedProvider> {
   if (!input.uid && (input.id === undefined || input.id === null || String(input.id) === '')) {
-    throw new ApiError('invalid', 'InvalidArguments', `${field}: a provider needs its numeric id or its uid.`, { details: [{ field, message: 'needs id or uid' }] });
+    throw new ApiError('invalid', 'InvalidArguments', `${field}: a provider needs its numeric id or its uid.`, {
+      details: [{ field, message: 'needs id or uid' }],
+    });
   }
   const provider = await findProvider(db, organizationId, input);
   if (!provider) throw providerNotFound(field, input);
@@ -63,7 +72,12 @@ async function resolveOne(db: Kysely<DB>, organizationId: string, field: string,
 }
 
 /** The providers `inputs` name, without repeats, in the order given; 400 naming `field` for an unknown one. */
-export async function resolveProviders(db: Kysely<DB>, organizationId: string, field: string, inputs: readonly ProviderInput[] | null | undefined): Promise<ResolvedProvider[]> {
+export async function resolveProviders(
+  db: Kysely<DB>,
+  organizationId: string,
+  field: string,
+  inputs: readonly ProviderInput[] | null | undefined,
+): Promise<ResolvedProvider[]> {
   const result: ResolvedProvider[] = [];
   const seen = new Set<string>();
   for (const [i, input] of (inputs ?? []).entries()) {
@@ -77,11 +91,21 @@ export async function resolveProviders(db: Kysely<DB>, organizationId: string, f
 }
 
 /** `NotifyProviderDto` checked (the e-mail template must be the organization's) and normalized for storage. */
-export async function resolveNotifyProvider(db: Kysely<DB>, organizationId: string, field: string, input: NotifyProviderInput | null | undefined): Promise<string | null> {
+export async function resolveNotifyProvider(
+  db: Kysely<DB>,
+  organizationId: string,
+  field: string,
+  input: NotifyProviderInput | null | undefined,
+): Promise<string | null> {
   if (!input) return null;
   const id = String(input.organizationEmailTemplate.id);
   const template = /^[0-9]{1,18}$/.test(id)
-    ? await db.selectFrom('emailTemplates').select('id').where('id', '=', id).where('organizationId', '=', organizationId).executeTakeFirst()
+    ? await db
+        .selectFrom('emailTemplates')
+        .select('id')
+        .where('id', '=', id)
+        .where('organizationId', '=', organizationId)
+        .executeTakeFirst()
     : undefined;
   if (!template) {
     throw new ApiError('invalid', 'ReferenceNotFound', `No e-mail template with id ${id} exists in this organization.`, {
@@ -89,13 +113,20 @@ export async function resolveNotifyProvider(db: Kysely<DB>, organizationId: stri
     });
   }
   const interval = input.notificationIntervalInMinutes;
-  return JSON.stringify({ organizationEmailTemplate: { id }, notificationIntervalInMinutes: interval === undefined || interval === null ? null : Number(interval) });
+  return JSON.stringify({
+    organizationEmailTemplate: { id },
+    notificationIntervalInMinutes: interval === undefined || interval === null ? null : Number(interval),
+  });
 }
 
 /** Replaces the providers of `jobId` with `providers`. */
 export async function replaceJobProviders(trx: Kysely<DB>, jobId: string, providers: readonly ResolvedProvider[]): Promise<void> {
   await trx.deleteFrom('jobProviders').where('jobId', '=', jobId).execute();
-  if (providers.length) await trx.insertInto('jobProviders').values(providers.map((p) => ({ jobId, userId: p.userId, vendorId: p.vendorId }))).execute();
+  if (providers.length)
+    await trx
+      .insertInto('jobProviders')
+      .values(providers.map((p) => ({ jobId, userId: p.userId, vendorId: p.vendorId })))
+      .execute();
 }
 
 /** Stable comparison key of a provider set. */
@@ -108,5 +139,7 @@ export function providerSetKey(providers: readonly ResolvedProvider[]): string {
 
 export async function currentProviders(db: Kysely<DB>, jobId: string): Promise<ResolvedProvider[]> {
   const rows = await db.selectFrom('jobProviders').select(['userId', 'vendorId']).where('jobId', '=', jobId).orderBy('id').execute();
-  return rows.map((r) => (r.userId !== null ? { userId: String(r.userId), vendorId: null } : { userId: null, vendorId: String(r.vendorId) }));
+  return rows.map((r) =>
+    r.userId !== null ? { userId: String(r.userId), vendorId: null } : { userId: null, vendorId: String(r.vendorId) },
+  );
 }

@@ -29,7 +29,9 @@ function jobRange(job: JobRow, source: JobSourceRow): { first: number; last: num
 function segmentRows(db: Kysely<DB>, job: JobRow) {
   return db
     .selectFrom('sourceSegments')
-    .leftJoin('jobSegments', (join) => join.onRef('jobSegments.idx', '=', 'sourceSegments.idx').on('jobSegments.jobId', '=', String(job.id)))
+    .leftJoin('jobSegments', (join) =>
+      join.onRef('jobSegments.idx', '=', 'sourceSegments.idx').on('jobSegments.jobId', '=', String(job.id)),
+    )
     .where('sourceSegments.jobSourceId', '=', String(job.jobSourceId));
 }
 
@@ -37,9 +39,12 @@ const epoch = (iso: string) => new Date(iso).getTime();
 
 /** listSegments: segments `beginIndex`..`endIndex` (inclusive, indexes of the job's file), in order. */
 export async function listJobSegments(db: Kysely<DB>, job: JobRow, source: JobSourceRow, beginIndex: number, endIndex: number) {
-  if (endIndex < beginIndex) throw invalid('endIndex must not be smaller than beginIndex.', [{ field: 'endIndex', message: 'must be >= beginIndex' }]);
+  if (endIndex < beginIndex)
+    throw invalid('endIndex must not be smaller than beginIndex.', [{ field: 'endIndex', message: 'must be >= beginIndex' }]);
   if (endIndex - beginIndex + 1 > MAX_SEGMENTS_PER_REQUEST) {
-    throw invalid(`At most ${MAX_SEGMENTS_PER_REQUEST} segments per request.`, [{ field: 'endIndex', message: `at most ${MAX_SEGMENTS_PER_REQUEST} segments from beginIndex` }]);
+    throw invalid(`At most ${MAX_SEGMENTS_PER_REQUEST} segments per request.`, [
+      { field: 'endIndex', message: `at most ${MAX_SEGMENTS_PER_REQUEST} segments from beginIndex` },
+    ]);
   }
   if (source.importStatus !== 'OK') return [];
   const range = jobRange(job, source);
@@ -84,10 +89,19 @@ async function workflowStepOf(db: Kysely<DB>, projectStepId: string) {
   const row = await db
     .selectFrom('projectWorkflowSteps')
     .innerJoin('workflowSteps', 'workflowSteps.id', 'projectWorkflowSteps.workflowStepId')
-    .select(['workflowSteps.id', 'workflowSteps.uid', 'workflowSteps.name', 'workflowSteps.abbr', 'workflowSteps.orderIndex', 'workflowSteps.lqaEnabled'])
+    .select([
+      'workflowSteps.id',
+      'workflowSteps.uid',
+      'workflowSteps.name',
+      'workflowSteps.abbr',
+      'workflowSteps.orderIndex',
+      'workflowSteps.lqaEnabled',
+    ])
     .where('projectWorkflowSteps.id', '=', projectStepId)
     .executeTakeFirst();
-  return row ? { id: String(row.id), uid: row.uid, name: row.name, abbr: row.abbr, order: Number(row.orderIndex), lqaEnabled: bool(row.lqaEnabled) } : null;
+  return row
+    ? { id: String(row.id), uid: row.uid, name: row.name, abbr: row.abbr, order: Number(row.orderIndex), lqaEnabled: bool(row.lqaEnabled) }
+    : null;
 }
 
 async function usersById(db: Kysely<DB>, ids: ReadonlyArray<unknown>) {
@@ -142,7 +156,16 @@ export async function jobSegmentCounts(db: Kysely<DB>, job: JobRow, source: JobS
   let next = range.first;
   for (;;) {
     const rows = await segmentRows(db, job)
-      .select(['sourceSegments.idx', 'sourceSegments.unitIndex', 'sourceSegments.source', 'sourceSegments.tags', 'sourceSegments.words', 'sourceSegments.importedTarget', 'jobSegments.target', 'jobSegments.confirmed'])
+      .select([
+        'sourceSegments.idx',
+        'sourceSegments.unitIndex',
+        'sourceSegments.source',
+        'sourceSegments.tags',
+        'sourceSegments.words',
+        'sourceSegments.importedTarget',
+        'jobSegments.target',
+        'jobSegments.confirmed',
+      ])
       .where('sourceSegments.idx', '>=', next)
       .where('sourceSegments.idx', '<=', range.last)
       .orderBy('sourceSegments.idx')

@@ -90,7 +90,12 @@ async function loadProjects(db: Kysely<DB>, projectIds: string[]): Promise<Map<s
     .groupBy('projectId')
     .execute();
   const lastLevel = new Map(levels.map((l) => [String(l.projectId), Number(l.level)]));
-  return new Map(rows.map((r) => [String(r.id), { uid: r.uid, name: r.name, sourceLang: r.sourceLang, lastWorkflowLevel: lastLevel.get(String(r.id)) ?? 1 }]));
+  return new Map(
+    rows.map((r) => [
+      String(r.id),
+      { uid: r.uid, name: r.name, sourceLang: r.sourceLang, lastWorkflowLevel: lastLevel.get(String(r.id)) ?? 1 },
+    ]),
+  );
 }
 
 /** Providers of each job: users first, then vendors, each in the order they were assigned. */
@@ -120,7 +125,16 @@ async function loadProviders(db: Kysely<DB>, jobIds: string[]): Promise<Map<stri
   for (const r of rows) {
     const provider: ProviderReference =
       r.userId !== null
-        ? { type: 'USER', id: String(r.userId), uid: r.userUid ?? '', userName: r.userName ?? '', firstName: r.firstName ?? '', lastName: r.lastName ?? '', email: r.email ?? '', active: bool(r.active) }
+        ? {
+            type: 'USER',
+            id: String(r.userId),
+            uid: r.userUid ?? '',
+            userName: r.userName ?? '',
+            firstName: r.firstName ?? '',
+            lastName: r.lastName ?? '',
+            email: r.email ?? '',
+            active: bool(r.active),
+          }
         : { type: 'VENDOR', id: String(r.vendorId), uid: r.vendorUid ?? '', name: r.vendorName ?? '' };
     const list = result.get(String(r.jobId)) ?? [];
     list.push(provider);
@@ -137,7 +151,11 @@ async function loadUsers(db: Kysely<DB>, userIds: string[]): Promise<Map<string,
 
 /** Loads everything the views of `jobs` need (a handful of queries, whatever their number). */
 export async function loadJobViewContext(db: Kysely<DB>, jobs: readonly JobRow[]): Promise<JobViewContext> {
-  const sources = await db.selectFrom('jobSources').selectAll().where('id', 'in', orNone(distinct(jobs.map((j) => j.jobSourceId)))).execute();
+  const sources = await db
+    .selectFrom('jobSources')
+    .selectAll()
+    .where('id', 'in', orNone(distinct(jobs.map((j) => j.jobSourceId))))
+    .execute();
   const [steps, projects, providers, users] = await Promise.all([
     loadSteps(db, distinct(jobs.map((j) => j.projectWorkflowStepId))),
     loadProjects(db, distinct(jobs.map((j) => j.projectId))),
@@ -155,12 +173,19 @@ function sourceOf(context: JobViewContext, job: JobRow): JobSourceRow {
 
 function notifySettings(job: JobRow): { template: { id: string } | null; interval: number | null } {
   if (!job.notifyProvider) return { template: null, interval: null };
-  const parsed = JSON.parse(job.notifyProvider) as { organizationEmailTemplate?: { id: string }; notificationIntervalInMinutes?: number | null };
-  return { template: parsed.organizationEmailTemplate ? { id: String(parsed.organizationEmailTemplate.id) } : null, interval: parsed.notificationIntervalInMinutes ?? null };
+  const parsed = JSON.parse(job.notifyProvider) as {
+    organizationEmailTemplate?: { id: string };
+    notificationIntervalInMinutes?: number | null;
+  };
+  return {
+    template: parsed.organizationEmailTemplate ? { id: String(parsed.organizationEmailTemplate.id) } : null,
+    interval: parsed.notificationIntervalInMinutes ?? null,
+  };
 }
 
 const importStatusOf = (source: JobSourceRow) => ({ status: source.importStatus, errorMessage: source.importError });
-const projectStepReference = (step: StepInfo | undefined) => (step ? { name: step.name, id: step.projectStepId, order: step.order, workflowLevel: step.workflowLevel } : null);
+const projectStepReference = (step: StepInfo | undefined) =>
+  step ? { name: step.name, id: step.projectStepId, order: step.order, workflowLevel: step.workflowLevel } : null;
 
 export function toJobPartReference(job: JobRow, context: JobViewContext): JobPartReference {
   const source = sourceOf(context, job);
@@ -193,7 +218,9 @@ export function toJobPartReferenceV2(job: JobRow, context: JobViewContext): JobP
     status: job.status as JobStatus,
     providers: context.providers.get(String(job.id)) ?? [],
     targetLang: job.targetLang,
-    workflowStep: projectStepReference(job.projectWorkflowStepId === null ? undefined : context.steps.get(String(job.projectWorkflowStepId))),
+    workflowStep: projectStepReference(
+      job.projectWorkflowStepId === null ? undefined : context.steps.get(String(job.projectWorkflowStepId)),
+    ),
     filename: source.filename,
     originalFileDirectory: source.directory,
     dateDue: job.dateDue,
@@ -221,7 +248,9 @@ export function toJobPartExtended(job: JobRow, context: JobViewContext, wordsCou
     sourceLang: project.sourceLang,
     targetLang: job.targetLang,
     workflowLevel: Number(job.workflowLevel),
-    workflowStep: projectStepReference(job.projectWorkflowStepId === null ? undefined : context.steps.get(String(job.projectWorkflowStepId))),
+    workflowStep: projectStepReference(
+      job.projectWorkflowStepId === null ? undefined : context.steps.get(String(job.projectWorkflowStepId)),
+    ),
     filename: source.filename,
     dateDue: job.dateDue,
     wordsCount: wordsCount ?? Number(source.wordCount),
@@ -248,7 +277,11 @@ export function toJobPartExtended(job: JobRow, context: JobViewContext, wordsCou
 /** The v1 (`JobPartReference`) or v2 (`JobPartReferenceV2`) views of `jobs`, in their order. */
 export async function jobReferenceDtos(db: Kysely<DB>, jobs: readonly JobRow[], version: 'v1'): Promise<JobPartReference[]>;
 export async function jobReferenceDtos(db: Kysely<DB>, jobs: readonly JobRow[], version: 'v2'): Promise<JobPartReferenceV2[]>;
-export async function jobReferenceDtos(db: Kysely<DB>, jobs: readonly JobRow[], version: 'v1' | 'v2'): Promise<JobPartReference[] | JobPartReferenceV2[]> {
+export async function jobReferenceDtos(
+  db: Kysely<DB>,
+  jobs: readonly JobRow[],
+  version: 'v1' | 'v2',
+): Promise<JobPartReference[] | JobPartReferenceV2[]> {
   const context = await loadJobViewContext(db, jobs);
   return version === 'v1' ? jobs.map((job) => toJobPartReference(job, context)) : jobs.map((job) => toJobPartReferenceV2(job, context));
 }
@@ -278,10 +311,17 @@ export async function jobExtendedDtos(db: Kysely<DB>, jobs: readonly JobRow[]): 
  * The records of job webhook events (`jobParts`): the v1 view plus `innerId` and `project`, as
  * Phrase's job events carry them.
  */
-export async function jobEventRecords(db: Kysely<DB>, jobs: readonly JobRow[]): Promise<Array<JobPartReference & { innerId: string; project: { uid: string; name: string } }>> {
+export async function jobEventRecords(
+  db: Kysely<DB>,
+  jobs: readonly JobRow[],
+): Promise<Array<JobPartReference & { innerId: string; project: { uid: string; name: string } }>> {
   const context = await loadJobViewContext(db, jobs);
   return jobs.map((job) => {
     const project = context.projects.get(String(job.projectId))!;
-    return { ...toJobPartReference(job, context), innerId: String(sourceOf(context, job).innerId), project: { uid: project.uid, name: project.name } };
+    return {
+      ...toJobPartReference(job, context),
+      innerId: String(sourceOf(context, job).innerId),
+      project: { uid: project.uid, name: project.name },
+    };
   });
 }

@@ -26,21 +26,54 @@ export interface JobListFilters {
 function visibleJobsOf(db: Kysely<DB>, caller: Caller, access: ProjectAccess) {
   let query = db.selectFrom('jobs').where('jobs.projectId', '=', String(access.project.id));
   if (access.view === 'LINGUIST') {
-    query = query.where((eb) => eb.exists(eb.selectFrom('jobProviders').select('jobProviders.id').whereRef('jobProviders.jobId', '=', 'jobs.id').where('jobProviders.userId', '=', caller.userId)));
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('jobProviders')
+          .select('jobProviders.id')
+          .whereRef('jobProviders.jobId', '=', 'jobs.id')
+          .where('jobProviders.userId', '=', caller.userId),
+      ),
+    );
   }
   return query;
 }
 
-export async function listJobs(db: Kysely<DB>, caller: Caller, access: ProjectAccess, filters: JobListFilters, page: PageRequest, countOnly: boolean): Promise<{ rows: JobRow[]; total: number }> {
-  let query = visibleJobsOf(db, caller, access).innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId').where('jobs.workflowLevel', '=', filters.workflowLevel);
+export async function listJobs(
+  db: Kysely<DB>,
+  caller: Caller,
+  access: ProjectAccess,
+  filters: JobListFilters,
+  page: PageRequest,
+  countOnly: boolean,
+): Promise<{ rows: JobRow[]; total: number }> {
+  let query = visibleJobsOf(db, caller, access)
+    .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
+    .where('jobs.workflowLevel', '=', filters.workflowLevel);
   if (filters.statuses.length) query = query.where('jobs.status', 'in', filters.statuses);
   if (filters.assignedUserId !== undefined) {
     const userId = String(filters.assignedUserId);
-    query = query.where((eb) => eb.exists(eb.selectFrom('jobProviders').select('jobProviders.id').whereRef('jobProviders.jobId', '=', 'jobs.id').where('jobProviders.userId', '=', userId)));
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('jobProviders')
+          .select('jobProviders.id')
+          .whereRef('jobProviders.jobId', '=', 'jobs.id')
+          .where('jobProviders.userId', '=', userId),
+      ),
+    );
   }
   if (filters.assignedVendorId !== undefined) {
     const vendorId = String(filters.assignedVendorId);
-    query = query.where((eb) => eb.exists(eb.selectFrom('jobProviders').select('jobProviders.id').whereRef('jobProviders.jobId', '=', 'jobs.id').where('jobProviders.vendorId', '=', vendorId)));
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('jobProviders')
+          .select('jobProviders.id')
+          .whereRef('jobProviders.jobId', '=', 'jobs.id')
+          .where('jobProviders.vendorId', '=', vendorId),
+      ),
+    );
   }
   if (filters.dueBefore !== undefined) query = query.where('jobs.dateDue', 'is not', null).where('jobs.dateDue', '<=', filters.dueBefore);
   if (filters.filename !== undefined) query = query.where('jobSources.filename', '=', filters.filename);
@@ -66,7 +99,9 @@ export async function jobsByUids(db: Kysely<DB>, caller: Caller, access: Project
   const byUid = new Map(rows.map((r) => [r.uid, r]));
   const missing = wanted.filter((uid) => !byUid.has(uid));
   if (missing.length) {
-    throw new ApiError('not_found', 'ResourceNotFound', `Job not found in this project: ${missing.join(', ')}.`, { details: missing.map((uid) => ({ field: 'jobs', message: `unknown job "${uid}"` })) });
+    throw new ApiError('not_found', 'ResourceNotFound', `Job not found in this project: ${missing.join(', ')}.`, {
+      details: missing.map((uid) => ({ field: 'jobs', message: `unknown job "${uid}"` })),
+    });
   }
   return wanted.map((uid) => byUid.get(uid)!);
 }
@@ -90,14 +125,32 @@ export async function jobFileHashes(trx: Kysely<DB>, jobIds: readonly string[]):
 export async function deleteJobs(trx: Kysely<DB>, jobs: readonly JobRow[]): Promise<string[]> {
   if (jobs.length === 0) return [];
   const sourceIds = [...new Set(jobs.map((j) => String(j.jobSourceId)))];
-  const released = await jobFileHashes(trx, jobs.map((j) => String(j.id)));
-  await trx.deleteFrom('jobs').where('id', 'in', jobs.map((j) => String(j.id))).execute();
+  const released = await jobFileHashes(
+    trx,
+    jobs.map((j) => String(j.id)),
+  );
+  await trx
+    .deleteFrom('jobs')
+    .where(
+      'id',
+      'in',
+      jobs.map((j) => String(j.id)),
+    )
+    .execute();
   const orphaned = await trx
     .selectFrom('jobSources')
     .select(['id', 'sha256'])
     .where('id', 'in', sourceIds)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.jobSourceId', '=', 'jobSources.id'))))
     .execute();
-  if (orphaned.length) await trx.deleteFrom('jobSources').where('id', 'in', orphaned.map((s) => String(s.id))).execute();
+  if (orphaned.length)
+    await trx
+      .deleteFrom('jobSources')
+      .where(
+        'id',
+        'in',
+        orphaned.map((s) => String(s.id)),
+      )
+      .execute();
   return [...released, ...orphaned.map((s) => s.sha256)];
 }

@@ -74,7 +74,8 @@ function isMultipart(request: FastifyRequest): boolean {
   return (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
 }
 
-const parseCreateRequest = (text: string | undefined, field: string) => parseJsonDocument(text, JobCreateRequest, field) as JobCreateRequestType;
+const parseCreateRequest = (text: string | undefined, field: string) =>
+  parseJsonDocument(text, JobCreateRequest, field) as JobCreateRequestType;
 const headerText = (request: FastifyRequest) => {
   const header = request.headers['memsource'];
   return Array.isArray(header) ? header[0] : header;
@@ -113,13 +114,21 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         json = String(part.value);
         continue;
       }
-      if (part.fieldname !== 'file') throw invalid(`Unexpected file part "${part.fieldname}"; send files as "file".`, [{ field: part.fieldname, message: 'unexpected part' }]);
-      plan ??= await planJobs(db, access.project, json !== undefined ? parseCreateRequest(json, 'json') : parseCreateRequest(headerText(request), 'Memsource'));
+      if (part.fieldname !== 'file')
+        throw invalid(`Unexpected file part "${part.fieldname}"; send files as "file".`, [
+          { field: part.fieldname, message: 'unexpected part' },
+        ]);
+      plan ??= await planJobs(
+        db,
+        access.project,
+        json !== undefined ? parseCreateRequest(json, 'json') : parseCreateRequest(headerText(request), 'Memsource'),
+      );
       const filename = sanitizeFilename(part.filename ?? '', 'file');
       await assertJobCapacity(deps, db, String(access.project.id), plan.jobs.length * (uploads.length + 1));
       uploads.push({ blob: await putUpload(deps, part.file), filename, contentType: part.mimetype || null });
     }
-    if (!plan || uploads.length === 0) throw invalid('Send at least one file part named "file".', [{ field: 'file', message: 'is required' }]);
+    if (!plan || uploads.length === 0)
+      throw invalid('Send at least one file part named "file".', [{ field: 'file', message: 'is required' }]);
     return { plan, uploads };
   }
 
@@ -133,7 +142,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'createJob',
           summary: 'Create job',
           description:
-            'The file as `application/octet-stream` (named by `Content-Disposition: filename*=UTF-8\'\'…`, the JobCreateRequestDto in the `Memsource` header), or `multipart/form-data` with `file` parts and a `json` part before them (or the `Memsource` header). One job per target language and project workflow step; the import runs asynchronously (IMPORT_JOB).',
+            "The file as `application/octet-stream` (named by `Content-Disposition: filename*=UTF-8''…`, the JobCreateRequestDto in the `Memsource` header), or `multipart/form-data` with `file` parts and a `json` part before them (or the `Memsource` header). One job per target language and project workflow step; the import runs asynchronously (IMPORT_JOB).",
           params: ProjectUidParams,
           response: { 201: JobList },
         },
@@ -143,7 +152,9 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const access = await requireJobCreator(db, caller, request.params.projectUid);
         const { plan, uploads } = isMultipart(request) ? await readMultipart(request, access) : await readOctetStream(request, access);
         const created = await createJobs(deps, caller, access, plan, uploads);
-        return reply.code(201).send({ unsupportedFiles: [], jobs: await jobReferenceDtos(db, created.jobs, 'v1'), asyncRequest: created.asyncRequest });
+        return reply
+          .code(201)
+          .send({ unsupportedFiles: [], jobs: await jobReferenceDtos(db, created.jobs, 'v1'), asyncRequest: created.asyncRequest });
       },
     );
 
@@ -155,7 +166,8 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'listPartsV2',
           summary: 'List jobs',
-          description: 'Jobs of one workflow level (default 1), ordered by file and creation. `filename` and `targetLang` match exactly; `dueInHours` keeps jobs due within that many hours from now (overdue ones too); `count=true` answers the totals only.',
+          description:
+            'Jobs of one workflow level (default 1), ordered by file and creation. `filename` and `targetLang` match exactly; `dueInHours` keeps jobs due within that many hours from now (overdue ones too); `count=true` answers the totals only.',
           params: ProjectUidParams,
           querystring: ListPartsQuery,
           response: { 200: JobPartPage },
@@ -189,7 +201,10 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
 
     app.get(
       '/v1/projects/:projectUid/jobs/:jobUid',
-      { config: { access: READERS }, schema: { tags: TAGS, operationId: 'getPart', summary: 'Get job', params: JobUidParams, response: { 200: JobPartExtended } } },
+      {
+        config: { access: READERS },
+        schema: { tags: TAGS, operationId: 'getPart', summary: 'Get job', params: JobUidParams, response: { 200: JobPartExtended } },
+      },
       async (request) => {
         const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
         return (await jobExtendedDtos(db, [job]))[0];
@@ -257,7 +272,12 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const access = await requireProject(db, caller, request.params.projectUid, 'edit');
-        const jobs = await jobsByUids(db, caller, access, request.body.jobs.map((j) => j.uid));
+        const jobs = await jobsByUids(
+          db,
+          caller,
+          access,
+          request.body.jobs.map((j) => j.uid),
+        );
         const edited = await editJobs(deps, caller, jobs, await resolveChanges(db, String(access.project.organizationId), request.body));
         return { jobs: await jobReferenceDtos(db, edited, 'v1') };
       },
@@ -271,7 +291,8 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'deleteParts',
           summary: 'Delete job (batch)',
-          description: 'Deletes the jobs for good (OpenTMS has no recycle bin for jobs, so `purge` changes nothing). A file left without jobs is removed with its segments and, once unreferenced, its stored bytes.',
+          description:
+            'Deletes the jobs for good (OpenTMS has no recycle bin for jobs, so `purge` changes nothing). A file left without jobs is removed with its segments and, once unreferenced, its stored bytes.',
           params: ProjectUidParams,
           querystring: DeletePartsQuery,
           body: JobPartDeleteReferences,
@@ -280,12 +301,22 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const caller = callerOf(request);
         const access = await requireProject(db, caller, request.params.projectUid, 'delete');
-        const jobs = await jobsByUids(db, caller, access, request.body.jobs.map((j) => j.uid));
+        const jobs = await jobsByUids(
+          db,
+          caller,
+          access,
+          request.body.jobs.map((j) => j.uid),
+        );
         const released = await db.transaction().execute(async (trx) => {
           // The event carries the jobs as they were, so it is built before they go.
           const records = await jobEventRecords(trx, jobs);
           const sha256s = await deleteJobs(trx, jobs);
-          await emitEvent(deps, trx, { organizationId: String(access.project.organizationId), event: 'JOB_DELETED', records, user: await eventUser(trx, caller) });
+          await emitEvent(deps, trx, {
+            organizationId: String(access.project.organizationId),
+            event: 'JOB_DELETED',
+            records,
+            user: await eventUser(trx, caller),
+          });
           return sha256s;
         });
         deps.taskWakeup.notify();
@@ -302,7 +333,8 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'setStatus',
           summary: 'Edit job status',
-          description: 'Managers set any status; the job’s providers move it along their part (NEW/EMAILED → ACCEPTED/DECLINED, ACCEPTED → DELIVERED/REJECTED, DELIVERED → ACCEPTED). See docs/jobs.md.',
+          description:
+            'Managers set any status; the job’s providers move it along their part (NEW/EMAILED → ACCEPTED/DECLINED, ACCEPTED → DELIVERED/REJECTED, DELIVERED → ACCEPTED). See docs/jobs.md.',
           params: JobUidParams,
           body: JobStatusChangeAction,
         },
@@ -317,13 +349,32 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
 
     app.get(
       '/v1/projects/:projectUid/jobs/:jobUid/statusChanges',
-      { config: { access: READERS }, schema: { tags: TAGS, operationId: 'statusChanges', summary: 'Get status changes', params: JobUidParams, response: { 200: JobPartStatusChanges } } },
+      {
+        config: { access: READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'statusChanges',
+          summary: 'Get status changes',
+          params: JobUidParams,
+          response: { 200: JobPartStatusChanges },
+        },
+      },
       async (request) => {
         const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
         const rows = await db
           .selectFrom('jobStatusChanges')
           .leftJoin('users', 'users.id', 'jobStatusChanges.changedById')
-          .select(['jobStatusChanges.status', 'jobStatusChanges.changedAt', 'users.id as userId', 'users.uid', 'users.userName', 'users.firstName', 'users.lastName', 'users.email', 'users.role'])
+          .select([
+            'jobStatusChanges.status',
+            'jobStatusChanges.changedAt',
+            'users.id as userId',
+            'users.uid',
+            'users.userName',
+            'users.firstName',
+            'users.lastName',
+            'users.email',
+            'users.role',
+          ])
           .where('jobStatusChanges.jobId', '=', String(job.id))
           .orderBy('jobStatusChanges.id')
           .execute();
@@ -331,7 +382,18 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           statusChanges: rows.map((r) => ({
             status: r.status as JobStatus,
             changedDate: r.changedAt,
-            changedBy: r.userId === null ? null : { id: String(r.userId), uid: r.uid!, userName: r.userName!, firstName: r.firstName!, lastName: r.lastName!, email: r.email!, role: r.role! },
+            changedBy:
+              r.userId === null
+                ? null
+                : {
+                    id: String(r.userId),
+                    uid: r.uid!,
+                    userName: r.userName!,
+                    firstName: r.firstName!,
+                    lastName: r.lastName!,
+                    email: r.email!,
+                    role: r.role!,
+                  },
           })),
         };
       },
@@ -341,7 +403,13 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/projects/:projectUid/jobs/:jobUid/workflowStep',
       {
         config: { access: READERS },
-        schema: { tags: TAGS, operationId: 'getPartsWorkflowStep', summary: "Get job's workflowStep", params: JobUidParams, response: { 200: ProjectWorkflowStep } },
+        schema: {
+          tags: TAGS,
+          operationId: 'getPartsWorkflowStep',
+          summary: "Get job's workflowStep",
+          params: JobUidParams,
+          response: { 200: ProjectWorkflowStep },
+        },
       },
       async (request) => {
         const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
@@ -349,7 +417,15 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const step = await db
           .selectFrom('projectWorkflowSteps')
           .innerJoin('workflowSteps', 'workflowSteps.id', 'projectWorkflowSteps.workflowStepId')
-          .select(['projectWorkflowSteps.id', 'projectWorkflowSteps.workflowLevel', 'projectWorkflowSteps.settings', 'workflowSteps.id as stepId', 'workflowSteps.uid', 'workflowSteps.name', 'workflowSteps.abbr'])
+          .select([
+            'projectWorkflowSteps.id',
+            'projectWorkflowSteps.workflowLevel',
+            'projectWorkflowSteps.settings',
+            'workflowSteps.id as stepId',
+            'workflowSteps.uid',
+            'workflowSteps.name',
+            'workflowSteps.abbr',
+          ])
           .where('projectWorkflowSteps.id', '=', String(job.projectWorkflowStepId))
           .executeTakeFirstOrThrow();
         const settings = JSON.parse(step.settings) as { lqaProfile?: { uid?: string } | null };
@@ -372,7 +448,8 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'listSegments',
           summary: 'Get segments',
-          description: 'Segments `beginIndex`..`endIndex` (inclusive, at most 1000) of the job; empty until the import is OK. Each carries its source, translation (the job’s, else the target the file had), and, as OpenTMS extensions, `index`, `key` and inline `tags`.',
+          description:
+            'Segments `beginIndex`..`endIndex` (inclusive, at most 1000) of the job; empty until the import is OK. Each carries its source, translation (the job’s, else the target the file had), and, as OpenTMS extensions, `index`, `key` and inline `tags`.',
           params: JobUidParams,
           querystring: SegmentsQuery,
           response: { 200: SegmentList },
@@ -400,11 +477,20 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const access = await requireProject(db, caller, request.params.projectUid, 'view');
-        const jobs = await jobsByUids(db, caller, access, request.body.jobs.map((j) => j.uid));
+        const jobs = await jobsByUids(
+          db,
+          caller,
+          access,
+          request.body.jobs.map((j) => j.uid),
+        );
         const results = [];
         for (const job of jobs) {
           const source = await sourceOf(db, job);
-          results.push({ jobPartUid: job.uid, counts: await jobSegmentCounts(db, job, source), previousWorkflow: await previousWorkflow(db, job, source) });
+          results.push({
+            jobPartUid: job.uid,
+            counts: await jobSegmentCounts(db, job, source),
+            previousWorkflow: await previousWorkflow(db, job, source),
+          });
         }
         return { segmentsCountsResults: results };
       },
@@ -414,12 +500,29 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/projects/:projectUid/jobs/search',
       {
         config: { access: READERS },
-        schema: { tags: TAGS, operationId: 'searchPartsInProject', summary: 'Search jobs in project', params: ProjectUidParams, body: SearchJobsRequest, response: { 200: SearchJobs } },
+        schema: {
+          tags: TAGS,
+          operationId: 'searchPartsInProject',
+          summary: 'Search jobs in project',
+          params: ProjectUidParams,
+          body: SearchJobsRequest,
+          response: { 200: SearchJobs },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
         const access = await requireProject(db, caller, request.params.projectUid, 'view');
-        return { jobs: await jobExtendedDtos(db, await jobsByUids(db, caller, access, request.body.jobs.map((j) => j.uid))) };
+        return {
+          jobs: await jobExtendedDtos(
+            db,
+            await jobsByUids(
+              db,
+              caller,
+              access,
+              request.body.jobs.map((j) => j.uid),
+            ),
+          ),
+        };
       },
     );
   };
@@ -436,6 +539,9 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     query = job.beginIndex === null ? query.where('beginIndex', 'is', null) : query.where('beginIndex', '=', job.beginIndex);
     const previous = await query.orderBy('id').executeTakeFirst();
     if (!previous) return null;
-    return { completed: previous.status === 'COMPLETED' || previous.status === 'DELIVERED', counts: await jobSegmentCounts(database, previous, source) };
+    return {
+      completed: previous.status === 'COMPLETED' || previous.status === 'DELIVERED',
+      counts: await jobSegmentCounts(database, previous, source),
+    };
   }
 }

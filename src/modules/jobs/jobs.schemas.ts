@@ -29,7 +29,8 @@ export type ProviderInput = Static<typeof ProviderInput>;
 const Providers = Type.Array(ProviderInput, { maxItems: 100 });
 
 /** Phrase's own examples send numbers and booleans as strings ("10", "true"); both forms are accepted. */
-const LooseInteger = (options: { minimum: number; maximum: number }) => Type.Union([Type.Integer(options), Type.String({ pattern: '^[0-9]{1,9}$' })]);
+const LooseInteger = (options: { minimum: number; maximum: number }) =>
+  Type.Union([Type.Integer(options), Type.String({ pattern: '^[0-9]{1,9}$' })]);
 const LooseBoolean = Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false')]);
 
 /** Spec `NotifyProviderDto`. */
@@ -111,7 +112,10 @@ export const JobStatusChangeAction = Type.Object({
 });
 
 export const ProjectUidParams = Type.Object({ projectUid: Type.String({ minLength: 1, maxLength: 64 }) });
-export const JobUidParams = Type.Object({ projectUid: Type.String({ minLength: 1, maxLength: 64 }), jobUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const JobUidParams = Type.Object({
+  projectUid: Type.String({ minLength: 1, maxLength: 64 }),
+  jobUid: Type.String({ minLength: 1, maxLength: 64 }),
+});
 
 export const DeletePartsQuery = Type.Object({ purge: Type.Boolean({ default: false }) });
 
@@ -157,9 +161,20 @@ export const ProviderReference = Type.Object(
 export type ProviderReference = Static<typeof ProviderReference>;
 
 /** Spec `WorkflowStepReference` (the organization's step). */
-export const JobWorkflowStepReference = Type.Object({ name: Type.String(), id: Type.String(), uid: Type.String(), order: Type.Integer(), lqaEnabled: Type.Boolean() });
+export const JobWorkflowStepReference = Type.Object({
+  name: Type.String(),
+  id: Type.String(),
+  uid: Type.String(),
+  order: Type.Integer(),
+  lqaEnabled: Type.Boolean(),
+});
 /** Spec `ProjectWorkflowStepReference`: `id` is the project workflow step's id. */
-export const ProjectWorkflowStepReference = Type.Object({ name: Type.String(), id: Type.String(), order: Type.Integer(), workflowLevel: Type.Integer() });
+export const ProjectWorkflowStepReference = Type.Object({
+  name: Type.String(),
+  id: Type.String(),
+  order: Type.Integer(),
+  workflowLevel: Type.Integer(),
+});
 export const ImportStatus = Type.Object({ status: Type.String(), errorMessage: Nullable(Type.String()) });
 
 /** Spec `JobPartReference` (v1 lists, JobListDto, JobPartsDto). */
@@ -288,7 +303,16 @@ export const JobSegment = Type.Object({
   createdBy: Nullable(UserReference),
   modifiedBy: Nullable(UserReference),
   workflowLevel: Type.Integer(),
-  workflowStep: Nullable(Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String(), abbr: Type.String(), order: Type.Integer(), lqaEnabled: Type.Boolean() })),
+  workflowStep: Nullable(
+    Type.Object({
+      id: Type.String(),
+      uid: Type.String(),
+      name: Type.String(),
+      abbr: Type.String(),
+      order: Type.Integer(),
+      lqaEnabled: Type.Boolean(),
+    }),
+  ),
 });
 export const SegmentList = Type.Object({ segments: Type.Array(JobSegment) }, { title: 'SegmentListDto' });
 
@@ -320,7 +344,11 @@ export type SegmentsCounts = Static<typeof SegmentsCounts>;
 export const SegmentsCountsResponseList = Type.Object(
   {
     segmentsCountsResults: Type.Array(
-      Type.Object({ jobPartUid: Type.String(), counts: SegmentsCounts, previousWorkflow: Nullable(Type.Object({ completed: Type.Boolean(), counts: SegmentsCounts })) }),
+      Type.Object({
+        jobPartUid: Type.String(),
+        counts: SegmentsCounts,
+        previousWorkflow: Nullable(Type.Object({ completed: Type.Boolean(), counts: SegmentsCounts })),
+      }),
     ),
   },
   { title: 'SegmentsCountsResponseListDto' },

@@ -86,7 +86,20 @@ function wholeUnit(unit: TextUnit, language: string): UnitSegment[] {
   const target = unit.target === null || unit.target.trim() === '' ? null : unit.target.trim();
   const words = countText(toPlaceholders(body, unit.tags), language).words;
   const tags = uniqueTags([...tagsIn(body, unit.tags), ...(target === null ? [] : tagsIn(target, unit.tags))]);
-  return [{ unitLocator: unit.locator, unitIndex: unit.index, key: unit.key, source: body, tags, gapBefore: leading, gapAfter: trailing, importedTarget: target, note: unit.note, words }];
+  return [
+    {
+      unitLocator: unit.locator,
+      unitIndex: unit.index,
+      key: unit.key,
+      source: body,
+      tags,
+      gapBefore: leading,
+      gapAfter: trailing,
+      importedTarget: target,
+      note: unit.note,
+      words,
+    },
+  ];
 }
 
 /** The segments of one unit, in order; none for a unit without text. */

@@ -13,9 +13,14 @@ export function assertLanguages(field: string, codes: readonly string[]): string
   for (const code of codes) {
     const canonical = normalizeLanguage(code);
     if (canonical === null) {
-      throw new ApiError('invalid', 'UnsupportedLanguage', `"${code}" in ${field} is not a supported language code (see GET /api2/v1/languages).`, {
-        details: [{ field, message: `unsupported language code "${code}"` }],
-      });
+      throw new ApiError(
+        'invalid',
+        'UnsupportedLanguage',
+        `"${code}" in ${field} is not a supported language code (see GET /api2/v1/languages).`,
+        {
+          details: [{ field, message: `unsupported language code "${code}"` }],
+        },
+      );
     }
     result.add(canonical);
   }

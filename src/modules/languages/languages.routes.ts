@@ -35,7 +35,8 @@ export function languagesRoutes(_deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Supported Languages'],
           operationId: 'listOfLanguages',
           summary: 'List supported languages',
-          description: 'The language codes every language parameter of the API accepts, sorted by code. `active` filters: true = offered for new work, false = legacy codes kept for older data, omitted = all.',
+          description:
+            'The language codes every language parameter of the API accepts, sorted by code. `active` filters: true = offered for new work, false = legacy codes kept for older data, omitted = all.',
           querystring: LanguageListQuery,
           response: { 200: LanguageListSchema },
         },

@@ -17,6 +17,8 @@ export const LanguageListSchema = Type.Object({ languages: Type.Array(LanguageSc
 
 export const LanguageListQuery = Type.Object({
   active: Type.Optional(
-    Type.Boolean({ description: 'true: only languages offered for new work; false: only the legacy codes kept for older data; omitted: all.' }),
+    Type.Boolean({
+      description: 'true: only languages offered for new work; false: only the legacy codes kept for older data; omitted: all.',
+    }),
   ),
 });

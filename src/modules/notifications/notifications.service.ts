@@ -24,7 +24,12 @@ export interface NewNotification {
 export async function notifyUsers(db: Kysely<DB>, notification: NewNotification): Promise<number> {
   const wanted = [...new Set(notification.userIds.map(String))];
   if (wanted.length === 0) return 0;
-  const users = await db.selectFrom('users').select('id').where('organizationId', '=', String(notification.organizationId)).where('id', 'in', wanted).execute();
+  const users = await db
+    .selectFrom('users')
+    .select('id')
+    .where('organizationId', '=', String(notification.organizationId))
+    .where('id', 'in', wanted)
+    .execute();
   if (users.length === 0) return 0;
   const createdAt = (notification.at ?? new Date()).toISOString();
   const payload = JSON.stringify(notification.payload ?? {});

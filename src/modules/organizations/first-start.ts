@@ -43,7 +43,10 @@ export async function ensureFirstAdmin(db: Kysely<DB>, config: Config, log: Fast
         'It is shown this once: log in and change it (or set OPENTMS_ADMIN_PASSWORD before the first start).',
     );
   } else {
-    log.info({ userName: config.admin.username }, `Created the first ADMIN user "${config.admin.username}" with the password from OPENTMS_ADMIN_PASSWORD.`);
+    log.info(
+      { userName: config.admin.username },
+      `Created the first ADMIN user "${config.admin.username}" with the password from OPENTMS_ADMIN_PASSWORD.`,
+    );
   }
 }
 
@@ -57,7 +60,11 @@ export async function ensureSysAdmin(db: Kysely<DB>, config: Config, log: Fastif
   if (!wanted) return;
   const existing = await findUserByUserName(db, wanted.username);
   if (existing) {
-    if (existing.role !== 'SYS_ADMIN') log.error({ userName: wanted.username }, 'OPENTMS_SYSADMIN_USERNAME names an existing user who is not a SYS_ADMIN; no system administrator was created');
+    if (existing.role !== 'SYS_ADMIN')
+      log.error(
+        { userName: wanted.username },
+        'OPENTMS_SYSADMIN_USERNAME names an existing user who is not a SYS_ADMIN; no system administrator was created',
+      );
     return;
   }
   const passwordHash = await hashPassword(wanted.password);

@@ -45,13 +45,19 @@ export function findSystemOrganization(db: Kysely<DB>): Promise<OrganizationRow 
   return db.selectFrom('organizations').selectAll().where('isSystem', '=', true).executeTakeFirst();
 }
 
-export type OrganizationChanges = Partial<Pick<OrganizationRow, 'name' | 'ssoOnly' | 'apiTokenSsoEnforced' | 'seatLimit' | 'rateLimitPerMinute' | 'businessUnitsEnabled'>>;
+export type OrganizationChanges = Partial<
+  Pick<OrganizationRow, 'name' | 'ssoOnly' | 'apiTokenSsoEnforced' | 'seatLimit' | 'rateLimitPerMinute' | 'businessUnitsEnabled'>
+>;
 
 export function updateOrganization(db: Kysely<DB>, id: string, changes: OrganizationChanges): Promise<OrganizationRow> {
   return db.updateTable('organizations').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function listOrganizations(db: Kysely<DB>, offset: number, limit: number): Promise<{ rows: OrganizationRow[]; total: number }> {
+export async function listOrganizations(
+  db: Kysely<DB>,
+  offset: number,
+  limit: number,
+): Promise<{ rows: OrganizationRow[]; total: number }> {
   const base = db.selectFrom('organizations').where('isSystem', '=', false);
   const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('id').limit(limit).offset(offset).execute();

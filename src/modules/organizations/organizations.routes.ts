@@ -20,9 +20,15 @@ const SYS_ADMIN_ONLY: Access = { roles: ['SYS_ADMIN'] };
 const Settings = {
   ssoOnly: Type.Optional(Type.Boolean({ description: 'Authentication is restricted to SSO: session logins are refused.' })),
   apiTokenSsoEnforced: Type.Optional(Type.Boolean({ description: 'With ssoOnly, password logins (v1/v3 login) are refused too.' })),
-  seatLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], { description: 'Most active human users; bots do not count.' })),
+  seatLimit: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
+      description: 'Most active human users; bots do not count.',
+    }),
+  ),
   rateLimitPerMinute: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()])),
-  businessUnitsEnabled: Type.Optional(Type.Boolean({ description: 'Business units exist only when enabled (default true); when off, their operations answer 403.' })),
+  businessUnitsEnabled: Type.Optional(
+    Type.Boolean({ description: 'Business units exist only when enabled (default true); when off, their operations answer 403.' }),
+  ),
 };
 
 const CreateOrganizationBody = Type.Object({
@@ -100,7 +106,9 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const passwordHash = await hashPassword(admin.password);
         const created = await db.transaction().execute(async (trx) => {
           if (await findUserByUserName(trx, admin.userName)) {
-            throw new ApiError('conflict', 'UserNameAlreadyExists', `The user name "${admin.userName}" is taken.`, { details: [{ field: 'admin.userName', message: 'already exists' }] });
+            throw new ApiError('conflict', 'UserNameAlreadyExists', `The user name "${admin.userName}" is taken.`, {
+              details: [{ field: 'admin.userName', message: 'already exists' }],
+            });
           }
           const row = await insertOrganization(trx, organization);
           const user = await insertUser(trx, { organizationId: String(row.id), ...admin, timezone, role: 'ADMIN', passwordHash });
@@ -133,7 +141,13 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/admin/organizations/:organizationUid',
       {
         config: { access: SYS_ADMIN_ONLY },
-        schema: { tags: ['OpenTMS'], operationId: 'getOrganization', summary: 'Get an organization (OpenTMS extension)', params: OrganizationParams, response: { 200: Organization } },
+        schema: {
+          tags: ['OpenTMS'],
+          operationId: 'getOrganization',
+          summary: 'Get an organization (OpenTMS extension)',
+          params: OrganizationParams,
+          response: { 200: Organization },
+        },
       },
       async (request) => {
         const row = await findOrganizationByUid(db, request.params.organizationUid);
@@ -149,7 +163,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['OpenTMS'],
           operationId: 'editOrganization',
-          summary: 'Edit an organization\'s name and settings (OpenTMS extension)',
+          summary: "Edit an organization's name and settings (OpenTMS extension)",
           params: OrganizationParams,
           body: EditOrganizationBody,
           response: { 200: Organization },

@@ -4,18 +4,32 @@ import type { DB, Id } from '../../db/schema.js';
 import { userReferenceLookup } from '../users/user-references.js';
 import type { NamedReference } from '../vendors/record-references.js';
 import { namedReferences } from '../vendors/record-references.js';
-import type { NotifyProvider, ProjectTemplateDto, ProjectTemplateReferenceDto, ProjectWorkflowSettings, ProviderReferenceDto } from './project-templates.schemas.js';
+import type {
+  NotifyProvider,
+  ProjectTemplateDto,
+  ProjectTemplateReferenceDto,
+  ProjectWorkflowSettings,
+  ProviderReferenceDto,
+} from './project-templates.schemas.js';
 import type { TemplateRow } from './template-access.js';
 import { templateTargetLangs } from './template-access.js';
 import { parseTemplateSettings } from './template-settings.js';
 
 /** ProjectTemplate and ProjectTemplateReference views of template rows, loaded a page at a time. */
 
-const ids = (rows: TemplateRow[], pick: (r: TemplateRow) => Id | null) => rows.map(pick).filter((id): id is Id => id !== null).map(String);
+const ids = (rows: TemplateRow[], pick: (r: TemplateRow) => Id | null) =>
+  rows
+    .map(pick)
+    .filter((id): id is Id => id !== null)
+    .map(String);
 
 async function simpleNames(db: Kysely<DB>, table: 'businessUnits' | 'costCenters', wanted: string[]): Promise<Map<string, NamedReference>> {
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom(table).select(['id', 'uid', 'name']).where('id', 'in', [...new Set(wanted)]).execute();
+  const rows = await db
+    .selectFrom(table)
+    .select(['id', 'uid', 'name'])
+    .where('id', 'in', [...new Set(wanted)])
+    .execute();
   return new Map(rows.map((r) => [String(r.id), { id: String(r.id), uid: r.uid, name: r.name }]));
 }
 
@@ -34,11 +48,31 @@ async function vendorNames(db: Kysely<DB>, wanted: string[]): Promise<Map<string
 /** The setup-record references of a page of templates. */
 async function setupReferences(db: Kysely<DB>, rows: TemplateRow[]) {
   const [clients, domains, subDomains, businessUnits, costCenters] = await Promise.all([
-    namedReferences(db, 'client', ids(rows, (r) => r.clientId)),
-    namedReferences(db, 'domain', ids(rows, (r) => r.domainId)),
-    namedReferences(db, 'subDomain', ids(rows, (r) => r.subDomainId)),
-    simpleNames(db, 'businessUnits', ids(rows, (r) => r.businessUnitId)),
-    simpleNames(db, 'costCenters', ids(rows, (r) => r.costCenterId)),
+    namedReferences(
+      db,
+      'client',
+      ids(rows, (r) => r.clientId),
+    ),
+    namedReferences(
+      db,
+      'domain',
+      ids(rows, (r) => r.domainId),
+    ),
+    namedReferences(
+      db,
+      'subDomain',
+      ids(rows, (r) => r.subDomainId),
+    ),
+    simpleNames(
+      db,
+      'businessUnits',
+      ids(rows, (r) => r.businessUnitId),
+    ),
+    simpleNames(
+      db,
+      'costCenters',
+      ids(rows, (r) => r.costCenterId),
+    ),
   ]);
   const get = (map: Map<string, NamedReference>, id: Id | null) => (id === null ? null : (map.get(String(id)) ?? null));
   return (row: TemplateRow) => ({
@@ -52,11 +86,22 @@ async function setupReferences(db: Kysely<DB>, rows: TemplateRow[]) {
 
 function projectWorkflowSettingsOf(row: TemplateRow): Required<ProjectWorkflowSettings> {
   const stored = (parseTemplateSettings(row.settings).projectWorkflowSettings ?? {}) as ProjectWorkflowSettings;
-  return { completeUnassigned: stored.completeUnassigned ?? false, propagateTranslationsToLowerWfDuringUpdateSource: stored.propagateTranslationsToLowerWfDuringUpdateSource ?? false };
+  return {
+    completeUnassigned: stored.completeUnassigned ?? false,
+    propagateTranslationsToLowerWfDuringUpdateSource: stored.propagateTranslationsToLowerWfDuringUpdateSource ?? false,
+  };
 }
 
-export async function toTemplateReferences(db: Kysely<DB>, organizationId: string, rows: TemplateRow[]): Promise<ProjectTemplateReferenceDto[]> {
-  const users = await userReferenceLookup(db, organizationId, rows.map((r) => r.ownerId));
+export async function toTemplateReferences(
+  db: Kysely<DB>,
+  organizationId: string,
+  rows: TemplateRow[],
+): Promise<ProjectTemplateReferenceDto[]> {
+  const users = await userReferenceLookup(
+    db,
+    organizationId,
+    rows.map((r) => r.ownerId),
+  );
   const references = await setupReferences(db, rows);
   return rows.map((row) => {
     const refs = references(row);
@@ -72,7 +117,9 @@ export async function toTemplateReferences(db: Kysely<DB>, organizationId: strin
       subDomain: refs.subDomain,
       costCenter: refs.costCenter,
       businessUnit: refs.businessUnit,
-      projectWorkflowSettings: { propagateTranslationsToLowerWfDuringUpdateSource: projectWorkflowSettingsOf(row).propagateTranslationsToLowerWfDuringUpdateSource },
+      projectWorkflowSettings: {
+        propagateTranslationsToLowerWfDuringUpdateSource: projectWorkflowSettingsOf(row).propagateTranslationsToLowerWfDuringUpdateSource,
+      },
       note: row.note,
     };
   });
@@ -119,7 +166,16 @@ async function assignmentsOf(db: Kysely<DB>, templateId: Id): Promise<Map<string
   for (const row of rows) {
     const provider: ProviderReferenceDto =
       row.userId !== null
-        ? { type: 'USER', id: String(row.userId), uid: row.userUid!, userName: row.userName!, firstName: row.firstName!, lastName: row.lastName!, email: row.email!, active: bool(row.active) }
+        ? {
+            type: 'USER',
+            id: String(row.userId),
+            uid: row.userUid!,
+            userName: row.userName!,
+            firstName: row.firstName!,
+            lastName: row.lastName!,
+            email: row.email!,
+            active: bool(row.active),
+          }
         : { type: 'VENDOR', id: String(row.vendorId), uid: row.vendorUid!, name: row.vendorName! };
     const key = row.stepId === null ? '' : String(row.stepId);
     byStep.set(key, [...(byStep.get(key) ?? []), { targetLang: row.targetLang, provider }]);
@@ -131,7 +187,16 @@ async function stepsOf(db: Kysely<DB>, templateId: Id) {
   return db
     .selectFrom('templateWorkflowSteps')
     .innerJoin('workflowSteps', 'workflowSteps.id', 'templateWorkflowSteps.workflowStepId')
-    .select(['templateWorkflowSteps.id as templateStepId', 'templateWorkflowSteps.settings', 'workflowSteps.id', 'workflowSteps.uid', 'workflowSteps.name', 'workflowSteps.abbr', 'workflowSteps.orderIndex', 'workflowSteps.lqaEnabled'])
+    .select([
+      'templateWorkflowSteps.id as templateStepId',
+      'templateWorkflowSteps.settings',
+      'workflowSteps.id',
+      'workflowSteps.uid',
+      'workflowSteps.name',
+      'workflowSteps.abbr',
+      'workflowSteps.orderIndex',
+      'workflowSteps.lqaEnabled',
+    ])
     .where('templateWorkflowSteps.templateId', '=', String(templateId))
     .orderBy('templateWorkflowSteps.workflowLevel')
     .execute();
@@ -164,7 +229,14 @@ export async function toTemplateDto(db: Kysely<DB>, organizationId: string, row:
     modifiedBy: users(row.lastModifiedById ?? row.createdById),
     dateModified: modified,
     dateTimeModified: modified,
-    workflowSteps: steps.map((s) => ({ id: String(s.id), uid: s.uid, name: s.name, abbr: s.abbr, order: s.orderIndex, lqaEnabled: bool(s.lqaEnabled) })),
+    workflowSteps: steps.map((s) => ({
+      id: String(s.id),
+      uid: s.uid,
+      name: s.name,
+      abbr: s.abbr,
+      order: s.orderIndex,
+      lqaEnabled: bool(s.lqaEnabled),
+    })),
     workflowSettings: steps.map((s) => {
       const stepSettings = JSON.parse(s.settings) as { notifyProvider?: NotifyProvider | null };
       return {

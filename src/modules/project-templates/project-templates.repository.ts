@@ -32,14 +32,24 @@ export async function insertTemplate(trx: Kysely<DB>, values: Insertable<Project
 }
 
 /** Replaces the template's workflow steps (levels 1, 2, … in the given order) and the providers it names. */
-export async function replaceTemplateWorkflow(trx: Kysely<DB>, templateId: Id, steps: readonly TemplateStepInput[], assignments: readonly TemplateAssignmentInput[]): Promise<void> {
+export async function replaceTemplateWorkflow(
+  trx: Kysely<DB>,
+  templateId: Id,
+  steps: readonly TemplateStepInput[],
+  assignments: readonly TemplateAssignmentInput[],
+): Promise<void> {
   await trx.deleteFrom('templateAssignments').where('templateId', '=', String(templateId)).execute();
   await trx.deleteFrom('templateWorkflowSteps').where('templateId', '=', String(templateId)).execute();
   const stepIds: string[] = [];
   for (const [index, step] of steps.entries()) {
     const row = await trx
       .insertInto('templateWorkflowSteps')
-      .values({ templateId: String(templateId), workflowStepId: step.workflowStepId, workflowLevel: index + 1, settings: JSON.stringify(step.settings) })
+      .values({
+        templateId: String(templateId),
+        workflowStepId: step.workflowStepId,
+        workflowLevel: index + 1,
+        settings: JSON.stringify(step.settings),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     stepIds.push(String(row.id));
@@ -61,16 +71,26 @@ export async function replaceTemplateWorkflow(trx: Kysely<DB>, templateId: Id, s
 
 /** Templates whose named setup record matches `name` (part of it, ignoring case). */
 function namedIn(table: 'clients' | 'domains' | 'subDomains' | 'costCenters' | 'businessUnits', name: string) {
-  return (db: Kysely<DB>) => db.selectFrom(table).select(`${table}.id` as 'clients.id').where(containsText(`${table}.name`, name));
+  return (db: Kysely<DB>) =>
+    db
+      .selectFrom(table)
+      .select(`${table}.id` as 'clients.id')
+      .where(containsText(`${table}.name`, name));
 }
 
 /** The templates `caller` sees that match the list filters of getProjectTemplates, one page. */
-export async function listTemplates(db: Kysely<DB>, caller: Caller, query: TemplateListQuery, page: PageRequest): Promise<{ rows: TemplateRow[]; total: number }> {
+export async function listTemplates(
+  db: Kysely<DB>,
+  caller: Caller,
+  query: TemplateListQuery,
+  page: PageRequest,
+): Promise<{ rows: TemplateRow[]; total: number }> {
   let q = db.selectFrom('projectTemplates').where((eb) => visibleTemplates(eb, caller));
   if (query.name) q = q.where(containsText('projectTemplates.name', query.name));
   if (query.clientId !== undefined) q = q.where('projectTemplates.clientId', '=', String(query.clientId));
   if (query.costCenterId !== undefined) q = q.where('projectTemplates.costCenterId', '=', String(query.costCenterId));
-  if (query.ownerUid) q = q.where('projectTemplates.ownerId', 'in', db.selectFrom('users').select('users.id').where('users.uid', '=', query.ownerUid));
+  if (query.ownerUid)
+    q = q.where('projectTemplates.ownerId', 'in', db.selectFrom('users').select('users.id').where('users.uid', '=', query.ownerUid));
   const byName = [
     ['clientName', 'clients', 'clientId'],
     ['domainName', 'domains', 'domainId'],
@@ -84,7 +104,15 @@ export async function listTemplates(db: Kysely<DB>, caller: Caller, query: Templ
   }
   const { total } = await q.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
   const { offset, limit } = pageWindow(page);
-  const sorted = query.sort === 'templateName' ? q.orderBy(sql`lower(project_templates.name)`, query.direction) : q.orderBy('projectTemplates.createdAt', query.direction);
-  const rows = await sorted.orderBy('projectTemplates.id', query.direction).selectAll('projectTemplates').offset(offset).limit(limit).execute();
+  const sorted =
+    query.sort === 'templateName'
+      ? q.orderBy(sql`lower(project_templates.name)`, query.direction)
+      : q.orderBy('projectTemplates.createdAt', query.direction);
+  const rows = await sorted
+    .orderBy('projectTemplates.id', query.direction)
+    .selectAll('projectTemplates')
+    .offset(offset)
+    .limit(limit)
+    .execute();
   return { rows, total: num(total) };
 }

@@ -20,7 +20,13 @@ import { createTemplate, deleteTemplate, editTemplate } from './project-template
 import type { EditMode } from './project-templates.service.js';
 import { requireTemplate } from './template-access.js';
 import { emitTemplateEvent } from './template-events.js';
-import { accessSettingsFromBody, parseTemplateSettings, templateAccessSettings, templateImportSettings, writeTemplateSetting } from './template-settings.js';
+import {
+  accessSettingsFromBody,
+  parseTemplateSettings,
+  templateAccessSettings,
+  templateImportSettings,
+  writeTemplateSetting,
+} from './template-settings.js';
 import type { TemplateSettingsKey } from './template-settings.js';
 
 /**
@@ -56,7 +62,8 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           tags: TAG,
           operationId: 'getProjectTemplates',
           summary: 'List project templates',
-          description: 'Name filters match part of the name, ignoring case; `clientId` / `costCenterId` are numeric ids. A manager sees own templates, and others’ with projectTemplateViewOther.',
+          description:
+            'Name filters match part of the name, ignoring case; `clientId` / `costCenterId` are numeric ids. A manager sees own templates, and others’ with projectTemplateViewOther.',
           querystring: TemplateListQuery,
           response: { 200: ProjectTemplatePage },
         },
@@ -77,7 +84,8 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           tags: TAG,
           operationId: 'createProjectTemplate',
           summary: 'Create project template',
-          description: 'Made from an existing project the caller may see (`project.uid`; 404 otherwise): languages, workflow steps, setup references, settings and custom field values are copied. `name` is the template’s name (`templateName`).',
+          description:
+            'Made from an existing project the caller may see (`project.uid`; 404 otherwise): languages, workflow steps, setup references, settings and custom field values are copied. `name` is the template’s name (`templateName`).',
           body: CreateTemplateBody,
           response: { 201: ProjectTemplateSchema },
         },
@@ -93,7 +101,13 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
       '/v1/projectTemplates/:projectTemplateUid',
       {
         config: { access: MANAGERS },
-        schema: { tags: TAG, operationId: 'getProjectTemplate', summary: 'Get project template', params: TemplateUidParams, response: { 200: ProjectTemplateSchema } },
+        schema: {
+          tags: TAG,
+          operationId: 'getProjectTemplate',
+          summary: 'Get project template',
+          params: TemplateUidParams,
+          response: { 200: ProjectTemplateSchema },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -151,7 +165,13 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
       '/v1/projectTemplates/:projectTemplateUid/accessSettings',
       {
         config: { access: MANAGERS },
-        schema: { tags: TAG, operationId: 'getProjectTemplateAccessSettings', summary: 'Get project template access and security settings', params: TemplateUidParams, response: { 200: AccessSettingsSchema } },
+        schema: {
+          tags: TAG,
+          operationId: 'getProjectTemplateAccessSettings',
+          summary: 'Get project template access and security settings',
+          params: TemplateUidParams,
+          response: { 200: AccessSettingsSchema },
+        },
       },
       async (request) => {
         const template = await requireTemplate(db, callerOf(request), request.params.projectTemplateUid, 'view');
@@ -174,7 +194,12 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request) => {
-        const settings = await writeSetting(callerOf(request), request.params.projectTemplateUid, 'accessSettings', accessSettingsFromBody(request.body));
+        const settings = await writeSetting(
+          callerOf(request),
+          request.params.projectTemplateUid,
+          'accessSettings',
+          accessSettingsFromBody(request.body),
+        );
         return templateAccessSettings(settings);
       },
     );
@@ -183,7 +208,13 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
       '/v1/projectTemplates/:projectTemplateUid/importSettings',
       {
         config: { access: MANAGERS },
-        schema: { tags: TAG, operationId: 'getImportSettingsForProjectTemplate', summary: 'Get import settings', params: TemplateUidParams, response: { 200: FileImportSettingsDto } },
+        schema: {
+          tags: TAG,
+          operationId: 'getImportSettingsForProjectTemplate',
+          summary: 'Get import settings',
+          params: TemplateUidParams,
+          response: { 200: FileImportSettingsDto },
+        },
       },
       async (request) => {
         const template = await requireTemplate(db, callerOf(request), request.params.projectTemplateUid, 'view');
@@ -199,7 +230,8 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           tags: TAG,
           operationId: 'editProjectTemplateImportSettings',
           summary: 'Edit project template import settings',
-          description: 'Replaces the whole object: format sections left out reset to the system defaults (description, "Behaviour of other operations" 4).',
+          description:
+            'Replaces the whole object: format sections left out reset to the system defaults (description, "Behaviour of other operations" 4).',
           params: TemplateUidParams,
           body: FileImportSettingsCreateDto,
           response: { 200: FileImportSettingsDto },

@@ -41,7 +41,14 @@ export const ProjectWorkflowSettingsSchema = Type.Object({
 });
 export type ProjectWorkflowSettings = Static<typeof ProjectWorkflowSettingsSchema>;
 
-const WorkflowStepDto = Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String(), abbr: Type.String(), order: Type.Integer(), lqaEnabled: Type.Boolean() });
+const WorkflowStepDto = Type.Object({
+  id: Type.String(),
+  uid: Type.String(),
+  name: Type.String(),
+  abbr: Type.String(),
+  order: Type.Integer(),
+  lqaEnabled: Type.Boolean(),
+});
 
 /** Spec definition `ProjectTemplate` (+ `costCenter`, an OpenTMS extension: the edit sets it, so the get shows it). */
 export const ProjectTemplateSchema = Type.Object(
@@ -69,7 +76,12 @@ export const ProjectTemplateSchema = Type.Object(
     dateTimeModified: Nullable(Type.String({ format: 'date-time' })),
     workflowSteps: Type.Array(WorkflowStepDto),
     workflowSettings: Type.Array(
-      Type.Object({ workflowStep: WorkflowStepReference, assignedTo: Type.Array(AssignedTo), notifyProvider: Nullable(NotifyProviderSchema), lqaProfile: Nullable(Type.Object({ uid: Type.String() })) }),
+      Type.Object({
+        workflowStep: WorkflowStepReference,
+        assignedTo: Type.Array(AssignedTo),
+        notifyProvider: Nullable(NotifyProviderSchema),
+        lqaProfile: Nullable(Type.Object({ uid: Type.String() })),
+      }),
     ),
     projectWorkflowSettings: ProjectWorkflowSettingsSchema,
     notifyProviders: Nullable(NotifyProviderSchema),
@@ -114,9 +126,16 @@ export const CreateTemplateBody = Type.Object({
 export type CreateTemplateBody = Static<typeof CreateTemplateBody>;
 
 /** Spec definition `ProjectTemplateWorkflowSettingsAssignedToDto` as request bodies give it. */
-const ProviderInput = Type.Object({ type: Type.Enum(['USER', 'VENDOR']), id: Type.Optional(Type.String({ maxLength: 64 })), uid: Type.Optional(Type.String({ maxLength: 64 })) });
+const ProviderInput = Type.Object({
+  type: Type.Enum(['USER', 'VENDOR']),
+  id: Type.Optional(Type.String({ maxLength: 64 })),
+  uid: Type.Optional(Type.String({ maxLength: 64 })),
+});
 export type ProviderInput = Static<typeof ProviderInput>;
-const AssignedToInput = Type.Object({ targetLang: Type.Optional(Nullable(Type.String({ maxLength: 32 }))), providers: Type.Array(ProviderInput, { maxItems: 100 }) });
+const AssignedToInput = Type.Object({
+  targetLang: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+  providers: Type.Array(ProviderInput, { maxItems: 100 }),
+});
 export type AssignedToInput = Static<typeof AssignedToInput>;
 
 /** Spec definition `WorkflowStepSettingsEditDto`. */
@@ -209,7 +228,11 @@ export type EditAccessSettingsBody = Static<typeof EditAccessSettingsBody>;
 export const AccessSettingsSchema = Type.Object(
   {
     ...Object.fromEntries(ACCESS_FLAGS.map((flag) => [flag, Type.Boolean()])),
-    vendors: Type.Object({ canChangeSharedJobDueDateEnabled: Type.Boolean(), canChangeSharedJobDueDate: Type.Array(Type.Object({ uid: Type.String() })), jobVendorsMayUploadReferences: Type.Boolean() }),
+    vendors: Type.Object({
+      canChangeSharedJobDueDateEnabled: Type.Boolean(),
+      canChangeSharedJobDueDate: Type.Array(Type.Object({ uid: Type.String() })),
+      jobVendorsMayUploadReferences: Type.Boolean(),
+    }),
     allowedDomains: Type.Array(Type.String()),
   },
   { title: 'ProjectSecuritySettingsDtoV2' },

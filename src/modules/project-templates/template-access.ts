@@ -44,9 +44,18 @@ const ownTemplate = (eb: TemplatesEb, caller: Caller) =>
 function narrowedOther(eb: TemplatesEb, caller: Caller) {
   const { clientUids, businessUnitUids } = referenceLists(caller);
   const conditions = [];
-  if (clientUids.length) conditions.push(eb('projectTemplates.clientId', 'in', eb.selectFrom('clients').select('clients.id').where('clients.uid', 'in', clientUids)));
+  if (clientUids.length)
+    conditions.push(
+      eb('projectTemplates.clientId', 'in', eb.selectFrom('clients').select('clients.id').where('clients.uid', 'in', clientUids)),
+    );
   if (businessUnitUids.length) {
-    conditions.push(eb('projectTemplates.businessUnitId', 'in', eb.selectFrom('businessUnits').select('businessUnits.id').where('businessUnits.uid', 'in', businessUnitUids)));
+    conditions.push(
+      eb(
+        'projectTemplates.businessUnitId',
+        'in',
+        eb.selectFrom('businessUnits').select('businessUnits.id').where('businessUnits.uid', 'in', businessUnitUids),
+      ),
+    );
   }
   return conditions.length ? eb.and(conditions) : eb.lit(true);
 }
@@ -90,7 +99,12 @@ export async function requireTemplate(db: Kysely<DB>, caller: Caller, uid: strin
  */
 export async function requireUsableTemplate(db: Kysely<DB>, caller: Caller, uid: string): Promise<TemplateRow> {
   if (caller.role !== 'SUBMITTER') return requireTemplate(db, caller, uid, 'view');
-  const template = await db.selectFrom('projectTemplates').selectAll().where('uid', '=', uid).where('organizationId', '=', caller.organizationId).executeTakeFirst();
+  const template = await db
+    .selectFrom('projectTemplates')
+    .selectAll()
+    .where('uid', '=', uid)
+    .where('organizationId', '=', caller.organizationId)
+    .executeTakeFirst();
   if (!template) throw notFound('Project template');
   return template;
 }

@@ -25,16 +25,39 @@ export function templateEventRecord(template: TemplateRow) {
 }
 
 async function eventUser(db: Kysely<DB>, caller: Caller) {
-  return (await db.selectFrom('users').select(['uid', 'userName', 'firstName', 'lastName']).where('id', '=', caller.userId).executeTakeFirst()) ?? null;
+  return (
+    (await db
+      .selectFrom('users')
+      .select(['uid', 'userName', 'firstName', 'lastName'])
+      .where('id', '=', caller.userId)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /** Emits `event` for a template row (as it is, e.g. just before it is deleted), in the caller's transaction. */
-export async function emitTemplateRowEvent(deps: AppDeps, trx: Kysely<DB>, caller: Caller, template: TemplateRow, event: WebhookEvent): Promise<void> {
-  await emitEvent(deps, trx, { organizationId: String(template.organizationId), event, records: templateEventRecord(template), user: await eventUser(trx, caller) });
+export async function emitTemplateRowEvent(
+  deps: AppDeps,
+  trx: Kysely<DB>,
+  caller: Caller,
+  template: TemplateRow,
+  event: WebhookEvent,
+): Promise<void> {
+  await emitEvent(deps, trx, {
+    organizationId: String(template.organizationId),
+    event,
+    records: templateEventRecord(template),
+    user: await eventUser(trx, caller),
+  });
 }
 
 /** Emits `event` for the template `templateId`, re-read in the caller's transaction. */
-export async function emitTemplateEvent(deps: AppDeps, trx: Kysely<DB>, caller: Caller, templateId: string, event: WebhookEvent): Promise<void> {
+export async function emitTemplateEvent(
+  deps: AppDeps,
+  trx: Kysely<DB>,
+  caller: Caller,
+  templateId: string,
+  event: WebhookEvent,
+): Promise<void> {
   const template = await trx.selectFrom('projectTemplates').selectAll().where('id', '=', templateId).executeTakeFirstOrThrow();
   await emitTemplateRowEvent(deps, trx, caller, template, event);
 }

@@ -10,7 +10,13 @@ import type { EditAccessSettingsBody } from './project-templates.schemas.js';
  * (docs/project-templates.md, "Settings").
  */
 
-export const TEMPLATE_SETTINGS_KEYS = ['accessSettings', 'importSettings', 'projectWorkflowSettings', 'notifyProviders', 'financialSettings'] as const;
+export const TEMPLATE_SETTINGS_KEYS = [
+  'accessSettings',
+  'importSettings',
+  'projectWorkflowSettings',
+  'notifyProviders',
+  'financialSettings',
+] as const;
 export type TemplateSettingsKey = (typeof TEMPLATE_SETTINGS_KEYS)[number];
 export type TemplateSettings = Partial<Record<TemplateSettingsKey, unknown>>;
 
@@ -32,12 +38,23 @@ export function templateSettingsFromProject(projectSettings: Record<string, unkn
 }
 
 /** Replaces one settings document of the template (null removes it), in the caller's transaction. */
-export async function writeTemplateSetting(trx: Kysely<DB>, templateId: Id, key: TemplateSettingsKey, value: unknown, now: string, userId: string): Promise<TemplateSettings> {
+export async function writeTemplateSetting(
+  trx: Kysely<DB>,
+  templateId: Id,
+  key: TemplateSettingsKey,
+  value: unknown,
+  now: string,
+  userId: string,
+): Promise<TemplateSettings> {
   const row = await trx.selectFrom('projectTemplates').select('settings').where('id', '=', String(templateId)).executeTakeFirstOrThrow();
   const settings = parseTemplateSettings(row.settings);
   if (value === null || value === undefined) delete settings[key];
   else settings[key] = value;
-  await trx.updateTable('projectTemplates').set({ settings: JSON.stringify(settings), lastModifiedAt: now, lastModifiedById: userId }).where('id', '=', String(templateId)).execute();
+  await trx
+    .updateTable('projectTemplates')
+    .set({ settings: JSON.stringify(settings), lastModifiedAt: now, lastModifiedById: userId })
+    .where('id', '=', String(templateId))
+    .execute();
   return settings;
 }
 

@@ -59,7 +59,11 @@ export const createFromTemplateTask: TaskHandler<Payload> = {
         if (!caller) throw new ApiError('forbidden', 'AccessDenied', 'The user who asked for the project can no longer create projects.');
         const template = await requireUsableTemplate(trx, caller, payload.templateUid);
         const project = await createProjectFromTemplate(deps, trx, caller, template, payload.body);
-        await trx.updateTable('asyncRequests').set({ projectUid: project.uid, projectName: project.name }).where('id', '=', asyncRequestId).execute();
+        await trx
+          .updateTable('asyncRequests')
+          .set({ projectUid: project.uid, projectName: project.name })
+          .where('id', '=', asyncRequestId)
+          .execute();
         await completeAsyncRequest(deps, trx, asyncRequestId);
       });
     } catch (error) {

@@ -73,23 +73,36 @@ async function guestClientId(db: Kysely<DB>, caller: Caller): Promise<string | n
 }
 
 /** Own project: the caller owns or created it. */
-const ownProject = (eb: ProjectsEb, caller: Caller) => eb.or([eb('projects.ownerId', '=', caller.userId), eb('projects.createdById', '=', caller.userId)]);
+const ownProject = (eb: ProjectsEb, caller: Caller) =>
+  eb.or([eb('projects.ownerId', '=', caller.userId), eb('projects.createdById', '=', caller.userId)]);
 
 /** Others' projects a manager's client / business unit lists let through. */
 function narrowedOther(eb: ProjectsEb, scope: ManagerScope) {
   const conditions = [];
   if (scope.clientUids.length) {
-    conditions.push(eb('projects.clientId', 'in', eb.selectFrom('clients').select('clients.id').where('clients.uid', 'in', scope.clientUids)));
+    conditions.push(
+      eb('projects.clientId', 'in', eb.selectFrom('clients').select('clients.id').where('clients.uid', 'in', scope.clientUids)),
+    );
   }
   if (scope.businessUnitUids.length) {
-    conditions.push(eb('projects.businessUnitId', 'in', eb.selectFrom('businessUnits').select('businessUnits.id').where('businessUnits.uid', 'in', scope.businessUnitUids)));
+    conditions.push(
+      eb(
+        'projects.businessUnitId',
+        'in',
+        eb.selectFrom('businessUnits').select('businessUnits.id').where('businessUnits.uid', 'in', scope.businessUnitUids),
+      ),
+    );
   }
   return conditions.length ? eb.and(conditions) : eb.lit(true);
 }
 
 /** Projects shared with the caller's organization as a vendor. */
 const sharedWithVendor = (eb: ProjectsEb, caller: Caller) =>
-  eb('projects.vendorId', 'in', eb.selectFrom('vendors').select('vendors.id').where('vendors.vendorOrganizationId', '=', caller.organizationId));
+  eb(
+    'projects.vendorId',
+    'in',
+    eb.selectFrom('vendors').select('vendors.id').where('vendors.vendorOrganizationId', '=', caller.organizationId),
+  );
 
 /** Projects with a job the caller is a provider of. */
 const providerOf = (eb: ProjectsEb, caller: Caller) =>
@@ -124,13 +137,26 @@ export function visibleProjects(eb: ProjectsEb, caller: Caller, context: Project
     case 'GUEST': {
       if (context.guestClientId === null) return eb.lit(false);
       const ofClient = eb.and([inOrganization, eb('projects.clientId', '=', context.guestClientId)]);
-      const visible = callerRight(caller, 'projectViewOther', true) ? ofClient : eb.and([ofClient, eb('projects.createdById', '=', caller.userId)]);
+      const visible = callerRight(caller, 'projectViewOther', true)
+        ? ofClient
+        : eb.and([ofClient, eb('projects.createdById', '=', caller.userId)]);
       return eb.and([live, visible]);
     }
     case 'SUBMITTER': {
       const own = eb('projects.createdById', '=', caller.userId);
       const visible = callerRight(caller, 'projectViewCreatedByOtherSubmitters', false)
-        ? eb.or([own, eb('projects.createdById', 'in', eb.selectFrom('users').select('users.id').where('users.organizationId', '=', caller.organizationId).where('users.role', '=', 'SUBMITTER'))])
+        ? eb.or([
+            own,
+            eb(
+              'projects.createdById',
+              'in',
+              eb
+                .selectFrom('users')
+                .select('users.id')
+                .where('users.organizationId', '=', caller.organizationId)
+                .where('users.role', '=', 'SUBMITTER'),
+            ),
+          ])
         : own;
       return eb.and([live, inOrganization, visible]);
     }

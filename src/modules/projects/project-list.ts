@@ -23,15 +23,35 @@ export const JOB_STATUS_GROUPS = { NEW: ['NEW', 'EMAILED'], ACCEPTED: ['ACCEPTED
 const HOUR = 3_600_000;
 
 /** `column` names a record of `table` whose name contains `name`. */
-function namedLike(eb: Eb, column: 'clientId' | 'businessUnitId' | 'domainId' | 'subDomainId' | 'costCenterId', table: 'clients' | 'businessUnits' | 'domains' | 'subDomains' | 'costCenters', name: string) {
-  return eb(`projects.${column}`, 'in', eb.selectFrom(table as 'clients').select('id').where(containsText('name', name)));
+function namedLike(
+  eb: Eb,
+  column: 'clientId' | 'businessUnitId' | 'domainId' | 'subDomainId' | 'costCenterId',
+  table: 'clients' | 'businessUnits' | 'domains' | 'subDomains' | 'costCenters',
+  name: string,
+) {
+  return eb(
+    `projects.${column}`,
+    'in',
+    eb
+      .selectFrom(table as 'clients')
+      .select('id')
+      .where(containsText('name', name)),
+  );
 }
 
 /** Projects with a job in one of `statuses` (for a linguist: one of their own jobs). */
 function withJobStatus(eb: Eb, caller: Caller, statuses: readonly string[]) {
-  let jobs = eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.projectId', '=', 'projects.id').where('jobs.status', 'in', [...statuses]);
+  let jobs = eb
+    .selectFrom('jobs')
+    .select('jobs.id')
+    .whereRef('jobs.projectId', '=', 'projects.id')
+    .where('jobs.status', 'in', [...statuses]);
   if (caller.role === 'LINGUIST') {
-    jobs = jobs.where('jobs.id', 'in', eb.selectFrom('jobProviders').select('jobProviders.jobId').where('jobProviders.userId', '=', caller.userId));
+    jobs = jobs.where(
+      'jobs.id',
+      'in',
+      eb.selectFrom('jobProviders').select('jobProviders.jobId').where('jobProviders.userId', '=', caller.userId),
+    );
   }
   return eb.exists(jobs);
 }
@@ -44,7 +64,9 @@ function filters(eb: Eb, caller: Caller, query: ListProjectsQuery, now: Date) {
   else if (!query.includeArchived) conditions.push(eb('projects.archived', '=', false));
   if (query.name) conditions.push(containsText('projects.name', query.name));
   if (query.nameOrInternalId) {
-    const internal = /^\d{1,9}$/.test(query.nameOrInternalId.trim()) ? [eb('projects.internalId', '=', Number(query.nameOrInternalId.trim()))] : [];
+    const internal = /^\d{1,9}$/.test(query.nameOrInternalId.trim())
+      ? [eb('projects.internalId', '=', Number(query.nameOrInternalId.trim()))]
+      : [];
     conditions.push(eb.or([containsText('projects.name', query.nameOrInternalId), ...internal]));
   }
   const byId = [
@@ -64,22 +86,38 @@ function filters(eb: Eb, caller: Caller, query: ListProjectsQuery, now: Date) {
   if (query.statuses?.length) conditions.push(eb('projects.status', 'in', query.statuses));
   if (query.sourceLangs?.length) conditions.push(eb('projects.sourceLang', 'in', canonical(query.sourceLangs)));
   if (query.targetLangs?.length) {
-    conditions.push(eb('projects.id', 'in', eb.selectFrom('projectTargetLanguages').select('projectId').where('targetLang', 'in', canonical(query.targetLangs))));
+    conditions.push(
+      eb(
+        'projects.id',
+        'in',
+        eb.selectFrom('projectTargetLanguages').select('projectId').where('targetLang', 'in', canonical(query.targetLangs)),
+      ),
+    );
   }
   if (query.dueInHours !== undefined) {
     // -1: overdue (due before now); otherwise due within the next `dueInHours` hours, overdue ones included.
     const limit = query.dueInHours === -1 ? now : new Date(now.getTime() + query.dueInHours * HOUR);
-    conditions.push(eb('projects.dateDue', 'is not', null), eb('projects.dateDue', query.dueInHours === -1 ? '<' : '<=', limit.toISOString()));
+    conditions.push(
+      eb('projects.dateDue', 'is not', null),
+      eb('projects.dateDue', query.dueInHours === -1 ? '<' : '<=', limit.toISOString()),
+    );
   }
-  if (query.createdInLastHours !== undefined) conditions.push(eb('projects.createdAt', '>=', new Date(now.getTime() - query.createdInLastHours * HOUR).toISOString()));
+  if (query.createdInLastHours !== undefined)
+    conditions.push(eb('projects.createdAt', '>=', new Date(now.getTime() - query.createdInLastHours * HOUR).toISOString()));
   if (query.jobStatuses?.length) conditions.push(withJobStatus(eb, caller, query.jobStatuses));
   if (query.jobStatusGroup) conditions.push(withJobStatus(eb, caller, JOB_STATUS_GROUPS[query.jobStatusGroup]));
   // A buyer, seen from the vendor's side (BuyerDto.id), is the vendor link the buyer shares projects through.
-  if (query.buyerId !== undefined) conditions.push(eb('projects.vendorId', '=', String(query.buyerId)), eb('projects.organizationId', '!=', caller.organizationId));
+  if (query.buyerId !== undefined)
+    conditions.push(eb('projects.vendorId', '=', String(query.buyerId)), eb('projects.organizationId', '!=', caller.organizationId));
   return eb.and(conditions);
 }
 
-export async function listVisibleProjects(db: Kysely<DB>, caller: Caller, query: ListProjectsQuery, now: Date): Promise<{ rows: ProjectRow[]; total: number }> {
+export async function listVisibleProjects(
+  db: Kysely<DB>,
+  caller: Caller,
+  query: ListProjectsQuery,
+  now: Date,
+): Promise<{ rows: ProjectRow[]; total: number }> {
   const context = await projectVisibilityContext(db, caller);
   const base = db
     .selectFrom('projects')

@@ -33,7 +33,9 @@ const LABEL: Record<ProjectReferenceKind | 'owner' | 'vendor', string> = {
 };
 
 export const projectReferenceNotFound = (field: string, what: string, key: string) =>
-  new ApiError('invalid', 'ReferenceNotFound', `No ${what} with id ${key} exists in this organization.`, { details: [{ field, message: `unknown id "${key}"` }] });
+  new ApiError('invalid', 'ReferenceNotFound', `No ${what} with id ${key} exists in this organization.`, {
+    details: [{ field, message: `unknown id "${key}"` }],
+  });
 
 const isNumericId = (value: string) => /^\d{1,18}$/.test(value);
 
@@ -64,7 +66,13 @@ async function lookup(db: Kysely<DB>, organizationId: string, kind: ProjectRefer
 const matches = (row: Lookup, key: string) => row.uid === key || String(row.id) === key;
 
 /** The id of the record `ref` names, or 400 ReferenceNotFound naming `field`. */
-export async function resolveReference(db: Kysely<DB>, organizationId: string, kind: ProjectReferenceKind, field: string, ref: { id: string }): Promise<string> {
+export async function resolveReference(
+  db: Kysely<DB>,
+  organizationId: string,
+  kind: ProjectReferenceKind,
+  field: string,
+  ref: { id: string },
+): Promise<string> {
   const rows = await lookup(db, organizationId, kind, [ref.id]);
   const row = rows.find((r) => matches(r, ref.id));
   if (!row) throw projectReferenceNotFound(field, LABEL[kind], ref.id);
@@ -72,7 +80,13 @@ export async function resolveReference(db: Kysely<DB>, organizationId: string, k
 }
 
 /** The ids of the records `refs` name, in the order given without repeats. */
-export async function resolveReferenceList(db: Kysely<DB>, organizationId: string, kind: ProjectReferenceKind, field: string, refs: readonly { id: string }[]): Promise<string[]> {
+export async function resolveReferenceList(
+  db: Kysely<DB>,
+  organizationId: string,
+  kind: ProjectReferenceKind,
+  field: string,
+  refs: readonly { id: string }[],
+): Promise<string[]> {
   const keys = refs.map((r) => r.id);
   const rows = await lookup(db, organizationId, kind, keys);
   const ids: string[] = [];
@@ -88,7 +102,12 @@ export async function resolveReferenceList(db: Kysely<DB>, organizationId: strin
  * Global workflow steps in the organization's workflow order (the steps' `order`, then id): a
  * project's levels follow that order whatever order the body lists them in, as in Phrase.
  */
-export async function resolveWorkflowSteps(db: Kysely<DB>, organizationId: string, field: string, refs: readonly { id: string }[]): Promise<string[]> {
+export async function resolveWorkflowSteps(
+  db: Kysely<DB>,
+  organizationId: string,
+  field: string,
+  refs: readonly { id: string }[],
+): Promise<string[]> {
   const ids = await resolveReferenceList(db, organizationId, 'workflowStep', field, refs);
   if (ids.length === 0) return [];
   const rows = await db.selectFrom('workflowSteps').select(['id', 'orderIndex']).where('id', 'in', ids).execute();
@@ -110,7 +129,9 @@ export async function resolveOwner(db: Kysely<DB>, organizationId: string, field
   const user = rows.find((r) => matches(r, ref.id));
   if (!user) throw projectReferenceNotFound(field, LABEL.owner, ref.id);
   if ((user.role !== 'ADMIN' && user.role !== 'PROJECT_MANAGER') || bool(user.isBot)) {
-    throw new ApiError('invalid', 'InvalidArguments', 'The project owner must be an ADMIN or a PROJECT_MANAGER (not a bot).', { details: [{ field, message: 'not an ADMIN or PROJECT_MANAGER' }] });
+    throw new ApiError('invalid', 'InvalidArguments', 'The project owner must be an ADMIN or a PROJECT_MANAGER (not a bot).', {
+      details: [{ field, message: 'not an ADMIN or PROJECT_MANAGER' }],
+    });
   }
   return String(user.id);
 }

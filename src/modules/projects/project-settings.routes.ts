@@ -7,7 +7,14 @@ import type { Caller } from '../../http/access.js';
 import { ApiError } from '../../http/errors.js';
 import { requireProject } from './project-access.js';
 import { projectReferenceNotFound } from './project-references.js';
-import { ACCESS_SETTINGS_DEFAULTS, accessSettingsOf, fileNamingSettingsOf, importSettingsOf, parseSettings, writeSetting } from './project-settings.js';
+import {
+  ACCESS_SETTINGS_DEFAULTS,
+  accessSettingsOf,
+  fileNamingSettingsOf,
+  importSettingsOf,
+  parseSettings,
+  writeSetting,
+} from './project-settings.js';
 import type { SettingsKey } from './project-settings.js';
 import { FileImportSettingsCreateDto, FileImportSettingsDto } from './import-settings.schemas.js';
 import { ProjectUidParams } from './projects.schemas.js';
@@ -42,14 +49,24 @@ const EditAccessSettingsBody = Type.Object({
 });
 /** Spec `ProjectSecuritySettingsDtoV2` (notifyJobOwnerStatusChanged is stored, but the published view does not show it). */
 const AccessSettingsSchema = Type.Object(
-  { ...flagSchemas(accessFlags.filter((k) => k !== 'notifyJobOwnerStatusChanged')), vendors: VendorSecuritySettings, allowedDomains: Type.Array(Type.String()) },
+  {
+    ...flagSchemas(accessFlags.filter((k) => k !== 'notifyJobOwnerStatusChanged')),
+    vendors: VendorSecuritySettings,
+    allowedDomains: Type.Array(Type.String()),
+  },
   { title: 'ProjectSecuritySettingsDtoV2' },
 );
 
 const IdRef = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const SetFinancialSettingsBody = Type.Object({ netRateScheme: Type.Optional(Type.Union([IdRef, Type.Null()])), priceList: Type.Optional(Type.Union([IdRef, Type.Null()])) });
+const SetFinancialSettingsBody = Type.Object({
+  netRateScheme: Type.Optional(Type.Union([IdRef, Type.Null()])),
+  priceList: Type.Optional(Type.Union([IdRef, Type.Null()])),
+});
 const FinancialSettingsSchema = Type.Object(
-  { netRateScheme: Type.Union([Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() }), Type.Null()]), priceList: Type.Union([Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() }), Type.Null()]) },
+  {
+    netRateScheme: Type.Union([Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() }), Type.Null()]),
+    priceList: Type.Union([Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() }), Type.Null()]),
+  },
   { title: 'FinancialSettingsDto' },
 );
 
@@ -87,7 +104,12 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
   async function assertVendorUids(caller: Caller, refs: readonly { uid: string }[]) {
     const uids = [...new Set(refs.map((r) => r.uid))];
     if (uids.length === 0) return;
-    const rows = await db.selectFrom('vendors').select('uid').where('buyerOrganizationId', '=', caller.organizationId).where('uid', 'in', uids).execute();
+    const rows = await db
+      .selectFrom('vendors')
+      .select('uid')
+      .where('buyerOrganizationId', '=', caller.organizationId)
+      .where('uid', 'in', uids)
+      .execute();
     const missing = uids.find((uid) => !rows.some((r) => r.uid === uid));
     if (missing) throw projectReferenceNotFound('vendors.canChangeSharedJobDueDate', 'vendor', missing);
   }
@@ -95,7 +117,16 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
   return async (app) => {
     app.get(
       '/v2/projects/:projectUid/accessSettings',
-      { config: { access: PROJECT_READERS }, schema: { tags: TAGS, operationId: 'getProjectAccessSettingsV2', summary: 'Get access and security settings', params: ProjectUidParams, response: { 200: AccessSettingsSchema } } },
+      {
+        config: { access: PROJECT_READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getProjectAccessSettingsV2',
+          summary: 'Get access and security settings',
+          params: ProjectUidParams,
+          response: { 200: AccessSettingsSchema },
+        },
+      },
       async (request) => accessSettingsOf(await settingsOf(callerOf(request), request.params.projectUid)),
     );
 
@@ -117,14 +148,27 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         const caller = callerOf(request);
         const body = request.body as Static<typeof EditAccessSettingsBody>;
         await assertVendorUids(caller, body.vendors?.canChangeSharedJobDueDate ?? []);
-        const document = { ...ACCESS_SETTINGS_DEFAULTS, ...body, vendors: { ...ACCESS_SETTINGS_DEFAULTS.vendors, ...(body.vendors ?? {}) } };
+        const document = {
+          ...ACCESS_SETTINGS_DEFAULTS,
+          ...body,
+          vendors: { ...ACCESS_SETTINGS_DEFAULTS.vendors, ...(body.vendors ?? {}) },
+        };
         return accessSettingsOf(await replace(caller, request.params.projectUid, 'accessSettings', document));
       },
     );
 
     app.get(
       '/v1/projects/:projectUid/financialSettings',
-      { config: { access: PROJECT_READERS }, schema: { tags: TAGS, operationId: 'getFinancialSettings', summary: 'Get financial settings', params: ProjectUidParams, response: { 200: FinancialSettingsSchema } } },
+      {
+        config: { access: PROJECT_READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getFinancialSettings',
+          summary: 'Get financial settings',
+          params: ProjectUidParams,
+          response: { 200: FinancialSettingsSchema },
+        },
+      },
       async (request) => {
         await settingsOf(callerOf(request), request.params.projectUid);
         // Price lists and net rate schemes are later capabilities: no project can have one yet.
@@ -158,7 +202,16 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
 
     app.get(
       '/v1/projects/:projectUid/fileNamingSettings',
-      { config: { access: PROJECT_READERS }, schema: { tags: TAGS, operationId: 'getFileNamingSettings', summary: 'Get file naming settings for project', params: ProjectUidParams, response: { 200: FileNamingSettings } } },
+      {
+        config: { access: PROJECT_READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getFileNamingSettings',
+          summary: 'Get file naming settings for project',
+          params: ProjectUidParams,
+          response: { 200: FileNamingSettings },
+        },
+      },
       async (request) => fileNamingSettingsOf(await settingsOf(callerOf(request), request.params.projectUid)),
     );
 
@@ -166,14 +219,31 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       '/v1/projects/:projectUid/fileNamingSettings',
       {
         config: { access: PROJECT_EDITORS },
-        schema: { tags: TAGS, operationId: 'updateFileNamingSettings', summary: 'Update file naming settings for project', params: ProjectUidParams, body: FileNamingSettings, response: { 200: FileNamingSettings } },
+        schema: {
+          tags: TAGS,
+          operationId: 'updateFileNamingSettings',
+          summary: 'Update file naming settings for project',
+          params: ProjectUidParams,
+          body: FileNamingSettings,
+          response: { 200: FileNamingSettings },
+        },
       },
-      async (request) => fileNamingSettingsOf(await replace(callerOf(request), request.params.projectUid, 'fileNamingSettings', request.body)),
+      async (request) =>
+        fileNamingSettingsOf(await replace(callerOf(request), request.params.projectUid, 'fileNamingSettings', request.body)),
     );
 
     app.get(
       '/v1/projects/:projectUid/importSettings',
-      { config: { access: PROJECT_READERS }, schema: { tags: TAGS, operationId: 'getImportSettings_2', summary: "Get projects's default import settings", params: ProjectUidParams, response: { 200: FileImportSettingsDto } } },
+      {
+        config: { access: PROJECT_READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getImportSettings_2',
+          summary: "Get projects's default import settings",
+          params: ProjectUidParams,
+          response: { 200: FileImportSettingsDto },
+        },
+      },
       async (request) => importSettingsOf(await settingsOf(callerOf(request), request.params.projectUid)),
     );
 
@@ -185,7 +255,8 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'editImportSettings_1',
           summary: 'Edit project import settings',
-          description: 'Replaces the project\'s default import settings (FileImportSettingsCreateDto). Segmentation rules do not exist yet: a segmentation rule id is 400 ReferenceNotFound.',
+          description:
+            "Replaces the project's default import settings (FileImportSettingsCreateDto). Segmentation rules do not exist yet: a segmentation rule id is 400 ReferenceNotFound.",
           params: ProjectUidParams,
           body: FileImportSettingsCreateDto,
           response: { 200: FileImportSettingsDto },
@@ -194,7 +265,10 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       async (request) => {
         const body = request.body as Record<string, unknown>;
         for (const field of ['segmentationRuleId', 'targetSegmentationRuleId']) {
-          if (body[field] !== undefined && body[field] !== null) throw new ApiError('invalid', 'ReferenceNotFound', `No segmentation rule with id ${String(body[field])} exists.`, { details: [{ field, message: 'not found' }] });
+          if (body[field] !== undefined && body[field] !== null)
+            throw new ApiError('invalid', 'ReferenceNotFound', `No segmentation rule with id ${String(body[field])} exists.`, {
+              details: [{ field, message: 'not found' }],
+            });
         }
         return importSettingsOf(await replace(callerOf(request), request.params.projectUid, 'importSettings', body));
       },

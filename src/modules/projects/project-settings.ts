@@ -7,7 +7,14 @@ import type { DB, Id } from '../../db/schema.js';
  * module reads `accessSettings.vendors.jobVendorsMayUploadReferences`).
  */
 
-export const SETTINGS_KEYS = ['accessSettings', 'financialSettings', 'fileNamingSettings', 'importSettings', 'projectWorkflowSettings', 'contentGroup'] as const;
+export const SETTINGS_KEYS = [
+  'accessSettings',
+  'financialSettings',
+  'fileNamingSettings',
+  'importSettings',
+  'projectWorkflowSettings',
+  'contentGroup',
+] as const;
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
 export type ProjectSettings = Partial<Record<SettingsKey, unknown>>;
 
@@ -22,12 +29,23 @@ export function parseSettings(text: string | null | undefined): ProjectSettings 
 }
 
 /** Replaces one settings document of the project (null removes it), in the caller's transaction. */
-export async function writeSetting(trx: Kysely<DB>, projectId: Id, key: SettingsKey, value: unknown, now: string, userId: string | null): Promise<ProjectSettings> {
+export async function writeSetting(
+  trx: Kysely<DB>,
+  projectId: Id,
+  key: SettingsKey,
+  value: unknown,
+  now: string,
+  userId: string | null,
+): Promise<ProjectSettings> {
   const row = await trx.selectFrom('projects').select('settings').where('id', '=', String(projectId)).executeTakeFirstOrThrow();
   const settings = parseSettings(row.settings);
   if (value === null || value === undefined) delete settings[key];
   else settings[key] = value;
-  await trx.updateTable('projects').set({ settings: JSON.stringify(settings), lastModifiedAt: now, lastModifiedById: userId }).where('id', '=', String(projectId)).execute();
+  await trx
+    .updateTable('projects')
+    .set({ settings: JSON.stringify(settings), lastModifiedAt: now, lastModifiedById: userId })
+    .where('id', '=', String(projectId))
+    .execute();
   return settings;
 }
 
@@ -56,7 +74,11 @@ export const ACCESS_SETTINGS_DEFAULTS = {
   userMaySetInstantQA: true,
   triggerWebhooks: true,
   notifyJobOwnerStatusChanged: false,
-  vendors: { canChangeSharedJobDueDateEnabled: false, canChangeSharedJobDueDate: [] as { uid: string }[], jobVendorsMayUploadReferences: false },
+  vendors: {
+    canChangeSharedJobDueDateEnabled: false,
+    canChangeSharedJobDueDate: [] as { uid: string }[],
+    jobVendorsMayUploadReferences: false,
+  },
   allowedDomains: [] as string[],
 };
 export type AccessSettings = typeof ACCESS_SETTINGS_DEFAULTS;

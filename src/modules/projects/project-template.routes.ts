@@ -32,8 +32,13 @@ import { requireUsableTemplate, templateTargetLangs, visibleTemplates } from '..
 
 const TAGS = ['Project'];
 const TemplateParams = Type.Object({ templateUid: Type.String({ minLength: 1, maxLength: 64 }) });
-const ProjectTemplateParams = Type.Object({ projectUid: Type.String({ minLength: 1, maxLength: 64 }), templateUid: Type.String({ minLength: 1, maxLength: 64 }) });
-const JobPartsBody = Type.Object({ jobs: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: 100 }) });
+const ProjectTemplateParams = Type.Object({
+  projectUid: Type.String({ minLength: 1, maxLength: 64 }),
+  templateUid: Type.String({ minLength: 1, maxLength: 64 }),
+});
+const JobPartsBody = Type.Object({
+  jobs: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: 100 }),
+});
 const JobPartsSchema = Type.Object({ jobs: Type.Array(JobPartReference) }, { title: 'JobPartsDto' });
 
 const AssignableTemplate = Type.Object({
@@ -55,10 +60,26 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     if (jobUids) query = query.where('uid', 'in', jobUids);
     const jobs = await query.execute();
     const missing = jobUids?.find((uid) => !jobs.some((j) => j.uid === uid));
-    if (missing) throw new ApiError('not_found', 'ResourceNotFound', `Job ${missing} is not a job of this project.`, { details: [{ field: 'jobs', message: `unknown uid "${missing}"` }] });
-    await db.transaction().execute((trx) => assignTemplateProviders(deps, trx, caller, template, jobs.map((j) => ({ id: String(j.id), uid: j.uid, targetLang: j.targetLang, workflowLevel: j.workflowLevel }))));
+    if (missing)
+      throw new ApiError('not_found', 'ResourceNotFound', `Job ${missing} is not a job of this project.`, {
+        details: [{ field: 'jobs', message: `unknown uid "${missing}"` }],
+      });
+    await db.transaction().execute((trx) =>
+      assignTemplateProviders(
+        deps,
+        trx,
+        caller,
+        template,
+        jobs.map((j) => ({ id: String(j.id), uid: j.uid, targetLang: j.targetLang, workflowLevel: j.workflowLevel })),
+      ),
+    );
     deps.taskWakeup.notify();
-    const fresh = await db.selectFrom('jobs').selectAll().where('id', 'in', jobs.length ? jobs.map((j) => String(j.id)) : ['0']).orderBy('id').execute();
+    const fresh = await db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('id', 'in', jobs.length ? jobs.map((j) => String(j.id)) : ['0'])
+      .orderBy('id')
+      .execute();
     return { jobs: await jobReferenceDtos(db, fresh, 'v1') };
   }
 
@@ -97,7 +118,8 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'createProjectFromTemplateV2Async',
           summary: 'Create project from template (async)',
-          description: 'As the synchronous variant, done by a worker: answers an async request (CREATE_PROJECT) whose `project` names the project once it finished. Languages and the template are checked at once (400/404).',
+          description:
+            'As the synchronous variant, done by a worker: answers an async request (CREATE_PROJECT) whose `project` names the project once it finished. Languages and the template are checked at once (400/404).',
           params: TemplateParams,
           body: CreateFromTemplateAsyncBody,
           response: { 202: AsyncRequestWrapperV2 },
@@ -110,10 +132,20 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         const { callbackUrl, ...body } = request.body;
         projectLanguages(template, body);
         const row = await db.transaction().execute(async (trx) => {
-          const asyncRequest = await createAsyncRequest(deps, trx, { organizationId: caller.organizationId, createdById: caller.userId, action: 'CREATE_PROJECT', callbackUrl: callbackUrl ?? null });
+          const asyncRequest = await createAsyncRequest(deps, trx, {
+            organizationId: caller.organizationId,
+            createdById: caller.userId,
+            action: 'CREATE_PROJECT',
+            callbackUrl: callbackUrl ?? null,
+          });
           await enqueue(
             trx,
-            { kind: CREATE_FROM_TEMPLATE_TASK, payload: { userId: caller.userId, templateUid: template.uid, body }, organizationId: caller.organizationId, asyncRequestId: String(asyncRequest.id) },
+            {
+              kind: CREATE_FROM_TEMPLATE_TASK,
+              payload: { userId: caller.userId, templateUid: template.uid, body },
+              organizationId: caller.organizationId,
+              asyncRequestId: String(asyncRequest.id),
+            },
             deps.clock(),
           );
           return asyncRequest;
@@ -132,7 +164,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'assignableTemplates',
           summary: 'List assignable templates',
-          description: 'Templates the caller may use whose source language is the project\'s, or that have none; by name.',
+          description: "Templates the caller may use whose source language is the project's, or that have none; by name.",
           params: Type.Object({ projectUid: Type.String({ minLength: 1, maxLength: 64 }) }),
           response: { 200: AssignableTemplates },
         },
@@ -151,7 +183,13 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           .orderBy('id')
           .execute();
         return {
-          assignableTemplates: rows.map((t) => ({ id: String(t.id), name: t.projectName, templateName: t.name, sourceLang: t.sourceLang, targetLangs: templateTargetLangs(t) })),
+          assignableTemplates: rows.map((t) => ({
+            id: String(t.id),
+            name: t.projectName,
+            templateName: t.name,
+            sourceLang: t.sourceLang,
+            targetLangs: templateTargetLangs(t),
+          })),
         };
       },
     );
@@ -164,7 +202,8 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'assignLinguistsFromTemplate',
           summary: 'Assigns providers from template',
-          description: 'For every job of the project, the template\'s providers of the job\'s target language (or of every language) and workflow level are added to the job\'s providers (JOB_ASSIGNED). Answers the project\'s jobs.',
+          description:
+            "For every job of the project, the template's providers of the job's target language (or of every language) and workflow level are added to the job's providers (JOB_ASSIGNED). Answers the project's jobs.",
           params: ProjectTemplateParams,
           response: { 200: JobPartsSchema },
         },
@@ -180,13 +219,14 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'assignLinguistsFromTemplateToJobParts',
           summary: 'Assigns providers from template (specific jobs)',
-          description: 'As assignProviders, for the listed jobs of the project (at most 100; 404 naming a job that is not the project\'s).',
+          description: "As assignProviders, for the listed jobs of the project (at most 100; 404 naming a job that is not the project's).",
           params: ProjectTemplateParams,
           body: JobPartsBody,
           response: { 200: JobPartsSchema },
         },
       },
-      async (request) => assign(callerOf(request), request.params.projectUid, request.params.templateUid, [...new Set(request.body.jobs.map((j) => j.uid))]),
+      async (request) =>
+        assign(callerOf(request), request.params.projectUid, request.params.templateUid, [...new Set(request.body.jobs.map((j) => j.uid))]),
     );
   };
 }

@@ -26,7 +26,17 @@ export interface ViewTarget {
 }
 
 type Named = { id: string; uid: string; name: string };
-type WorkflowStepRow = { projectId: Id; id: Id; workflowLevel: number; stepId: Id; stepUid: string; name: string; abbr: string; orderIndex: number; lqaEnabled: unknown };
+type WorkflowStepRow = {
+  projectId: Id;
+  id: Id;
+  workflowLevel: number;
+  stepId: Id;
+  stepUid: string;
+  name: string;
+  abbr: string;
+  orderIndex: number;
+  lqaEnabled: unknown;
+};
 
 interface ViewData {
   targetLangs: Map<string, string[]>;
@@ -48,9 +58,17 @@ function groupBy<T>(rows: T[], key: (row: T) => Id): Map<string, T[]> {
   return map;
 }
 
-async function namedRows(db: Kysely<DB>, table: 'clients' | 'businessUnits' | 'domains' | 'subDomains' | 'costCenters' | 'organizations', wanted: string[]): Promise<Map<string, Named>> {
+async function namedRows(
+  db: Kysely<DB>,
+  table: 'clients' | 'businessUnits' | 'domains' | 'subDomains' | 'costCenters' | 'organizations',
+  wanted: string[],
+): Promise<Map<string, Named>> {
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom(table as 'clients').select(['id', 'uid', 'name']).where('id', 'in', wanted).execute();
+  const rows = await db
+    .selectFrom(table as 'clients')
+    .select(['id', 'uid', 'name'])
+    .where('id', 'in', wanted)
+    .execute();
   return new Map(rows.map((r) => [String(r.id), { id: String(r.id), uid: r.uid, name: r.name }]));
 }
 
@@ -60,12 +78,27 @@ async function progressOf(db: Kysely<DB>, projectIds: string[], now: string) {
     .select((eb) => [
       'projectId',
       eb.fn.countAll().as('total'),
-      eb.fn.sum(eb.case().when('status', 'in', [...FINISHED_JOB_STATUSES]).then(1).else(0).end()).as('finished'),
       eb.fn
         .sum(
           eb
             .case()
-            .when(eb.and([eb('status', 'not in', [...FINISHED_JOB_STATUSES, 'CANCELLED']), eb('dateDue', 'is not', null), eb('dateDue', '<', now)]))
+            .when('status', 'in', [...FINISHED_JOB_STATUSES])
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('finished'),
+      eb.fn
+        .sum(
+          eb
+            .case()
+            .when(
+              eb.and([
+                eb('status', 'not in', [...FINISHED_JOB_STATUSES, 'CANCELLED']),
+                eb('dateDue', 'is not', null),
+                eb('dateDue', '<', now),
+              ]),
+            )
             .then(1)
             .else(0)
             .end(),
@@ -75,25 +108,47 @@ async function progressOf(db: Kysely<DB>, projectIds: string[], now: string) {
     .where('projectId', 'in', projectIds)
     .groupBy('projectId')
     .execute();
-  return new Map(rows.map((r) => [String(r.projectId), { totalCount: num(r.total as number), finishedCount: num(r.finished as number), overdueCount: num(r.overdue as number) }]));
+  return new Map(
+    rows.map((r) => [
+      String(r.projectId),
+      { totalCount: num(r.total as number), finishedCount: num(r.finished as number), overdueCount: num(r.overdue as number) },
+    ]),
+  );
 }
 
 async function loadViewData(db: Kysely<DB>, projects: ProjectRow[], now: string): Promise<ViewData> {
   const projectIds = ids(projects.map((p) => p.id));
   const none = projectIds.length === 0;
-  const langs = none ? [] : await db.selectFrom('projectTargetLanguages').selectAll().where('projectId', 'in', projectIds).orderBy('position').execute();
+  const langs = none
+    ? []
+    : await db.selectFrom('projectTargetLanguages').selectAll().where('projectId', 'in', projectIds).orderBy('position').execute();
   const steps = none
     ? []
     : await db
         .selectFrom('projectWorkflowSteps as pws')
         .innerJoin('workflowSteps as ws', 'ws.id', 'pws.workflowStepId')
-        .select(['pws.projectId', 'pws.id', 'pws.workflowLevel', 'ws.id as stepId', 'ws.uid as stepUid', 'ws.name', 'ws.abbr', 'ws.orderIndex', 'ws.lqaEnabled'])
+        .select([
+          'pws.projectId',
+          'pws.id',
+          'pws.workflowLevel',
+          'ws.id as stepId',
+          'ws.uid as stepUid',
+          'ws.name',
+          'ws.abbr',
+          'ws.orderIndex',
+          'ws.lqaEnabled',
+        ])
         .where('pws.projectId', 'in', projectIds)
         .orderBy('pws.workflowLevel')
         .execute();
   const references = none
     ? []
-    : await db.selectFrom('referenceFiles').select(['id', 'uid', 'filename', 'note', 'createdAt', 'createdById', 'projectId']).where('projectId', 'in', projectIds).orderBy('id').execute();
+    : await db
+        .selectFrom('referenceFiles')
+        .select(['id', 'uid', 'filename', 'note', 'createdAt', 'createdById', 'projectId'])
+        .where('projectId', 'in', projectIds)
+        .orderBy('id')
+        .execute();
   const userIds = ids([...projects.flatMap((p) => [p.ownerId, p.createdById]), ...references.map((r) => r.createdById)]);
   // Ids come from the projects' own rows, so the lookup needs no organization scope (a vendor's
   // user sees the buyer's owner).
@@ -178,7 +233,12 @@ function v1View(data: ViewData, target: ViewTarget, callerRole: string): Project
     workflowLevel: s.workflowLevel,
     workflowStep: { id: String(s.stepId), uid: s.stepUid },
   }));
-  const common = { ...baseView(data, project, view === 'VENDOR' ? 'VENDOR' : callerRole), ...managerFields(data, project), workflowSteps: steps, archived: bool(project.archived) };
+  const common = {
+    ...baseView(data, project, view === 'VENDOR' ? 'VENDOR' : callerRole),
+    ...managerFields(data, project),
+    workflowSteps: steps,
+    archived: bool(project.archived),
+  };
   if (view !== 'VENDOR') return common;
   const owner = lookupIn(data.users, project.ownerId);
   return {
@@ -202,14 +262,32 @@ function v2View(data: ViewData, target: ViewTarget, callerRole: string): Project
 }
 
 /** The v1 views (AbstractProjectDto) of `targets` for `caller`, in order. */
-export async function toProjectViewsV1(db: Kysely<DB>, caller: Pick<Caller, 'role'>, targets: ViewTarget[], now: string): Promise<ProjectV1[]> {
-  const data = await loadViewData(db, targets.map((t) => t.project), now);
+export async function toProjectViewsV1(
+  db: Kysely<DB>,
+  caller: Pick<Caller, 'role'>,
+  targets: ViewTarget[],
+  now: string,
+): Promise<ProjectV1[]> {
+  const data = await loadViewData(
+    db,
+    targets.map((t) => t.project),
+    now,
+  );
   return targets.map((target) => v1View(data, target, caller.role));
 }
 
 /** The v2 views (AbstractProjectDtoV2) of `targets` for `caller`, in order. */
-export async function toProjectViewsV2(db: Kysely<DB>, caller: Pick<Caller, 'role'>, targets: ViewTarget[], now: string): Promise<ProjectV2[]> {
-  const data = await loadViewData(db, targets.map((t) => t.project), now);
+export async function toProjectViewsV2(
+  db: Kysely<DB>,
+  caller: Pick<Caller, 'role'>,
+  targets: ViewTarget[],
+  now: string,
+): Promise<ProjectV2[]> {
+  const data = await loadViewData(
+    db,
+    targets.map((t) => t.project),
+    now,
+  );
   return targets.map((target) => v2View(data, target, caller.role));
 }
 

@@ -33,9 +33,15 @@ const ProviderReference = Type.Object({ type: Type.String(), id: Type.String(), 
 const ProvidersQuery = Type.Object({ providerName: Type.Optional(Type.String({ maxLength: 255 })), ...PagingQuery });
 
 /** Content group link (no published DTO; docs/projects.md). */
-const ContentGroup = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }), name: Type.Optional(Type.String({ maxLength: 255 })) });
+const ContentGroup = Type.Object({
+  uid: Type.String({ minLength: 1, maxLength: 64 }),
+  name: Type.Optional(Type.String({ maxLength: 255 })),
+});
 const ContentGroupBody = Type.Object({ contentGroup: ContentGroup });
-const ContentGroupSchema = Type.Object({ contentGroup: Type.Union([Type.Object({ uid: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]) }, { title: 'ProjectContentGroupDto' });
+const ContentGroupSchema = Type.Object(
+  { contentGroup: Type.Union([Type.Object({ uid: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]) },
+  { title: 'ProjectContentGroupDto' },
+);
 
 interface ProviderRow {
   type: 'USER' | 'VENDOR';
@@ -62,11 +68,22 @@ async function projectProviders(db: Kysely<DB>, project: ProjectRow, providerNam
     .where('jobs.projectId', '=', String(project.id))
     .distinct();
   if (providerName) {
-    users = users.where((eb) => eb.or([containsText('users.userName', providerName), containsText('users.firstName', providerName), containsText('users.lastName', providerName)]));
+    users = users.where((eb) =>
+      eb.or([
+        containsText('users.userName', providerName),
+        containsText('users.firstName', providerName),
+        containsText('users.lastName', providerName),
+      ]),
+    );
     vendors = vendors.where(containsText('organizations.name', providerName));
   }
   const rows: ProviderRow[] = [
-    ...(await users.execute()).map((u) => ({ type: 'USER' as const, id: String(u.id), uid: u.uid, name: `${u.firstName} ${u.lastName}`.trim() || u.userName })),
+    ...(await users.execute()).map((u) => ({
+      type: 'USER' as const,
+      id: String(u.id),
+      uid: u.uid,
+      name: `${u.firstName} ${u.lastName}`.trim() || u.userName,
+    })),
     ...(await vendors.execute()).map((v) => ({ type: 'VENDOR' as const, id: String(v.id), uid: v.uid, name: v.name })),
   ];
   return rows.sort((a, b) => a.name.localeCompare(b.name) || a.type.localeCompare(b.type) || Number(a.id) - Number(b.id));
@@ -76,11 +93,20 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
   const db = deps.database.db;
 
   /** Runs `change` on a project the caller may edit, in one transaction that also emits `events`. */
-  async function change(caller: Caller, uid: string, events: WebhookEvent[], work: (trx: Kysely<DB>, project: ProjectRow) => Promise<void>) {
+  async function change(
+    caller: Caller,
+    uid: string,
+    events: WebhookEvent[],
+    work: (trx: Kysely<DB>, project: ProjectRow) => Promise<void>,
+  ) {
     const { project } = await requireProject(db, caller, uid, 'edit');
     await db.transaction().execute(async (trx) => {
       await work(trx, project);
-      await trx.updateTable('projects').set({ lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId }).where('id', '=', String(project.id)).execute();
+      await trx
+        .updateTable('projects')
+        .set({ lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
+        .where('id', '=', String(project.id))
+        .execute();
       await emitProjectEvents(deps, trx, caller, String(project.id), events);
     });
     deps.taskWakeup.notify();
@@ -95,7 +121,8 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'getProjectWorkflowStepsV2',
           summary: 'Get workflow steps',
-          description: 'The project-specific steps (their `id` is what job assignments take), by workflow level. `withAssignedJobs`: only steps with a job the caller is a provider of.',
+          description:
+            'The project-specific steps (their `id` is what job assignments take), by workflow level. `withAssignedJobs`: only steps with a job the caller is a provider of.',
           params: ProjectUidParams,
           querystring: WorkflowStepsQuery,
           response: { 200: ProjectWorkflowStepList },
@@ -143,7 +170,8 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'addWorkflowSteps',
           summary: 'Add workflow steps',
-          description: 'Appends the steps (numeric id or uid) after the project\'s last level, in the organization\'s workflow order; a step the project already has is 400. Jobs of files already in the project get no jobs for the new levels.',
+          description:
+            "Appends the steps (numeric id or uid) after the project's last level, in the organization's workflow order; a step the project already has is 400. Jobs of files already in the project get no jobs for the new levels.",
           params: ProjectUidParams,
           body: AddWorkflowStepsBody,
         },
@@ -152,9 +180,16 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         const caller = callerOf(request);
         await change(caller, request.params.projectUid, ['PROJECT_METADATA_UPDATED'], async (trx, project) => {
           const stepIds = await resolveWorkflowSteps(trx, caller.organizationId, 'workflowSteps', request.body.workflowSteps);
-          const existing = await trx.selectFrom('projectWorkflowSteps').select('workflowStepId').where('projectId', '=', String(project.id)).execute();
+          const existing = await trx
+            .selectFrom('projectWorkflowSteps')
+            .select('workflowStepId')
+            .where('projectId', '=', String(project.id))
+            .execute();
           const taken = stepIds.find((id) => existing.some((e) => String(e.workflowStepId) === id));
-          if (taken) throw invalid('The project already has this workflow step.', [{ field: 'workflowSteps', message: `workflow step ${taken} is already in the project` }]);
+          if (taken)
+            throw invalid('The project already has this workflow step.', [
+              { field: 'workflowSteps', message: `workflow step ${taken} is already in the project` },
+            ]);
           await appendWorkflowSteps(trx, project.id, stepIds);
         });
         return reply.code(204).send();
@@ -169,7 +204,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'addTargetLanguageToProject',
           summary: 'Add target languages',
-          description: 'Adds the languages after the project\'s current ones (languages it has already are ignored); creates no jobs.',
+          description: "Adds the languages after the project's current ones (languages it has already are ignored); creates no jobs.",
           params: ProjectUidParams,
           body: AddTargetLangsBody,
         },
@@ -193,7 +228,8 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'getProjectAssignments',
           summary: 'List project providers',
-          description: 'The users and vendors assigned to the project\'s jobs, by name; `providerName` matches part of a user\'s name or user name, or a vendor\'s name.',
+          description:
+            "The users and vendors assigned to the project's jobs, by name; `providerName` matches part of a user's name or user name, or a vendor's name.",
           params: ProjectUidParams,
           querystring: ProvidersQuery,
           response: { 200: PageOf(ProviderReference, 'PageDtoProviderReference') },
@@ -204,7 +240,11 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         const { project } = await requireProject(db, caller, request.params.projectUid, 'view');
         const all = await projectProviders(db, project, request.query.providerName);
         const { offset, limit } = pageWindow(request.query);
-        return toPage(all.slice(offset, offset + limit).map(({ type, id, uid }) => ({ type, id, uid })), all.length, request.query);
+        return toPage(
+          all.slice(offset, offset + limit).map(({ type, id, uid }) => ({ type, id, uid })),
+          all.length,
+          request.query,
+        );
       },
     );
 
@@ -216,7 +256,8 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'assignVendorToProject',
           summary: 'Assign vendor',
-          description: 'Shares the project with a vendor of the organization (`vendor.id`: the vendor\'s id or uid) and sets the project\'s due date when `dateDue` is given; an empty body `{}` unassigns the vendor.',
+          description:
+            "Shares the project with a vendor of the organization (`vendor.id`: the vendor's id or uid) and sets the project's due date when `dateDue` is given; an empty body `{}` unassigns the vendor.",
           params: ProjectUidParams,
           body: AssignVendorBody,
         },
@@ -232,7 +273,11 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         if (vendorId === null && before.vendorId !== null) events.push('PROJECT_UNSHARED');
         if (due !== undefined && due !== before.dateDue) events.push('PROJECT_DUE_DATE_CHANGED');
         await change(caller, request.params.projectUid, events, async (trx, project) => {
-          await trx.updateTable('projects').set({ vendorId, ...(due !== undefined ? { dateDue: due } : {}) }).where('id', '=', String(project.id)).execute();
+          await trx
+            .updateTable('projects')
+            .set({ vendorId, ...(due !== undefined ? { dateDue: due } : {}) })
+            .where('id', '=', String(project.id))
+            .execute();
         });
         return reply.code(204).send();
       },
@@ -242,7 +287,14 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       '/v1/projects/:projectUid/contentGroup',
       {
         config: { access: PROJECT_READERS },
-        schema: { tags: TAGS, operationId: 'getProjectContentGroup', summary: 'Get project content group', description: '`{contentGroup: {uid, name}}`, or `{contentGroup: null}` when the project has none.', params: ProjectUidParams, response: { 200: ContentGroupSchema } },
+        schema: {
+          tags: TAGS,
+          operationId: 'getProjectContentGroup',
+          summary: 'Get project content group',
+          description: '`{contentGroup: {uid, name}}`, or `{contentGroup: null}` when the project has none.',
+          params: ProjectUidParams,
+          response: { 200: ContentGroupSchema },
+        },
       },
       async (request) => {
         const { project } = await requireProject(db, callerOf(request), request.params.projectUid, 'view');
@@ -258,7 +310,8 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'linkProjectContentGroup',
           summary: 'Link content group',
-          description: 'Links the project to the content group `{contentGroup: {uid, name}}` (content groups live in the adjacent content service; the link replaces any earlier one).',
+          description:
+            'Links the project to the content group `{contentGroup: {uid, name}}` (content groups live in the adjacent content service; the link replaces any earlier one).',
           params: ProjectUidParams,
           body: ContentGroupBody,
           response: { 200: ContentGroupSchema },
@@ -278,7 +331,13 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       '/v1/projects/:projectUid/contentGroup',
       {
         config: { access: PROJECT_EDITORS },
-        schema: { tags: TAGS, operationId: 'unlinkProjectContentGroup', summary: 'Unlink content group', description: 'Idempotent: 204 also when the project has no content group.', params: ProjectUidParams },
+        schema: {
+          tags: TAGS,
+          operationId: 'unlinkProjectContentGroup',
+          summary: 'Unlink content group',
+          description: 'Idempotent: 204 also when the project has no content group.',
+          params: ProjectUidParams,
+        },
       },
       async (request, reply) => {
         const caller = callerOf(request);
@@ -293,4 +352,3 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     );
   };
 }
-

@@ -25,7 +25,19 @@ export interface NewProject {
   fields?: Partial<
     Pick<
       Insertable<ProjectsTable>,
-      'status' | 'clientId' | 'businessUnitId' | 'costCenterId' | 'domainId' | 'subDomainId' | 'vendorId' | 'templateId' | 'purchaseOrder' | 'dateDue' | 'note' | 'fileHandover' | 'settings'
+      | 'status'
+      | 'clientId'
+      | 'businessUnitId'
+      | 'costCenterId'
+      | 'domainId'
+      | 'subDomainId'
+      | 'vendorId'
+      | 'templateId'
+      | 'purchaseOrder'
+      | 'dateDue'
+      | 'note'
+      | 'fileHandover'
+      | 'settings'
     >
   >;
 }
@@ -109,7 +121,13 @@ export async function appendWorkflowSteps(trx: Kysely<DB>, projectId: Id, workfl
   const start = Number(last?.level ?? 0);
   const rows = await trx
     .insertInto('projectWorkflowSteps')
-    .values(workflowStepIds.map((workflowStepId, i) => ({ projectId: String(projectId), workflowStepId: String(workflowStepId), workflowLevel: start + i + 1 })))
+    .values(
+      workflowStepIds.map((workflowStepId, i) => ({
+        projectId: String(projectId),
+        workflowStepId: String(workflowStepId),
+        workflowLevel: start + i + 1,
+      })),
+    )
     .returning('id')
     .execute();
   return rows.map((r) => String(r.id));
@@ -117,6 +135,11 @@ export async function appendWorkflowSteps(trx: Kysely<DB>, projectId: Id, workfl
 
 /** The project's target languages in order. */
 export async function projectTargetLanguages(db: Kysely<DB>, projectId: Id): Promise<string[]> {
-  const rows = await db.selectFrom('projectTargetLanguages').select('targetLang').where('projectId', '=', String(projectId)).orderBy('position').execute();
+  const rows = await db
+    .selectFrom('projectTargetLanguages')
+    .select('targetLang')
+    .where('projectId', '=', String(projectId))
+    .orderBy('position')
+    .execute();
   return rows.map((r) => r.targetLang);
 }

@@ -24,7 +24,15 @@ import {
   ProjectV2,
   SetProjectStatusBody,
 } from './projects.schemas.js';
-import { cloneProject, createProjectV3, deleteProject, editProject, patchProject, restoreProject, setProjectStatus } from './projects.service.js';
+import {
+  cloneProject,
+  createProjectV3,
+  deleteProject,
+  editProject,
+  patchProject,
+  restoreProject,
+  setProjectStatus,
+} from './projects.service.js';
 
 const TAGS = ['Project'];
 
@@ -32,8 +40,10 @@ const TAGS = ['Project'];
 export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
   const now = () => deps.clock().toISOString();
-  const v1 = async (caller: Caller, project: ProjectRow, view = ownView(caller)) => (await toProjectViewsV1(db, caller, [{ project, view }], now()))[0]!;
-  const v2 = async (caller: Caller, project: ProjectRow, view = ownView(caller)) => (await toProjectViewsV2(db, caller, [{ project, view }], now()))[0]!;
+  const v1 = async (caller: Caller, project: ProjectRow, view = ownView(caller)) =>
+    (await toProjectViewsV1(db, caller, [{ project, view }], now()))[0]!;
+  const v2 = async (caller: Caller, project: ProjectRow, view = ownView(caller)) =>
+    (await toProjectViewsV2(db, caller, [{ project, view }], now()))[0]!;
   /** The caller's view of a project after a change (re-read through the access rules). */
   const fresh = async (caller: Caller, uid: string) => requireProject(db, caller, uid, 'view');
 
@@ -67,7 +77,8 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'listProjects',
           summary: 'List projects',
-          description: 'The projects the caller may see, newest first, with the published filters (docs/projects.md). Archived projects only with `includeArchived` or `archivedOnly`.',
+          description:
+            'The projects the caller may see, newest first, with the published filters (docs/projects.md). Archived projects only with `includeArchived` or `archivedOnly`.',
           querystring: ListProjectsQuery,
           response: { 200: ProjectPage },
         },
@@ -75,7 +86,10 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const { rows, total } = await listVisibleProjects(db, caller, request.query, deps.clock());
-        const targets = rows.map((project) => ({ project, view: String(project.organizationId) === caller.organizationId ? ownView(caller) : ('VENDOR' as const) }));
+        const targets = rows.map((project) => ({
+          project,
+          view: String(project.organizationId) === caller.organizationId ? ownView(caller) : ('VENDOR' as const),
+        }));
         return toPage(await toProjectViewsV1(db, caller, targets, now()), total, request.query);
       },
     );
@@ -84,7 +98,14 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/projects/:projectUid',
       {
         config: { access: PROJECT_READERS },
-        schema: { tags: TAGS, operationId: 'getProject', summary: 'Get project', description: 'The view depends on the caller\'s role (`userRole`).', params: ProjectUidParams, response: { 200: ProjectV1 } },
+        schema: {
+          tags: TAGS,
+          operationId: 'getProject',
+          summary: 'Get project',
+          description: "The view depends on the caller's role (`userRole`).",
+          params: ProjectUidParams,
+          response: { 200: ProjectV1 },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -101,7 +122,8 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'patchProject',
           summary: 'Edit project',
-          description: 'PatchProjectDto: fields left out keep their values; null clears a reference, purchaseOrder, dateDue or note. Machine translation settings do not exist yet (400 ReferenceNotFound).',
+          description:
+            'PatchProjectDto: fields left out keep their values; null clears a reference, purchaseOrder, dateDue or note. Machine translation settings do not exist yet (400 ReferenceNotFound).',
           params: ProjectUidParams,
           body: PatchProjectBody,
           response: { 200: ProjectV1 },
@@ -152,7 +174,8 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'deleteProject',
           summary: 'Delete project',
-          description: 'Moves the project to the recycle bin (restore brings it back). `purge=true` removes it, its jobs and its files for good, also from the recycle bin.',
+          description:
+            'Moves the project to the recycle bin (restore brings it back). `purge=true` removes it, its jobs and its files for good, also from the recycle bin.',
           params: ProjectUidParams,
           querystring: DeleteProjectQuery,
         },
@@ -191,7 +214,8 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'setProjectStatus',
           summary: 'Edit project status',
-          description: 'The buyer\'s editors set NEW, ASSIGNED, COMPLETED and CANCELLED; the vendor the project is shared with sets ACCEPTED_BY_VENDOR, DECLINED_BY_VENDOR and COMPLETED_BY_VENDOR.',
+          description:
+            "The buyer's editors set NEW, ASSIGNED, COMPLETED and CANCELLED; the vendor the project is shared with sets ACCEPTED_BY_VENDOR, DECLINED_BY_VENDOR and COMPLETED_BY_VENDOR.",
           params: ProjectUidParams,
           body: SetProjectStatusBody,
         },
@@ -210,7 +234,8 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           operationId: 'cloneProject',
           summary: 'Clone project',
-          description: 'A new project (owned by the caller, status NEW) with the languages, workflow steps, setup references and settings of the source; not its jobs, files, providers or vendor.',
+          description:
+            'A new project (owned by the caller, status NEW) with the languages, workflow steps, setup references and settings of the source; not its jobs, files, providers or vendor.',
           params: ProjectUidParams,
           body: CloneProjectBody,
           response: { 201: ProjectV1 },

@@ -26,7 +26,9 @@ const DateDue = Type.String({ format: 'date-time' });
 const Langs = Type.Array(Type.String({ maxLength: 32 }), { maxItems: 500 });
 
 /** Spec `LqaProfilesForWsV2Dto`. */
-const LqaProfiles = Type.Array(Type.Object({ workflowStep: Type.Optional(IdReference), lqaProfile: Type.Optional(UidRef) }), { maxItems: 100 });
+const LqaProfiles = Type.Array(Type.Object({ workflowStep: Type.Optional(IdReference), lqaProfile: Type.Optional(UidRef) }), {
+  maxItems: 100,
+});
 
 /** Spec `CustomFieldInstanceApiDto`. */
 export const CustomFieldInstanceApi = Type.Object({
@@ -95,7 +97,9 @@ export const PatchProjectBody = Type.Object({
   dateDue: Type.Optional(NullableText(DateDue)),
   note: Type.Optional(NullableText(Note)),
   machineTranslateSettings: Type.Optional(Type.Union([UidRef, Type.Null()])),
-  machineTranslateSettingsPerLangs: Type.Optional(Type.Array(Type.Object({ targetLang: Type.String(), machineTranslateSettings: Type.Optional(UidRef) }), { maxItems: 500 })),
+  machineTranslateSettingsPerLangs: Type.Optional(
+    Type.Array(Type.Object({ targetLang: Type.String(), machineTranslateSettings: Type.Optional(UidRef) }), { maxItems: 500 }),
+  ),
   archived: Type.Optional(Type.Boolean()),
 });
 export type PatchProjectBody = Static<typeof PatchProjectBody>;
@@ -138,7 +142,13 @@ export type ListProjectsQuery = Static<typeof ListProjectsQuery>;
 // ---- views
 
 const Named = Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() });
-const WorkflowStepRef = Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String(), order: Type.Integer(), lqaEnabled: Type.Boolean() });
+const WorkflowStepRef = Type.Object({
+  id: Type.String(),
+  uid: Type.String(),
+  name: Type.String(),
+  order: Type.Integer(),
+  lqaEnabled: Type.Boolean(),
+});
 
 /** Spec `ProjectWorkflowStepDto` (v1: the global step as an ObjectReference). */
 export const ProjectWorkflowStepV1 = Type.Object({
@@ -153,7 +163,10 @@ export const ProjectWorkflowStepV2 = Type.Object(
   { id: Type.Integer(), abbreviation: Type.String(), name: Type.String(), workflowLevel: Type.Integer(), workflowStep: WorkflowStepRef },
   { title: 'ProjectWorkflowStepDtoV2' },
 );
-export const ProjectWorkflowStepList = Type.Object({ projectWorkflowSteps: Type.Array(ProjectWorkflowStepV2) }, { title: 'ProjectWorkflowStepListDtoV2' });
+export const ProjectWorkflowStepList = Type.Object(
+  { projectWorkflowSteps: Type.Array(ProjectWorkflowStepV2) },
+  { title: 'ProjectWorkflowStepListDtoV2' },
+);
 export const WorkflowStepsQuery = Type.Object({ withAssignedJobs: Type.Boolean({ default: false }) });
 
 const Progress = Type.Object({ totalCount: Type.Integer(), finishedCount: Type.Integer(), overdueCount: Type.Integer() });
@@ -228,7 +241,10 @@ export const ProjectV1 = Type.Object(
 export type ProjectV1 = Static<typeof ProjectV1>;
 
 /** AbstractProjectDtoV2. */
-export const ProjectV2 = Type.Object({ ...BaseFields, ...ManagerFields, workflowSteps: opt(Type.Array(ProjectWorkflowStepV2)) }, { title: 'AbstractProjectDtoV2' });
+export const ProjectV2 = Type.Object(
+  { ...BaseFields, ...ManagerFields, workflowSteps: opt(Type.Array(ProjectWorkflowStepV2)) },
+  { title: 'AbstractProjectDtoV2' },
+);
 export type ProjectV2 = Static<typeof ProjectV2>;
 
 export const ProjectPage = PageOf(ProjectV1, 'PageDtoAbstractProjectDto');

@@ -41,7 +41,8 @@ export function assertStatusAllowed(access: ProjectAccess, status: ProjectStatus
     return;
   }
   if (!access.canEdit) throw forbidden('You may see this project but not change it.');
-  if (vendorStatus) throw invalid(`${status} is set by the vendor the project is shared with.`, [{ field: 'status', message: 'set by the vendor' }]);
+  if (vendorStatus)
+    throw invalid(`${status} is set by the vendor the project is shared with.`, [{ field: 'status', message: 'set by the vendor' }]);
 }
 
 function assertName(name: string, field = 'name'): string {
@@ -52,16 +53,29 @@ function assertName(name: string, field = 'name'): string {
 /** LQA is a later capability: no LQA profile exists, so naming one is a reference to nothing. */
 function assertNoLqaProfiles(profiles: readonly { lqaProfile?: { uid: string } | undefined }[] | undefined): void {
   const first = profiles?.[0];
-  if (first) throw new ApiError('invalid', 'ReferenceNotFound', 'LQA profiles do not exist in this organization yet.', { details: [{ field: 'lqaProfiles', message: `unknown LQA profile "${first.lqaProfile?.uid ?? ''}"` }] });
+  if (first)
+    throw new ApiError('invalid', 'ReferenceNotFound', 'LQA profiles do not exist in this organization yet.', {
+      details: [{ field: 'lqaProfiles', message: `unknown LQA profile "${first.lqaProfile?.uid ?? ''}"` }],
+    });
 }
 
 export async function eventUser(db: Kysely<DB>, caller: Caller) {
-  const row = await db.selectFrom('users').select(['uid', 'userName', 'firstName', 'lastName']).where('id', '=', caller.userId).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select(['uid', 'userName', 'firstName', 'lastName'])
+    .where('id', '=', caller.userId)
+    .executeTakeFirst();
   return row ?? null;
 }
 
 /** Emits `events` for `project` (re-read after the change) in the caller's transaction. */
-export async function emitProjectEvents(deps: AppDeps, trx: Kysely<DB>, caller: Caller, projectId: string, events: readonly WebhookEvent[]): Promise<void> {
+export async function emitProjectEvents(
+  deps: AppDeps,
+  trx: Kysely<DB>,
+  caller: Caller,
+  projectId: string,
+  events: readonly WebhookEvent[],
+): Promise<void> {
   if (events.length === 0) return;
   const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirstOrThrow();
   const record = await projectEventRecord(trx, project, deps.clock().toISOString());
@@ -69,7 +83,13 @@ export async function emitProjectEvents(deps: AppDeps, trx: Kysely<DB>, caller: 
   for (const event of events) await emitEvent(deps, trx, { organizationId: String(project.organizationId), event, records: record, user });
 }
 
-const SETUP_FIELDS = { client: 'clientId', businessUnit: 'businessUnitId', domain: 'domainId', subDomain: 'subDomainId', costCenter: 'costCenterId' } as const;
+const SETUP_FIELDS = {
+  client: 'clientId',
+  businessUnit: 'businessUnitId',
+  domain: 'domainId',
+  subDomain: 'subDomainId',
+  costCenter: 'costCenterId',
+} as const;
 type SetupField = keyof typeof SETUP_FIELDS;
 
 /**
@@ -103,7 +123,11 @@ export async function createProjectV3(deps: AppDeps, caller: Caller, body: Creat
   const project = await db.transaction().execute(async (trx) => {
     const references = await setupReferenceColumns(trx, caller.organizationId, body, false);
     const stepIds = await resolveWorkflowSteps(trx, caller.organizationId, 'workflowSteps', body.workflowSteps ?? []);
-    const settings = { projectWorkflowSettings: { propagateTranslationsToLowerWfDuringUpdateSource: body.propagateTranslationsToLowerWfDuringUpdateSource ?? false } };
+    const settings = {
+      projectWorkflowSettings: {
+        propagateTranslationsToLowerWfDuringUpdateSource: body.propagateTranslationsToLowerWfDuringUpdateSource ?? false,
+      },
+    };
     const row = await insertProject(trx, {
       organizationId: caller.organizationId,
       name: body.name,
@@ -137,7 +161,10 @@ export async function createProjectV3(deps: AppDeps, caller: Caller, body: Creat
 export function assertTargetLangs(sourceLang: string, codes: readonly string[], field = 'targetLangs'): string[] {
   const targets = assertLanguages(field, codes);
   if (targets.length === 0) throw invalid(`${field} must name at least one language.`, [{ field, message: 'must not be empty' }]);
-  if (targets.includes(sourceLang)) throw invalid(`${field} must not contain the source language ${sourceLang}.`, [{ field, message: `contains the source language "${sourceLang}"` }]);
+  if (targets.includes(sourceLang))
+    throw invalid(`${field} must not contain the source language ${sourceLang}.`, [
+      { field, message: `contains the source language "${sourceLang}"` },
+    ]);
   return targets;
 }
 
@@ -163,26 +190,47 @@ type EditInput = {
 /** PUT v2 / v3: the body replaces the project's editable fields (docs/projects.md, "Edit"). */
 export function editProject(deps: AppDeps, caller: Caller, uid: string, body: EditProjectV2Body): Promise<ProjectRow> {
   assertNoLqaProfiles(body.lqaProfiles);
-  return applyEdit(deps, caller, uid, {
-    ...body,
-    purchaseOrder: body.purchaseOrder ?? null,
-    dateDue: body.dateDue ?? null,
-    note: body.note ?? null,
-    fileHandover: body.fileHandover ?? false,
-    archived: body.archived ?? false,
-    propagate: body.propagateTranslationsToLowerWfDuringUpdateSource ?? false,
-  }, true);
+  return applyEdit(
+    deps,
+    caller,
+    uid,
+    {
+      ...body,
+      purchaseOrder: body.purchaseOrder ?? null,
+      dateDue: body.dateDue ?? null,
+      note: body.note ?? null,
+      fileHandover: body.fileHandover ?? false,
+      archived: body.archived ?? false,
+      propagate: body.propagateTranslationsToLowerWfDuringUpdateSource ?? false,
+    },
+    true,
+  );
 }
 
 /** PATCH v1: fields left out keep their values; null clears. */
 export function patchProject(deps: AppDeps, caller: Caller, uid: string, body: PatchProjectBody): Promise<ProjectRow> {
   if (body.machineTranslateSettings || body.machineTranslateSettingsPerLangs?.length) {
-    throw new ApiError('invalid', 'ReferenceNotFound', 'Machine translation settings do not exist in this organization yet.', { details: [{ field: 'machineTranslateSettings', message: 'not found' }] });
+    throw new ApiError('invalid', 'ReferenceNotFound', 'Machine translation settings do not exist in this organization yet.', {
+      details: [{ field: 'machineTranslateSettings', message: 'not found' }],
+    });
   }
   return applyEdit(deps, caller, uid, body, false);
 }
 
-const METADATA_COLUMNS = ['name', 'clientId', 'businessUnitId', 'domainId', 'subDomainId', 'costCenterId', 'ownerId', 'purchaseOrder', 'note', 'fileHandover', 'archived', 'settings'] as const;
+const METADATA_COLUMNS = [
+  'name',
+  'clientId',
+  'businessUnitId',
+  'domainId',
+  'subDomainId',
+  'costCenterId',
+  'ownerId',
+  'purchaseOrder',
+  'note',
+  'fileHandover',
+  'archived',
+  'settings',
+] as const;
 
 /** Which events an edit causes, comparing the row before and after. */
 export function editEvents(before: ProjectRow, after: ProjectRow): WebhookEvent[] {
@@ -202,7 +250,11 @@ async function applyEdit(deps: AppDeps, caller: Caller, uid: string, input: Edit
   if (input.status !== undefined && input.status !== before.status) assertStatusAllowed(access, input.status);
   const now = deps.clock().toISOString();
   const after = await db.transaction().execute(async (trx) => {
-    const changes: Updateable<ProjectsTable> = { ...(await setupReferenceColumns(trx, caller.organizationId, input, replace)), lastModifiedAt: now, lastModifiedById: caller.userId };
+    const changes: Updateable<ProjectsTable> = {
+      ...(await setupReferenceColumns(trx, caller.organizationId, input, replace)),
+      lastModifiedAt: now,
+      lastModifiedById: caller.userId,
+    };
     if (input.name !== undefined) changes.name = input.name;
     if (input.status !== undefined) changes.status = input.status;
     if (input.owner !== undefined) changes.ownerId = await resolveOwner(trx, caller.organizationId, 'owner', input.owner);
@@ -217,7 +269,15 @@ async function applyEdit(deps: AppDeps, caller: Caller, uid: string, input: Edit
       changes.settings = JSON.stringify(settings);
     }
     const row = await trx.updateTable('projects').set(changes).where('id', '=', String(before.id)).returningAll().executeTakeFirstOrThrow();
-    if (input.customFields !== undefined) await writeCustomFieldValues(deps, trx, caller, { kind: 'project', id: String(row.id), createdAt: row.createdAt }, input.customFields, 'replace');
+    if (input.customFields !== undefined)
+      await writeCustomFieldValues(
+        deps,
+        trx,
+        caller,
+        { kind: 'project', id: String(row.id), createdAt: row.createdAt },
+        input.customFields,
+        'replace',
+      );
     const events = editEvents(before, row);
     if (input.customFields !== undefined && !events.includes('PROJECT_METADATA_UPDATED')) events.push('PROJECT_METADATA_UPDATED');
     await emitProjectEvents(deps, trx, caller, String(row.id), events);
@@ -235,7 +295,11 @@ export async function setProjectStatus(deps: AppDeps, caller: Caller, uid: strin
   assertStatusAllowed(access, status);
   if (access.project.status === status) return;
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('projects').set({ status, lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId }).where('id', '=', String(access.project.id)).execute();
+    await trx
+      .updateTable('projects')
+      .set({ status, lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
+      .where('id', '=', String(access.project.id))
+      .execute();
     await emitProjectEvents(deps, trx, caller, String(access.project.id), ['PROJECT_STATUS_CHANGED']);
   });
   deps.taskWakeup.notify();
@@ -248,11 +312,17 @@ export async function setProjectStatus(deps: AppDeps, caller: Caller, uid: strin
  * recycle bin of restore and purge. Others' deleted projects stay invisible (404).
  */
 async function deletableProject(db: Kysely<DB>, caller: Caller, uid: string): Promise<ProjectRow> {
-  const project = await db.selectFrom('projects').selectAll().where('uid', '=', uid).where('organizationId', '=', caller.organizationId).executeTakeFirst();
+  const project = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('uid', '=', uid)
+    .where('organizationId', '=', caller.organizationId)
+    .executeTakeFirst();
   if (!project) throw notFound('Project');
   if (project.deletedAt === null) return (await requireProject(db, caller, uid, 'delete')).project;
   const own = String(project.ownerId) === caller.userId || String(project.createdById) === caller.userId;
-  const allowed = caller.role === 'ADMIN' || (caller.role === 'PROJECT_MANAGER' && (own || hasRight(caller.role, caller.settings, 'projectDeleteOther')));
+  const allowed =
+    caller.role === 'ADMIN' || (caller.role === 'PROJECT_MANAGER' && (own || hasRight(caller.role, caller.settings, 'projectDeleteOther')));
   if (!allowed) throw notFound('Project');
   return project;
 }
@@ -265,7 +335,11 @@ export async function deleteProject(deps: AppDeps, caller: Caller, uid: string, 
   const sha256s = await db.transaction().execute(async (trx) => {
     if (project.deletedAt === null) await emitProjectEvents(deps, trx, caller, projectId, ['PROJECT_DELETED']);
     if (!purge) {
-      await trx.updateTable('projects').set({ deletedAt: deps.clock().toISOString(), lastModifiedById: caller.userId }).where('id', '=', projectId).execute();
+      await trx
+        .updateTable('projects')
+        .set({ deletedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
+        .where('id', '=', projectId)
+        .execute();
       return [];
     }
     const files = await projectFileHashes(trx, projectId);
@@ -281,7 +355,10 @@ export async function deleteProject(deps: AppDeps, caller: Caller, uid: string, 
 async function projectFileHashes(trx: Kysely<DB>, projectId: string): Promise<string[]> {
   const sources = await trx.selectFrom('jobSources').select('sha256').where('projectId', '=', projectId).execute();
   const jobs = await trx.selectFrom('jobs').select('id').where('projectId', '=', projectId).execute();
-  const jobFiles = await jobFileHashes(trx, jobs.map((j) => String(j.id)));
+  const jobFiles = await jobFileHashes(
+    trx,
+    jobs.map((j) => String(j.id)),
+  );
   const references = await trx.selectFrom('referenceFiles').select('sha256').where('projectId', '=', projectId).execute();
   return [...sources.map((r) => r.sha256), ...jobFiles, ...references.map((r) => r.sha256)];
 }
@@ -318,7 +395,12 @@ export async function cloneProject(deps: AppDeps, caller: Caller, uid: string, n
   if (String(source.organizationId) !== caller.organizationId) throw notFound('Project');
   const now = deps.clock().toISOString();
   const clone = await db.transaction().execute(async (trx) => {
-    const steps = await trx.selectFrom('projectWorkflowSteps').select('workflowStepId').where('projectId', '=', String(source.id)).orderBy('workflowLevel').execute();
+    const steps = await trx
+      .selectFrom('projectWorkflowSteps')
+      .select('workflowStepId')
+      .where('projectId', '=', String(source.id))
+      .orderBy('workflowLevel')
+      .execute();
     const row = await insertProject(trx, {
       organizationId: caller.organizationId,
       name,
@@ -348,4 +430,3 @@ export async function cloneProject(deps: AppDeps, caller: Caller, uid: string, n
   deps.taskWakeup.notify();
   return clone;
 }
-

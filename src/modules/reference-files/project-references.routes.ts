@@ -24,7 +24,14 @@ import {
   ReferenceNote,
   UserReferencesDto,
 } from './reference-files.schemas.js';
-import { createReferences, deleteReferenceRows, distinct, notOwnedReferences, sendReferences, toProjectReferenceDtos } from './reference-files.service.js';
+import {
+  createReferences,
+  deleteReferenceRows,
+  distinct,
+  notOwnedReferences,
+  sendReferences,
+  toProjectReferenceDtos,
+} from './reference-files.service.js';
 import { readMultipartUpload } from './upload-parts.js';
 
 /** Description, "Reference files": who may add and delete references of the projects they see. */
@@ -38,7 +45,11 @@ const INTEGER_ID = /^[0-9]{1,18}$/;
 const ownerOf = (access: ProjectReferenceAccess): ReferenceOwner => ({ kind: 'project', id: access.project.id });
 
 /** The rows of the selected ids, all of them the project's; 400 naming those that are not. */
-async function selectedReferences(deps: AppDeps, access: ProjectReferenceAccess, selection: ProjectReferenceSelection): Promise<ReferenceFileRow[]> {
+async function selectedReferences(
+  deps: AppDeps,
+  access: ProjectReferenceAccess,
+  selection: ProjectReferenceSelection,
+): Promise<ReferenceFileRow[]> {
   const ids = distinct(selection.referenceFiles.map((r) => r.id));
   const rows = await findReferences(deps.database.db, ownerOf(access), { ids });
   const found = new Set(rows.map((r) => String(r.id)));
@@ -51,7 +62,8 @@ async function selectedReferences(deps: AppDeps, access: ProjectReferenceAccess,
 function assertDeletable(caller: Caller, access: ProjectReferenceAccess, rows: readonly ReferenceFileRow[]): void {
   if (!access.asVendor) return;
   const others = rows.filter((r) => String(r.createdById) !== caller.userId);
-  if (others.length) throw forbidden(`Users of a vendor may delete only their own reference files; ${others.map((r) => r.id).join(', ')} are not yours.`);
+  if (others.length)
+    throw forbidden(`Users of a vendor may delete only their own reference files; ${others.map((r) => r.id).join(', ')} are not yours.`);
 }
 
 function isOctetStream(request: FastifyRequest): boolean {
@@ -97,7 +109,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           summary: 'Create project reference file',
           deprecated: true,
           description:
-            "Replaced by v2 (multipart). `application/json` `{\"note\": \"…\"}` makes a `note.txt` reference from the note; `application/octet-stream` uploads one file named by the required header `Content-Disposition: filename*=UTF-8''<file name>`.",
+            'Replaced by v2 (multipart). `application/json` `{"note": "…"}` makes a `note.txt` reference from the note; `application/octet-stream` uploads one file named by the required header `Content-Disposition: filename*=UTF-8\'\'<file name>`.',
           consumes: ['application/json', 'application/octet-stream'],
           params: ProjectUidParams,
           body: { content: { 'application/json': { schema: ReferenceNote } } },
@@ -111,11 +123,17 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         if (isOctetStream(request)) {
           const filename = uploadFilename(request);
           const blob = await putUpload(deps, octetStreamBody(request));
-          rows = await createReferences(deps, caller, access.project.organizationId, ownerOf(access), { files: [{ filename, contentType: null, blob }], json: undefined });
+          rows = await createReferences(deps, caller, access.project.organizationId, ownerOf(access), {
+            files: [{ filename, contentType: null, blob }],
+            json: undefined,
+          });
         } else {
           const body = request.body as { note?: unknown } | undefined;
           if (!body || typeof body !== 'object') throw octetOrJsonRequired();
-          rows = await createReferences(deps, caller, access.project.organizationId, ownerOf(access), { files: [], json: JSON.stringify(body) });
+          rows = await createReferences(deps, caller, access.project.organizationId, ownerOf(access), {
+            files: [],
+            json: JSON.stringify(body),
+          });
         }
         return reply.code(201).send((await toProjectReferenceDtos(db, rows))[0]!);
       },
@@ -129,7 +147,8 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           tags: TAGS,
           operationId: 'listReferenceFiles',
           summary: 'List project reference files',
-          description: '`filename`: part of the file name, ignoring case; `dateCreatedSince`: created at or after; `createdBy`: the creator\'s uid. `access.canCreate` says whether the caller may add references.',
+          description:
+            "`filename`: part of the file name, ignoring case; `dateCreatedSince`: created at or after; `createdBy`: the creator's uid. `access.canCreate` says whether the caller may add references.",
           params: ProjectUidParams,
           querystring: ProjectReferenceListQuery,
           response: { 200: ReferenceFilePageDto },
@@ -140,7 +159,12 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         const access = await requireProjectForReferences(db, caller, request.params.projectUid, 'read');
         const { pageNumber, pageSize, filename, dateCreatedSince, createdBy, sort, order } = request.query;
         const page = { pageNumber, pageSize };
-        const { rows, total } = await listReferences(db, ownerOf(access), { filename, dateCreatedSince, createdByUid: createdBy, sort, order }, page);
+        const { rows, total } = await listReferences(
+          db,
+          ownerOf(access),
+          { filename, dateCreatedSince, createdByUid: createdBy, sort, order },
+          page,
+        );
         const canCreate = WRITERS.roles!.includes(caller.role) && mayWriteReferences(access);
         return { ...toPage(await toProjectReferenceDtos(db, rows), total, page), access: { canCreate } };
       },
@@ -154,7 +178,8 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           tags: TAGS,
           operationId: 'listReferenceFileCreators',
           summary: 'List project reference file creators',
-          description: 'Not paged: at most 50 users, by user name. Narrow the list with `userName` (part of the user name, first or last name, ignoring case).',
+          description:
+            'Not paged: at most 50 users, by user name. Narrow the list with `userName` (part of the user name, first or last name, ignoring case).',
           params: ProjectUidParams,
           querystring: CreatorsQuery,
           response: { 200: UserReferencesDto },
@@ -175,7 +200,8 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           tags: TAGS,
           operationId: 'batchDownloadReferenceFiles',
           summary: 'Download project reference files (batch)',
-          description: 'One selected reference downloads as its file, several as a ZIP archive. A reference that is not the project\'s is a 400.',
+          description:
+            "One selected reference downloads as its file, several as a ZIP archive. A reference that is not the project's is a 400.",
           params: ProjectUidParams,
           body: ProjectReferenceSelection,
           produces: ['application/octet-stream', 'application/zip'],
@@ -237,4 +263,8 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
 }
 
 const octetOrJsonRequired = () =>
-  new ApiError('unsupported_media_type', 'UnsupportedMediaType', 'Send a JSON body {"note": "…"} or the file as application/octet-stream named by Content-Disposition.');
+  new ApiError(
+    'unsupported_media_type',
+    'UnsupportedMediaType',
+    'Send a JSON body {"note": "…"} or the file as application/octet-stream named by Content-Disposition.',
+  );

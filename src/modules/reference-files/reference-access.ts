@@ -37,7 +37,12 @@ export function mayWriteReferences(access: ProjectAccess): boolean {
 }
 
 /** The project `uid` for a reference operation: 404 when not visible, 403 for a vendor the settings keep out. */
-export async function requireProjectForReferences(db: Kysely<DB>, caller: Caller, uid: string, need: ReferenceNeed): Promise<ProjectReferenceAccess> {
+export async function requireProjectForReferences(
+  db: Kysely<DB>,
+  caller: Caller,
+  uid: string,
+  need: ReferenceNeed,
+): Promise<ProjectReferenceAccess> {
   const access = await requireProject(db, caller, uid, 'view');
   if (need === 'write' && !mayWriteReferences(access)) {
     throw forbidden("The project's access settings do not let vendors add or delete reference files (jobVendorsMayUploadReferences).");
@@ -47,7 +52,8 @@ export async function requireProjectForReferences(db: Kysely<DB>, caller: Caller
 
 export type TemplateRow = Selectable<ProjectTemplatesTable>;
 
-const ownTemplate = (template: TemplateRow, caller: Caller) => String(template.createdById) === caller.userId || String(template.ownerId) === caller.userId;
+const ownTemplate = (template: TemplateRow, caller: Caller) =>
+  String(template.createdById) === caller.userId || String(template.ownerId) === caller.userId;
 
 /**
  * The template `uid` of the caller's organization for a reference operation. Project managers
@@ -55,7 +61,12 @@ const ownTemplate = (template: TemplateRow, caller: Caller) => String(template.c
  * `projectTemplateEditOther`: 403 for writing references of others' templates).
  */
 export async function requireTemplateForReferences(db: Kysely<DB>, caller: Caller, uid: string, need: ReferenceNeed): Promise<TemplateRow> {
-  const template = await db.selectFrom('projectTemplates').selectAll().where('organizationId', '=', caller.organizationId).where('uid', '=', uid).executeTakeFirst();
+  const template = await db
+    .selectFrom('projectTemplates')
+    .selectAll()
+    .where('organizationId', '=', caller.organizationId)
+    .where('uid', '=', uid)
+    .executeTakeFirst();
   if (!template) throw notFound('Project template');
   if (caller.role !== 'PROJECT_MANAGER' || ownTemplate(template, caller)) return template;
   if (!hasRight(caller.role, caller.settings, 'projectTemplateViewOther')) throw notFound('Project template');

@@ -72,8 +72,16 @@ export interface ReferenceListFilter {
 }
 
 /** One page of `owner`'s references, filtered and sorted, with the total count. */
-export async function listReferences(db: Kysely<DB>, owner: ReferenceOwner, filter: ReferenceListFilter, page: PageRequest): Promise<{ rows: ReferenceFileRow[]; total: number }> {
-  let query = db.selectFrom('referenceFiles').leftJoin('users', 'users.id', 'referenceFiles.createdById').where(`referenceFiles.${ownerColumn(owner)}`, '=', String(owner.id));
+export async function listReferences(
+  db: Kysely<DB>,
+  owner: ReferenceOwner,
+  filter: ReferenceListFilter,
+  page: PageRequest,
+): Promise<{ rows: ReferenceFileRow[]; total: number }> {
+  let query = db
+    .selectFrom('referenceFiles')
+    .leftJoin('users', 'users.id', 'referenceFiles.createdById')
+    .where(`referenceFiles.${ownerColumn(owner)}`, '=', String(owner.id));
   if (filter.filename) query = query.where(containsText('referenceFiles.filename', filter.filename));
   // Timestamps are ISO 8601 UTC strings of one length, so text order is time order.
   if (filter.dateCreatedSince) query = query.where('referenceFiles.createdAt', '>=', new Date(filter.dateCreatedSince).toISOString());
@@ -99,11 +107,20 @@ export async function listReferences(db: Kysely<DB>, owner: ReferenceOwner, filt
 
 /** `owner`'s reference with this id, or undefined. */
 export function findReferenceById(db: Kysely<DB>, owner: ReferenceOwner, id: string): Promise<ReferenceFileRow | undefined> {
-  return db.selectFrom('referenceFiles').selectAll().where(ownerColumn(owner), '=', String(owner.id)).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('referenceFiles')
+    .selectAll()
+    .where(ownerColumn(owner), '=', String(owner.id))
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** `owner`'s references among `ids` (integer ids) or `uids`, in no particular order. */
-export function findReferences(db: Kysely<DB>, owner: ReferenceOwner, selector: { ids: string[] } | { uids: string[] }): Promise<ReferenceFileRow[]> {
+export function findReferences(
+  db: Kysely<DB>,
+  owner: ReferenceOwner,
+  selector: { ids: string[] } | { uids: string[] },
+): Promise<ReferenceFileRow[]> {
   const query = db.selectFrom('referenceFiles').selectAll().where(ownerColumn(owner), '=', String(owner.id));
   if ('ids' in selector) return selector.ids.length ? query.where('id', 'in', selector.ids).execute() : Promise.resolve([]);
   return selector.uids.length ? query.where('uid', 'in', selector.uids).execute() : Promise.resolve([]);
@@ -134,9 +151,21 @@ export function referenceCreators(db: Kysely<DB>, projectId: Id, userName: strin
   let query = db
     .selectFrom('users')
     .selectAll('users')
-    .where('users.id', 'in', (eb) => eb.selectFrom('referenceFiles').select('referenceFiles.createdById').where('referenceFiles.projectId', '=', String(projectId)).where('referenceFiles.createdById', 'is not', null));
+    .where('users.id', 'in', (eb) =>
+      eb
+        .selectFrom('referenceFiles')
+        .select('referenceFiles.createdById')
+        .where('referenceFiles.projectId', '=', String(projectId))
+        .where('referenceFiles.createdById', 'is not', null),
+    );
   if (userName) {
-    query = query.where((eb) => eb.or([containsText('users.userName', userName), containsText('users.firstName', userName), containsText('users.lastName', userName)]));
+    query = query.where((eb) =>
+      eb.or([
+        containsText('users.userName', userName),
+        containsText('users.firstName', userName),
+        containsText('users.lastName', userName),
+      ]),
+    );
   }
   return query.orderBy('users.userName').orderBy('users.id').limit(MAX_CREATORS).execute() as Promise<UserRow[]>;
 }

@@ -11,9 +11,15 @@ import { UserReference } from '../users/users.schemas.js';
  */
 
 export const ProjectUidParams = Type.Object({ projectUid: Type.String({ maxLength: 64 }) });
-export const ProjectReferenceParams = Type.Object({ projectUid: Type.String({ maxLength: 64 }), referenceFileId: Type.String({ maxLength: 64 }) });
+export const ProjectReferenceParams = Type.Object({
+  projectUid: Type.String({ maxLength: 64 }),
+  referenceFileId: Type.String({ maxLength: 64 }),
+});
 export const TemplateUidParams = Type.Object({ projectTemplateUid: Type.String({ maxLength: 64 }) });
-export const TemplateReferenceParams = Type.Object({ projectTemplateUid: Type.String({ maxLength: 64 }), referenceFileId: Type.String({ maxLength: 64 }) });
+export const TemplateReferenceParams = Type.Object({
+  projectTemplateUid: Type.String({ maxLength: 64 }),
+  referenceFileId: Type.String({ maxLength: 64 }),
+});
 
 /** Spec `ReferenceFileReference`: the record of a project reference file. */
 export const ReferenceFileReference = Type.Object(
@@ -57,12 +63,18 @@ export const TemplateReferenceFile = Type.Object(
 export type TemplateReferenceFile = Static<typeof TemplateReferenceFile>;
 
 export const ReferenceFilesDto = Type.Object({ referenceFiles: Type.Array(ReferenceFileReference) }, { title: 'ReferenceFilesDto' });
-export const TemplateReferenceFilesDto = Type.Object({ referenceFiles: Type.Array(TemplateReferenceFile) }, { title: 'ProjectTemplateReferenceFilesDto' });
+export const TemplateReferenceFilesDto = Type.Object(
+  { referenceFiles: Type.Array(TemplateReferenceFile) },
+  { title: 'ProjectTemplateReferenceFilesDto' },
+);
 
 export const ReferenceFilePageDto = Type.Object(
   {
     ...PageOf(ReferenceFileReference).properties,
-    access: Type.Object({ canCreate: Type.Boolean({ description: 'Whether the caller may add reference files to the project.' }) }, { title: 'ReferenceFileAccessDto' }),
+    access: Type.Object(
+      { canCreate: Type.Boolean({ description: 'Whether the caller may add reference files to the project.' }) },
+      { title: 'ReferenceFileAccessDto' },
+    ),
   },
   { title: 'ReferenceFilePageDto' },
 );
@@ -79,14 +91,20 @@ export const ProjectReferenceListQuery = Type.Object({
   dateCreatedSince: Type.Optional(Type.String({ format: 'date-time', description: 'date time in ISO 8601 UTC format' })),
   createdBy: Type.Optional(Type.String({ maxLength: 64, description: 'UID of user' })),
   ...PagingQuery,
-  sort: Type.Union(SORT_FIELDS.map((s) => Type.Literal(s)), { default: 'DATE_CREATED' }),
+  sort: Type.Union(
+    SORT_FIELDS.map((s) => Type.Literal(s)),
+    { default: 'DATE_CREATED' },
+  ),
   order: Type.Union(Order.anyOf, { default: 'DESC' }),
 });
 
 export const TemplateReferenceListQuery = Type.Object({
   filename: Type.Optional(Type.String({ maxLength: 1024, description: 'Part of the file name, ignoring case' })),
   ...PagingQuery,
-  sort: Type.Union(TEMPLATE_SORT_FIELDS.map((s) => Type.Literal(s)), { default: 'ID' }),
+  sort: Type.Union(
+    TEMPLATE_SORT_FIELDS.map((s) => Type.Literal(s)),
+    { default: 'ID' },
+  ),
   order: Type.Union(Order.anyOf, { default: 'ASC' }),
 });
 export type SortOrder = Static<typeof Order>;
@@ -110,7 +128,12 @@ export type ProjectReferenceSelection = Static<typeof ProjectReferenceSelection>
 
 /** Description: `{ referenceFiles: [ { uid } ] }`, not empty. */
 export const TemplateReferenceSelection = Type.Object(
-  { referenceFiles: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: MAX_SELECTED_REFERENCES }) },
+  {
+    referenceFiles: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), {
+      minItems: 1,
+      maxItems: MAX_SELECTED_REFERENCES,
+    }),
+  },
   { title: 'ProjectTemplateReferenceFilesRequestDto' },
 );
 export type TemplateReferenceSelection = Static<typeof TemplateReferenceSelection>;

@@ -7,8 +7,22 @@ import { requireTemplateForReferences } from './reference-access.js';
 import type { TemplateRow } from './reference-access.js';
 import { findReferences, listReferences } from './reference-files.repository.js';
 import type { ReferenceFileRow, ReferenceOwner } from './reference-files.repository.js';
-import { TemplateReferenceFilePage, TemplateReferenceFilesDto, TemplateReferenceListQuery, TemplateReferenceParams, TemplateReferenceSelection, TemplateUidParams } from './reference-files.schemas.js';
-import { createReferences, deleteReferenceRows, distinct, notOwnedReferences, sendReferences, toTemplateReferenceDtos } from './reference-files.service.js';
+import {
+  TemplateReferenceFilePage,
+  TemplateReferenceFilesDto,
+  TemplateReferenceListQuery,
+  TemplateReferenceParams,
+  TemplateReferenceSelection,
+  TemplateUidParams,
+} from './reference-files.schemas.js';
+import {
+  createReferences,
+  deleteReferenceRows,
+  distinct,
+  notOwnedReferences,
+  sendReferences,
+  toTemplateReferenceDtos,
+} from './reference-files.service.js';
 import { readMultipartUpload } from './upload-parts.js';
 
 /** Description, "Reference files": templates' references are written by ADMIN and PROJECT_MANAGER … */
@@ -25,7 +39,12 @@ const ownerOf = (template: TemplateRow): ReferenceOwner => ({ kind: 'template', 
  * The template's references named by `values` (uids; for the single download also the integer
  * id); 400 when any is not the template's (description, "Condition to status" 1).
  */
-async function selectedReferences(deps: AppDeps, template: TemplateRow, values: readonly string[], alsoById = false): Promise<ReferenceFileRow[]> {
+async function selectedReferences(
+  deps: AppDeps,
+  template: TemplateRow,
+  values: readonly string[],
+  alsoById = false,
+): Promise<ReferenceFileRow[]> {
   const wanted = distinct(values);
   const db = deps.database.db;
   const byUid = await findReferences(db, ownerOf(template), { uids: wanted });
@@ -74,7 +93,8 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
           tags: TAGS,
           operationId: 'listProjectTemplateReferenceFiles',
           summary: 'List project template reference files',
-          description: '`filename`: part of the file name, ignoring case. Sorted by `sort` (ID, FILENAME, DATE_CREATED, CREATED_BY; default ID) in `order` (default ASC).',
+          description:
+            '`filename`: part of the file name, ignoring case. Sorted by `sort` (ID, FILENAME, DATE_CREATED, CREATED_BY; default ID) in `order` (default ASC).',
           params: TemplateUidParams,
           querystring: TemplateReferenceListQuery,
           response: { 200: TemplateReferenceFilePage },
@@ -98,7 +118,8 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
           tags: TAGS,
           operationId: 'batchDownloadProjectTemplateReferenceFiles',
           summary: 'Download project template reference files (batch)',
-          description: 'Body `{"referenceFiles": [{"uid": "…"}]}`. One reference downloads as its file, several as a ZIP archive; a reference that is not the template\'s is a 400.',
+          description:
+            'Body `{"referenceFiles": [{"uid": "…"}]}`. One reference downloads as its file, several as a ZIP archive; a reference that is not the template\'s is a 400.',
           params: TemplateUidParams,
           body: TemplateReferenceSelection,
           produces: ['application/octet-stream', 'application/zip'],
@@ -106,7 +127,11 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
       },
       async (request, reply) => {
         const template = await requireTemplateForReferences(db, callerOf(request), request.params.projectTemplateUid, 'read');
-        const rows = await selectedReferences(deps, template, request.body.referenceFiles.map((r) => r.uid));
+        const rows = await selectedReferences(
+          deps,
+          template,
+          request.body.referenceFiles.map((r) => r.uid),
+        );
         return sendReferences(deps, reply, rows, `${template.name}-references.zip`);
       },
     );
@@ -119,7 +144,8 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
           tags: TAGS,
           operationId: 'downloadProjectTemplateReference',
           summary: 'Download project template reference file',
-          description: 'The file as uploaded, named by Content-Disposition. `referenceFileId` is the reference\'s uid (or its integer id); a reference that is not the template\'s is a 400.',
+          description:
+            "The file as uploaded, named by Content-Disposition. `referenceFileId` is the reference's uid (or its integer id); a reference that is not the template's is a 400.",
           params: TemplateReferenceParams,
           produces: ['application/octet-stream'],
         },
@@ -147,7 +173,11 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
       },
       async (request, reply) => {
         const template = await requireTemplateForReferences(db, callerOf(request), request.params.projectTemplateUid, 'write');
-        const rows = await selectedReferences(deps, template, request.body.referenceFiles.map((r) => r.uid));
+        const rows = await selectedReferences(
+          deps,
+          template,
+          request.body.referenceFiles.map((r) => r.uid),
+        );
         await deleteReferenceRows(deps, rows);
         return reply.code(204).send();
       },

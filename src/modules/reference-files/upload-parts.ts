@@ -37,7 +37,11 @@ const tooManyFiles = () =>
 
 /** The 415 for a request that should be multipart but is not. */
 export const notMultipart = () =>
-  new ApiError('unsupported_media_type', 'UnsupportedMediaType', 'Send the files as multipart/form-data: `file` parts and an optional `json` part.');
+  new ApiError(
+    'unsupported_media_type',
+    'UnsupportedMediaType',
+    'Send the files as multipart/form-data: `file` parts and an optional `json` part.',
+  );
 
 /** Media type of a part, without parameters; null when the client sent none or the generic default. */
 function partContentType(mimetype: string | undefined): string | null {
@@ -60,7 +64,11 @@ async function readText(stream: Readable, limit: number): Promise<string> {
 function translateMultipartError(deps: AppDeps, error: unknown): unknown {
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new ApiError('payload_too_large', 'FileTooLarge', `The file is larger than the upload limit of ${deps.config.uploadLimitBytes} bytes.`);
+    return new ApiError(
+      'payload_too_large',
+      'FileTooLarge',
+      `The file is larger than the upload limit of ${deps.config.uploadLimitBytes} bytes.`,
+    );
   }
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') return tooManyFiles();
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return notMultipart();
@@ -86,14 +94,21 @@ export async function readMultipartUpload(deps: AppDeps, request: FastifyRequest
       } else if (part.fieldname === 'json') {
         json = part.type === 'file' ? await readText(part.file, MAX_JSON_PART_BYTES) : String(part.value);
       } else if (part.fieldname === 'file') {
-        throw invalid('A file part must name its file (Content-Disposition: form-data; name="file"; filename="…").', [{ field: 'file', message: 'has no filename' }]);
+        throw invalid('A file part must name its file (Content-Disposition: form-data; name="file"; filename="…").', [
+          { field: 'file', message: 'has no filename' },
+        ]);
       } else {
         if (part.type === 'file') part.file.resume();
-        throw invalid(`Unexpected part "${part.fieldname}": send \`file\` parts and one \`json\` part.`, [{ field: part.fieldname, message: 'is not a part of this request' }]);
+        throw invalid(`Unexpected part "${part.fieldname}": send \`file\` parts and one \`json\` part.`, [
+          { field: part.fieldname, message: 'is not a part of this request' },
+        ]);
       }
     }
   } catch (error) {
-    await discardUploads(deps, files.map((f) => f.blob));
+    await discardUploads(
+      deps,
+      files.map((f) => f.blob),
+    );
     throw translateMultipartError(deps, error);
   }
   return { files, json };
@@ -108,9 +123,16 @@ export async function discardUploads(deps: AppDeps, blobs: readonly StoredBlob[]
   const db = deps.database.db;
   const now = deps.clock().toISOString();
   for (const blob of blobs) {
-    await db.insertInto('storedFiles').values({ sha256: blob.sha256, size: blob.size, createdAt: now }).onConflict((oc) => oc.column('sha256').doNothing()).execute();
+    await db
+      .insertInto('storedFiles')
+      .values({ sha256: blob.sha256, size: blob.size, createdAt: now })
+      .onConflict((oc) => oc.column('sha256').doNothing())
+      .execute();
   }
-  await releaseStoredFiles(deps, blobs.map((b) => b.sha256));
+  await releaseStoredFiles(
+    deps,
+    blobs.map((b) => b.sha256),
+  );
 }
 
 /** Runs `write` (which records `blobs`); if it fails, discards them before rethrowing. */

@@ -41,9 +41,17 @@ const FASTIFY_ERRORS: Record<string, { status: number; scimType: ScimErrorType |
     detail: `The request body has a Content-Type this operation does not accept; send ${SCIM_MEDIA_TYPE} or application/json.`,
   },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, scimType: null, detail: 'The request body is larger than this server accepts.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, scimType: 'invalidSyntax', detail: 'The request says its body is JSON, but the body is empty.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    scimType: 'invalidSyntax',
+    detail: 'The request says its body is JSON, but the body is empty.',
+  },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, scimType: 'invalidSyntax', detail: 'The request body is not valid JSON.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, scimType: 'invalidSyntax', detail: 'The Content-Length header does not match the body.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    scimType: 'invalidSyntax',
+    detail: 'The Content-Length header does not match the body.',
+  },
   FST_ERR_CTP_INVALID_TYPE: { status: 400, scimType: 'invalidSyntax', detail: 'The Content-Type header is not valid.' },
 };
 
@@ -68,7 +76,9 @@ export function translateScimError(error: unknown): Translated {
     const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
     const field = [path, missing].filter(Boolean).join('.');
     const where = fastifyError.validationContext ? `${fastifyError.validationContext} ` : '';
-    const detail = first ? `Invalid ${where}parameter${field ? ` "${field}"` : ''}: ${first.message ?? 'is not valid'}.` : 'Invalid request.';
+    const detail = first
+      ? `Invalid ${where}parameter${field ? ` "${field}"` : ''}: ${first.message ?? 'is not valid'}.`
+      : 'Invalid request.';
     return { status: 400, scimType: 'invalidValue', detail, headers: {} };
   }
   const known = fastifyError.code ? FASTIFY_ERRORS[fastifyError.code] : undefined;
@@ -78,7 +88,8 @@ export function translateScimError(error: unknown): Translated {
     return { status: 400, scimType: 'invalidSyntax', detail: 'The request body is not valid JSON.', headers: {} };
   }
   const status = fastifyError.statusCode;
-  if (status && status >= 400 && status < 500) return { status, scimType: null, detail: fastifyError.message || 'The request is not valid.', headers: {} };
+  if (status && status >= 400 && status < 500)
+    return { status, scimType: null, detail: fastifyError.message || 'The request is not valid.', headers: {} };
   return { status: 500, scimType: null, detail: 'Something went wrong on the server; it has been logged.', headers: {} };
 }
 

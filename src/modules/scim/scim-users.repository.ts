@@ -71,13 +71,23 @@ const TRUE = sql<SqlBool>`1 = 1`;
 const FALSE = sql<SqlBool>`1 = 0`;
 
 function targetOf(path: AttributePath, within: string | null, purpose: 'filter' | 'sort'): Target {
-  const fail = purpose === 'filter' ? (message: string) => invalidFilter(`Invalid filter: ${message}.`) : (message: string) => invalidValue(`Invalid sortBy: ${message}.`);
+  const fail =
+    purpose === 'filter'
+      ? (message: string) => invalidFilter(`Invalid filter: ${message}.`)
+      : (message: string) => invalidValue(`Invalid sortBy: ${message}.`);
   const written = formatAttributePath(path);
   if (path.schema && !isCoreUserSchema(path.schema)) throw fail(`"${written}" belongs to a schema OpenTMS does not support`);
-  const name = (within ? `${within}.${path.attribute}${path.subAttribute ? `.${path.subAttribute}` : ''}` : formatAttributePath({ ...path, schema: null })).toLowerCase();
+  const name = (
+    within
+      ? `${within}.${path.attribute}${path.subAttribute ? `.${path.subAttribute}` : ''}`
+      : formatAttributePath({ ...path, schema: null })
+  ).toLowerCase();
   if (name === 'externalid') throw fail('OpenTMS does not keep externalId; match users by userName');
   const target = TARGETS[name];
-  if (!target) throw fail(`${purpose === 'filter' ? 'filtering' : 'sorting'} by "${within ? `${within}[${written}]` : written}" is not supported; use ${FILTERABLE_ATTRIBUTES.join(', ')}`);
+  if (!target)
+    throw fail(
+      `${purpose === 'filter' ? 'filtering' : 'sorting'} by "${within ? `${within}[${written}]` : written}" is not supported; use ${FILTERABLE_ATTRIBUTES.join(', ')}`,
+    );
   return target;
 }
 
@@ -92,7 +102,13 @@ function present(target: Target): Expression<SqlBool> {
   return sql<SqlBool>`(${sql.ref(target.column)} is not null and ${sql.ref(target.column)} <> '')`;
 }
 
-function comparison(eb: ExpressionBuilder<DB, 'users'>, target: Target, operator: ComparisonOperator, value: ComparisonValue, written: string): Expression<SqlBool> {
+function comparison(
+  eb: ExpressionBuilder<DB, 'users'>,
+  target: Target,
+  operator: ComparisonOperator,
+  value: ComparisonValue,
+  written: string,
+): Expression<SqlBool> {
   const fail = (message: string) => invalidFilter(`Invalid filter: "${written}" ${message}.`);
   if (value === null) {
     if (operator === 'eq') return eb.not(present(target));
@@ -104,12 +120,14 @@ function comparison(eb: ExpressionBuilder<DB, 'users'>, target: Target, operator
       return compareValues(target.value, operator, value, { name: written, type: target.type, caseExact: false }) ? TRUE : FALSE;
     case 'boolean': {
       const wanted = booleanFrom(value);
-      if ((operator !== 'eq' && operator !== 'ne') || wanted === null) throw fail('is a boolean: compare it with true or false by eq or ne');
+      if ((operator !== 'eq' && operator !== 'ne') || wanted === null)
+        throw fail('is a boolean: compare it with true or false by eq or ne');
       return eb(target.column, operator === 'eq' ? '=' : '<>', wanted);
     }
     case 'dateTime': {
       const at = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-      if (operator === 'co' || operator === 'sw' || operator === 'ew' || Number.isNaN(at)) throw fail('is a date-time: compare it with a date-time string by eq, ne, gt, ge, lt or le');
+      if (operator === 'co' || operator === 'sw' || operator === 'ew' || Number.isNaN(at))
+        throw fail('is a date-time: compare it with a date-time string by eq, ne, gt, ge, lt or le');
       // Stored times are ISO 8601 UTC strings, which sort as the instants they name.
       return eb(target.column, SQL_OPERATORS[operator], new Date(at).toISOString());
     }
@@ -120,7 +138,8 @@ function comparison(eb: ExpressionBuilder<DB, 'users'>, target: Target, operator
         return eb(target.column, SQL_OPERATORS[operator], value);
       }
       const column = sql`lower(${sql.ref(target.column)})`;
-      if (operator === 'co' || operator === 'sw' || operator === 'ew') return sql<SqlBool>`${column} like ${likePattern(operator, value)} escape '\\'`;
+      if (operator === 'co' || operator === 'sw' || operator === 'ew')
+        return sql<SqlBool>`${column} like ${likePattern(operator, value)} escape '\\'`;
       return sql<SqlBool>`${column} ${sql.raw(SQL_OPERATORS[operator])} ${value.toLowerCase()}`;
     }
   }
@@ -142,7 +161,9 @@ export function filterCondition(eb: ExpressionBuilder<DB, 'users'>, filter: Filt
     case 'valuePath': {
       const name = filter.path.attribute.toLowerCase();
       if ((filter.path.schema && !isCoreUserSchema(filter.path.schema)) || (name !== 'emails' && name !== 'roles')) {
-        throw invalidFilter(`Invalid filter: "${formatAttributePath(filter.path)}[…]" is not supported; value filters work on emails and roles.`);
+        throw invalidFilter(
+          `Invalid filter: "${formatAttributePath(filter.path)}[…]" is not supported; value filters work on emails and roles.`,
+        );
       }
       // A user has one e-mail address and one role: "some value matches" is "the value matches".
       return filterCondition(eb, filter.filter, name);
@@ -171,13 +192,13 @@ function sortTarget(by: string): Exclude<Target, { kind: 'constant' }> | null {
   return target.kind === 'constant' ? null : target;
 }
 
-export async function searchScimUsers(db: Kysely<DB>, organizationId: string, search: ScimSearch): Promise<{ rows: UserRow[]; total: number }> {
+export async function searchScimUsers(
+  db: Kysely<DB>,
+  organizationId: string,
+  search: ScimSearch,
+): Promise<{ rows: UserRow[]; total: number }> {
   const sort = search.sort ? { target: sortTarget(search.sort.by), descending: search.sort.descending } : null;
-  let query = db
-    .selectFrom('users')
-    .where('organizationId', '=', organizationId)
-    .where('deletedAt', 'is', null)
-    .where('isBot', '=', false);
+  let query = db.selectFrom('users').where('organizationId', '=', organizationId).where('deletedAt', 'is', null).where('isBot', '=', false);
   const filter = search.filter;
   if (filter) query = query.where((eb) => filterCondition(eb, filter));
   const { total } = await query.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
@@ -187,7 +208,10 @@ export async function searchScimUsers(db: Kysely<DB>, organizationId: string, se
   if (sort?.target) {
     const target = sort.target;
     // Strings sort without regard to case, the same on both databases.
-    ordered = target.kind === 'string' && !target.caseExact ? ordered.orderBy(sql`lower(${sql.ref(target.column)})`, direction) : ordered.orderBy(target.column, direction);
+    ordered =
+      target.kind === 'string' && !target.caseExact
+        ? ordered.orderBy(sql`lower(${sql.ref(target.column)})`, direction)
+        : ordered.orderBy(target.column, direction);
   }
   const rows = await ordered.orderBy('id', direction).limit(search.limit).offset(search.offset).execute();
   return { rows, total: num(total as string | number) };

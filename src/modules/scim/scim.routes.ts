@@ -5,7 +5,18 @@ import { ScimError } from '../../domain/scim/errors.js';
 import { PUBLIC, callerOf } from '../../http/access.js';
 import type { Access } from '../../http/access.js';
 import { installScimProtocol } from './scim-protocol.js';
-import { ResourceSchema, ResourceType, SchemaUrnParams, ScimPatchBody, ScimSearchQuery, ScimUser, ScimUserBody, ScimUserList, ServiceProviderConfig, UserIdParams } from './scim.schemas.js';
+import {
+  ResourceSchema,
+  ResourceType,
+  SchemaUrnParams,
+  ScimPatchBody,
+  ScimSearchQuery,
+  ScimUser,
+  ScimUserBody,
+  ScimUserList,
+  ServiceProviderConfig,
+  UserIdParams,
+} from './scim.schemas.js';
 import { createScimUser, deleteScimUser, getScimUser, patchScimUser, replaceScimUser, searchUsers } from './scim.service.js';
 import type { Locate } from './scim.service.js';
 import { resourceSchemas, resourceTypes, serviceProviderConfig, toScimUser } from './scim-views.js';
@@ -27,7 +38,8 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const scimPlugin: FastifyPluginAsyncTypebox = async (app) => {
     installScimProtocol(app);
 
-    const base = (request: FastifyRequest) => `${deps.config.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`}${app.prefix}`;
+    const base = (request: FastifyRequest) =>
+      `${deps.config.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`}${app.prefix}`;
     const locator = (request: FastifyRequest): Locate => {
       const prefix = base(request);
       return (uid) => `${prefix}/Users/${uid}`;
@@ -37,7 +49,12 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/ServiceProviderConfig',
       {
         config: { access: PUBLIC },
-        schema: { tags, operationId: 'getServiceProviderConfigDto', summary: "Retrieve the Service Provider's Configuration", response: { 200: ServiceProviderConfig } },
+        schema: {
+          tags,
+          operationId: 'getServiceProviderConfigDto',
+          summary: "Retrieve the Service Provider's Configuration",
+          response: { 200: ServiceProviderConfig },
+        },
       },
       async () => serviceProviderConfig(),
     );
@@ -46,7 +63,12 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/ResourceTypes',
       {
         config: { access: PUBLIC },
-        schema: { tags, operationId: 'getResourceTypes', summary: 'List the types of SCIM Resources available', response: { 200: { type: 'array', items: ResourceType } } },
+        schema: {
+          tags,
+          operationId: 'getResourceTypes',
+          summary: 'List the types of SCIM Resources available',
+          response: { 200: { type: 'array', items: ResourceType } },
+        },
       },
       async () => resourceTypes(),
     );
@@ -55,7 +77,12 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/Schemas',
       {
         config: { access: PUBLIC },
-        schema: { tags, operationId: 'getSchemas', summary: 'Get supported SCIM Schemas', response: { 200: { type: 'array', items: ResourceSchema } } },
+        schema: {
+          tags,
+          operationId: 'getSchemas',
+          summary: 'Get supported SCIM Schemas',
+          response: { 200: { type: 'array', items: ResourceSchema } },
+        },
       },
       async () => resourceSchemas(),
     );
@@ -64,11 +91,24 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/Schemas/:schemaUrn',
       {
         config: { access: PUBLIC },
-        schema: { tags, operationId: 'getSchemaByUrn', summary: 'Get supported SCIM Schema by urn', params: SchemaUrnParams, response: { 200: ResourceSchema } },
+        schema: {
+          tags,
+          operationId: 'getSchemaByUrn',
+          summary: 'Get supported SCIM Schema by urn',
+          params: SchemaUrnParams,
+          response: { 200: ResourceSchema },
+        },
       },
       async (request) => {
         const found = resourceSchemas().find((schema) => schema.id.toLowerCase() === request.params.schemaUrn.toLowerCase());
-        if (!found) throw new ScimError(404, null, `No schema ${request.params.schemaUrn}; OpenTMS supports ${resourceSchemas().map((s) => s.id).join(', ')}.`);
+        if (!found)
+          throw new ScimError(
+            404,
+            null,
+            `No schema ${request.params.schemaUrn}; OpenTMS supports ${resourceSchemas()
+              .map((s) => s.id)
+              .join(', ')}.`,
+          );
         return found;
       },
     );
@@ -98,7 +138,8 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags,
           operationId: 'createUserSCIM',
           summary: 'Create user using SCIM',
-          description: 'Supported schema: `urn:ietf:params:scim:schemas:core:2.0:User`. Required: userName, name.givenName, name.familyName, emails. The role comes from `roles` (default LINGUIST).',
+          description:
+            'Supported schema: `urn:ietf:params:scim:schemas:core:2.0:User`. Required: userName, name.givenName, name.familyName, emails. The role comes from `roles` (default LINGUIST).',
           body: ScimUserBody,
           response: { 201: ScimUser },
         },
@@ -150,7 +191,8 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags,
           operationId: 'patchUser',
           summary: 'Patch user using SCIM',
-          description: 'RFC 7644 §3.5.2 add, remove and replace (in any case), with or without a path. `"op": "replace", "value": {"active": false}` deactivates the user.',
+          description:
+            'RFC 7644 §3.5.2 add, remove and replace (in any case), with or without a path. `"op": "replace", "value": {"active": false}` deactivates the user.',
           params: UserIdParams,
           body: ScimPatchBody,
           response: { 200: ScimUser },
@@ -166,7 +208,13 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/Users/:userId',
       {
         config: { access: SCIM_ACCESS },
-        schema: { tags, operationId: 'deleteUser', summary: 'Delete user using SCIM', description: 'Deletes the user (it can be restored through the TMS API). Answers 204.', params: UserIdParams },
+        schema: {
+          tags,
+          operationId: 'deleteUser',
+          summary: 'Delete user using SCIM',
+          description: 'Deletes the user (it can be restored through the TMS API). Answers 204.',
+          params: UserIdParams,
+        },
       },
       async (request, reply) => {
         await deleteScimUser(deps, callerOf(request), request.params.userId);

@@ -44,7 +44,11 @@ const ScimUserPartial = Type.Object({
   id: Type.String(),
   userName: Type.Optional(Type.String()),
   name: Type.Optional(Type.Object({ givenName: Type.Optional(Type.String()), familyName: Type.Optional(Type.String()) })),
-  emails: Type.Optional(Type.Array(Type.Object({ value: Type.Optional(Type.String()), type: Type.Optional(Type.String()), primary: Type.Optional(Type.Boolean()) }))),
+  emails: Type.Optional(
+    Type.Array(
+      Type.Object({ value: Type.Optional(Type.String()), type: Type.Optional(Type.String()), primary: Type.Optional(Type.Boolean()) }),
+    ),
+  ),
   active: Type.Optional(Type.Boolean()),
   roles: Type.Optional(Type.Array(Type.Object({ value: Type.Optional(Type.String()), primary: Type.Optional(Type.Boolean()) }))),
   meta: Type.Optional(
@@ -75,28 +79,45 @@ export const ScimUserList = Type.Object(
 export const ScimUserBody = Type.Object(
   {
     schemas: Type.Optional(Type.Array(Type.String())),
-    userName: Type.Optional(Type.String({ description: 'Required. 1 to 255 characters without white space; unique across the installation.' })),
+    userName: Type.Optional(
+      Type.String({ description: 'Required. 1 to 255 characters without white space; unique across the installation.' }),
+    ),
     name: Type.Optional(
       Type.Object(
-        { givenName: Type.Optional(Type.String({ description: 'Required.' })), familyName: Type.Optional(Type.String({ description: 'Required.' })) },
+        {
+          givenName: Type.Optional(Type.String({ description: 'Required.' })),
+          familyName: Type.Optional(Type.String({ description: 'Required.' })),
+        },
         { additionalProperties: true },
       ),
     ),
     emails: Type.Optional(
       Type.Array(
         Type.Object(
-          { value: Type.Optional(Type.String()), type: Type.Optional(Type.String()), primary: Type.Optional(Type.Unknown({ description: 'true or false' })) },
+          {
+            value: Type.Optional(Type.String()),
+            type: Type.Optional(Type.String()),
+            primary: Type.Optional(Type.Unknown({ description: 'true or false' })),
+          },
           { additionalProperties: true },
         ),
         { description: 'Required: at least one. OpenTMS keeps the primary address, or else the first.' },
       ),
     ),
-    active: Type.Optional(Type.Unknown({ description: 'true or false ("True"/"False" accepted). Default on create: true; left out of a replace: unchanged.' })),
-    password: Type.Optional(Type.String({ description: '8 to 255 characters, not the user name. Without one a new user has no password.' })),
+    active: Type.Optional(
+      Type.Unknown({ description: 'true or false ("True"/"False" accepted). Default on create: true; left out of a replace: unchanged.' }),
+    ),
+    password: Type.Optional(
+      Type.String({ description: '8 to 255 characters, not the user name. Without one a new user has no password.' }),
+    ),
     roles: Type.Optional(
-      Type.Array(Type.Object({ value: Type.Optional(Type.String()), primary: Type.Optional(Type.Unknown()) }, { additionalProperties: true }), {
-        description: 'The OpenTMS role (ADMIN, PROJECT_MANAGER, LINGUIST, SUBMITTER; GUEST only for existing guests): the primary value, or else the first. New users without one are LINGUISTs; left out of a replace: unchanged.',
-      }),
+      Type.Array(
+        Type.Object({ value: Type.Optional(Type.String()), primary: Type.Optional(Type.Unknown()) }, { additionalProperties: true }),
+        {
+          description:
+            'The OpenTMS role (ADMIN, PROJECT_MANAGER, LINGUIST, SUBMITTER; GUEST only for existing guests): the primary value, or else the first. New users without one are LINGUISTs; left out of a replace: unchanged.',
+        },
+      ),
     ),
   },
   { additionalProperties: true, title: 'ScimUserCoreDto' },
@@ -111,7 +132,11 @@ export const ScimPatchBody = Type.Object(
         Type.Object(
           {
             op: Type.Optional(Type.String({ description: 'add, remove or replace, in any case.' })),
-            path: Type.Optional(Type.String({ description: 'Such as active, name.givenName, emails[type eq "work"].value; without it, value is an object of attributes.' })),
+            path: Type.Optional(
+              Type.String({
+                description: 'Such as active, name.givenName, emails[type eq "work"].value; without it, value is an object of attributes.',
+              }),
+            ),
             value: Type.Optional(Type.Unknown()),
           },
           { additionalProperties: true },
@@ -123,17 +148,33 @@ export const ScimPatchBody = Type.Object(
 );
 
 export const ScimSearchQuery = Type.Object({
-  filter: Type.Optional(Type.String({ description: 'A SCIM filter (RFC 7644 §3.4.2.2), such as userName eq "jdoe" or emails.value co "@example.com".' })),
+  filter: Type.Optional(
+    Type.String({ description: 'A SCIM filter (RFC 7644 §3.4.2.2), such as userName eq "jdoe" or emails.value co "@example.com".' }),
+  ),
   attributes: Type.Optional(Type.String({ description: 'Comma-separated attributes to return (id and schemas always come).' })),
   excludedAttributes: Type.Optional(Type.String({ description: 'Comma-separated attributes to leave out.' })),
-  sortBy: Type.Optional(Type.String({ description: 'An attribute to sort by: id, userName, name.givenName, name.familyName, emails.value, active, meta.created, roles.value.' })),
+  sortBy: Type.Optional(
+    Type.String({
+      description:
+        'An attribute to sort by: id, userName, name.givenName, name.familyName, emails.value, active, meta.created, roles.value.',
+    }),
+  ),
   sortOrder: Type.Optional(Type.String({ description: 'ascending (default) or descending.' })),
-  startIndex: Type.Optional(Type.Integer({ maximum: 2 ** 31 - 1, description: 'The 1-based index of the first result. Default 1; less than 1 counts as 1.' })),
-  count: Type.Optional(Type.Integer({ maximum: 2 ** 31 - 1, description: 'How many results at most: 0 to 100, default 50; more counts as 100, less than 0 as 0.' })),
+  startIndex: Type.Optional(
+    Type.Integer({ maximum: 2 ** 31 - 1, description: 'The 1-based index of the first result. Default 1; less than 1 counts as 1.' }),
+  ),
+  count: Type.Optional(
+    Type.Integer({
+      maximum: 2 ** 31 - 1,
+      description: 'How many results at most: 0 to 100, default 50; more counts as 100, less than 0 as 0.',
+    }),
+  ),
 });
 export type ScimSearchQuery = Static<typeof ScimSearchQuery>;
 
-export const UserIdParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 255, description: 'The SCIM id (the user uid).' }) });
+export const UserIdParams = Type.Object({
+  userId: Type.String({ minLength: 1, maxLength: 255, description: 'The SCIM id (the user uid).' }),
+});
 export const SchemaUrnParams = Type.Object({ schemaUrn: Type.String({ minLength: 1, maxLength: 255 }) });
 
 const Supported = Type.Object({ supported: Type.Boolean() });
@@ -150,7 +191,10 @@ export const ServiceProviderConfig = Type.Object(
     etag: Supported,
     xmlDataFormat: Supported,
     authenticationSchemes: Type.Array(
-      Type.Object({ type: Type.String(), name: Type.String(), description: Type.String(), specUrl: Type.String(), primary: Type.Boolean() }, { title: 'AuthSchema' }),
+      Type.Object(
+        { type: Type.String(), name: Type.String(), description: Type.String(), specUrl: Type.String(), primary: Type.Boolean() },
+        { title: 'AuthSchema' },
+      ),
     ),
   },
   { title: 'ServiceProviderConfigDto' },
@@ -172,7 +216,9 @@ export const ResourceType = Type.Object(
 
 const attributeFields = {
   name: Type.String(),
-  type: Type.String({ description: 'STRING, BOOLEAN, DECIMAL, INTEGER, DATE_TIME, BINARY, REFERENCE or COMPLEX (the spec writes these in capitals).' }),
+  type: Type.String({
+    description: 'STRING, BOOLEAN, DECIMAL, INTEGER, DATE_TIME, BINARY, REFERENCE or COMPLEX (the spec writes these in capitals).',
+  }),
   multiValued: Type.Boolean(),
   description: Type.String(),
   required: Type.Boolean(),

@@ -52,13 +52,18 @@ function requiredText(value: unknown, field: string): string {
 
 /** The value that counts of a multi-valued attribute: the primary one, or else the first. */
 function chosen(values: unknown): Record<string, unknown> | undefined {
-  const list = (Array.isArray(values) ? values : []).filter((item): item is Record<string, unknown> => isObject(item) && typeof item.value === 'string' && item.value.trim() !== '');
+  const list = (Array.isArray(values) ? values : []).filter(
+    (item): item is Record<string, unknown> => isObject(item) && typeof item.value === 'string' && item.value.trim() !== '',
+  );
   return list.find((item) => item.primary === true) ?? list[0];
 }
 
 /** `Project Manager`, `project-manager`, `PROJECT_MANAGER` -> PROJECT_MANAGER. */
 function roleFrom(value: string): ScimRole {
-  const role = value.trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const role = value
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   if (!(SCIM_ROLES as readonly string[]).includes(role)) {
     throw invalidValue(`roles: "${value}" is not a role OpenTMS can give; use ADMIN, PROJECT_MANAGER, LINGUIST or SUBMITTER.`);
   }
@@ -105,7 +110,11 @@ async function assertSeatAvailable(db: Kysely<DB>, organizationId: string): Prom
   const limit = (await findOrganizationById(db, organizationId))?.seatLimit;
   if (limit === null || limit === undefined) return;
   if ((await countSeats(db, organizationId)) >= limit) {
-    throw new ApiError('forbidden', 'SeatLimitReached', `The organization uses all of its ${limit} seats; deactivate or delete a user first.`);
+    throw new ApiError(
+      'forbidden',
+      'SeatLimitReached',
+      `The organization uses all of its ${limit} seats; deactivate or delete a user first.`,
+    );
   }
 }
 
@@ -115,7 +124,10 @@ export async function createScimUser(deps: AppDeps, caller: Caller, body: unknow
   const db = deps.database.db;
   const fields = userFields(resourceOf(body));
   const role = fields.role ?? 'LINGUIST';
-  if (role === 'GUEST') throw invalidValue('roles: a GUEST user needs a client, which SCIM cannot name; create guests through the TMS API (POST /api2/v3/users).');
+  if (role === 'GUEST')
+    throw invalidValue(
+      'roles: a GUEST user needs a client, which SCIM cannot name; create guests through the TMS API (POST /api2/v3/users).',
+    );
   if (!assignableRoles(caller).includes(role)) throw forbidden(`You may not create users with the role ${role}.`);
   let roleSettings: string;
   try {
@@ -191,13 +203,19 @@ export async function deleteScimUser(deps: AppDeps, caller: Caller, id: string):
 export async function searchUsers(deps: AppDeps, caller: Caller, query: ScimSearchQuery, locate: Locate) {
   const filter = query.filter !== undefined && query.filter.trim() !== '' ? parseFilter(query.filter) : null;
   const order = query.sortOrder?.trim().toLowerCase();
-  if (order !== undefined && order !== 'ascending' && order !== 'descending') throw invalidValue('sortOrder must be "ascending" or "descending".');
+  if (order !== undefined && order !== 'ascending' && order !== 'descending')
+    throw invalidValue('sortOrder must be "ascending" or "descending".');
   const sort = query.sortBy !== undefined && query.sortBy.trim() !== '' ? { by: query.sortBy, descending: order === 'descending' } : null;
   // RFC 7644 §3.4.2.4: a startIndex below 1 counts as 1, a negative count as 0.
   const startIndex = Math.max(1, query.startIndex ?? 1);
   const count = Math.min(MAX_RESULTS, Math.max(0, query.count ?? DEFAULT_COUNT));
   const projection = { attributes: parseAttributeList(query.attributes), excludedAttributes: parseAttributeList(query.excludedAttributes) };
-  const { rows, total } = await searchScimUsers(deps.database.db, caller.organizationId, { filter, sort, offset: startIndex - 1, limit: count });
+  const { rows, total } = await searchScimUsers(deps.database.db, caller.organizationId, {
+    filter,
+    sort,
+    offset: startIndex - 1,
+    limit: count,
+  });
   return {
     schemas: [LIST_RESPONSE_URN],
     totalResults: total,

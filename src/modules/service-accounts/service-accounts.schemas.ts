@@ -16,7 +16,7 @@ export const ServiceAccountCreateBody = Type.Object({
     maxItems: 40,
     description:
       'Scopes: `read`, `write` (for every listed product that supports it) or `<product>:<scope>` (for that product only). ' +
-      'A product may end up with no scope; it still appears in its tokens\' audience.',
+      "A product may end up with no scope; it still appears in its tokens' audience.",
   }),
 });
 export type ServiceAccountCreateBody = Static<typeof ServiceAccountCreateBody>;

@@ -107,7 +107,15 @@ export async function listServiceAccountViews(
 ): Promise<{ views: ServiceAccountView[]; total: number }> {
   const db = deps.database.db;
   const { rows, total } = await listServiceAccounts(db, caller.organizationId, page);
-  const bots = new Map((await findUsersByIds(db, caller.organizationId, rows.map((r) => String(r.botUserId)))).map((u) => [String(u.id), u]));
+  const bots = new Map(
+    (
+      await findUsersByIds(
+        db,
+        caller.organizationId,
+        rows.map((r) => String(r.botUserId)),
+      )
+    ).map((u) => [String(u.id), u]),
+  );
   const views = rows.flatMap((row) => {
     const botUser = bots.get(String(row.botUserId));
     return botUser ? [{ row, botUser }] : [];

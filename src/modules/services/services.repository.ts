@@ -50,23 +50,47 @@ export async function listServices(
 export async function replaceServiceWorkflowSteps(db: Kysely<DB>, serviceId: Id, workflowStepIds: string[]): Promise<void> {
   await db.deleteFrom('serviceWorkflowSteps').where('serviceId', '=', String(serviceId)).execute();
   if (workflowStepIds.length) {
-    await db.insertInto('serviceWorkflowSteps').values(workflowStepIds.map((workflowStepId) => ({ serviceId, workflowStepId }))).execute();
+    await db
+      .insertInto('serviceWorkflowSteps')
+      .values(workflowStepIds.map((workflowStepId) => ({ serviceId, workflowStepId })))
+      .execute();
   }
 }
 
 /** The project template `uid` of the organization, or undefined. */
 export function findProjectTemplate(db: Kysely<DB>, organizationId: string, uid: string) {
-  return db.selectFrom('projectTemplates').select(['id', 'uid', 'name']).where('organizationId', '=', organizationId).where('uid', '=', uid).executeTakeFirst();
+  return db
+    .selectFrom('projectTemplates')
+    .select(['id', 'uid', 'name'])
+    .where('organizationId', '=', organizationId)
+    .where('uid', '=', uid)
+    .executeTakeFirst();
 }
 
 export async function toServiceDtos(db: Kysely<DB>, organizationId: string, rows: ServiceRow[]): Promise<Static<typeof ServiceSchema>[]> {
   const ids = rows.map((r) => String(r.id));
   const links = ids.length ? await db.selectFrom('serviceWorkflowSteps').selectAll().where('serviceId', 'in', ids).execute() : [];
-  const templateIds = [...new Set(rows.map((r) => r.projectTemplateId).filter((id): id is Id => id !== null).map(String))];
+  const templateIds = [
+    ...new Set(
+      rows
+        .map((r) => r.projectTemplateId)
+        .filter((id): id is Id => id !== null)
+        .map(String),
+    ),
+  ];
   const [users, steps, templates] = await Promise.all([
-    userReferenceLookup(db, organizationId, rows.flatMap((r) => [r.createdById, r.lastModifiedById])),
-    workflowStepReferences(db, links.map((l) => l.workflowStepId)),
-    templateIds.length ? db.selectFrom('projectTemplates').select(['id', 'uid', 'name']).where('id', 'in', templateIds).execute() : Promise.resolve([]),
+    userReferenceLookup(
+      db,
+      organizationId,
+      rows.flatMap((r) => [r.createdById, r.lastModifiedById]),
+    ),
+    workflowStepReferences(
+      db,
+      links.map((l) => l.workflowStepId),
+    ),
+    templateIds.length
+      ? db.selectFrom('projectTemplates').select(['id', 'uid', 'name']).where('id', 'in', templateIds).execute()
+      : Promise.resolve([]),
   ]);
   const templateById = new Map(templates.map((t) => [String(t.id), { id: String(t.id), uid: t.uid, name: t.name }]));
   return rows.map((row) => ({

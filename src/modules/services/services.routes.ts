@@ -21,7 +21,15 @@ import {
   toServiceDtos,
 } from './services.repository.js';
 import type { ServiceRow } from './services.repository.js';
-import { CreateServiceBody, DeleteServicesBody, ServiceListQuery, ServicePage, ServiceSchema, ServiceUidParams, UpdateServiceBody } from './services.schemas.js';
+import {
+  CreateServiceBody,
+  DeleteServicesBody,
+  ServiceListQuery,
+  ServicePage,
+  ServiceSchema,
+  ServiceUidParams,
+  UpdateServiceBody,
+} from './services.schemas.js';
 
 /** Description, "Access rules": ADMIN or PROJECT_MANAGER; creating, editing and deleting also need setupServer. */
 const READERS: Access = roles('ADMIN', 'PROJECT_MANAGER');
@@ -46,13 +54,18 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
    * keep their values, a bad reference or a taken name changes nothing.
    */
   async function write(caller: Caller, body: ServiceFields, existing: ServiceRow | null): Promise<ServiceRow> {
-    if (body.name !== undefined && body.name.trim() === '') throw invalid('name must not be blank.', [{ field: 'name', message: 'must not be blank' }]);
+    if (body.name !== undefined && body.name.trim() === '')
+      throw invalid('name must not be blank.', [{ field: 'name', message: 'must not be blank' }]);
     if (body.priceList) throw referenceNotFound('priceList', 'price list', body.priceList.uid);
     const now = deps.clock().toISOString();
     try {
       return await db.transaction().execute(async (trx: Kysely<DB>) => {
-        if (body.name !== undefined && (await serviceNameTaken(trx, caller.organizationId, body.name, existing?.id))) throw nameAlreadyExists(body.name);
-        const stepIds = body.workflowSteps === undefined ? undefined : await resolveReferences(trx, caller.organizationId, 'workflowStep', 'workflowSteps', body.workflowSteps);
+        if (body.name !== undefined && (await serviceNameTaken(trx, caller.organizationId, body.name, existing?.id)))
+          throw nameAlreadyExists(body.name);
+        const stepIds =
+          body.workflowSteps === undefined
+            ? undefined
+            : await resolveReferences(trx, caller.organizationId, 'workflowStep', 'workflowSteps', body.workflowSteps);
         const changes: Updateable<ServicesTable> = { lastModifiedAt: now, lastModifiedById: caller.userId };
         if (body.name !== undefined) changes.name = body.name;
         if (body.description !== undefined) changes.description = body.description;
@@ -123,7 +136,8 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Service'],
           operationId: 'createService',
           summary: 'Create service (OpenTMS extension)',
-          description: 'Names are unique in the organization, ignoring case (409 NameAlreadyExists). Price lists do not exist yet: a non-null priceList is 400 ReferenceNotFound.',
+          description:
+            'Names are unique in the organization, ignoring case (409 NameAlreadyExists). Price lists do not exist yet: a non-null priceList is 400 ReferenceNotFound.',
           body: CreateServiceBody,
           response: { 201: ServiceSchema },
         },
@@ -139,7 +153,13 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/services/:serviceUid',
       {
         config: { access: READERS },
-        schema: { tags: ['Service'], operationId: 'getService', summary: 'Get service (OpenTMS extension)', params: ServiceUidParams, response: { 200: ServiceSchema } },
+        schema: {
+          tags: ['Service'],
+          operationId: 'getService',
+          summary: 'Get service (OpenTMS extension)',
+          params: ServiceUidParams,
+          response: { 200: ServiceSchema },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -155,7 +175,8 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Service'],
           operationId: 'updateService',
           summary: 'Edit service (OpenTMS extension)',
-          description: 'A partial update (description, "Behaviour of other operations" 4): fields left out keep their values; null clears description, priceList and projectTemplate; workflowSteps, when given, replaces the list.',
+          description:
+            'A partial update (description, "Behaviour of other operations" 4): fields left out keep their values; null clears description, priceList and projectTemplate; workflowSteps, when given, replaces the list.',
           params: ServiceUidParams,
           body: UpdateServiceBody,
           response: { 200: ServiceSchema },
@@ -176,7 +197,8 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Service'],
           operationId: 'deleteServices',
           summary: 'Delete services (batch)',
-          description: 'Deletes the services `{ services: [{uid}] }`, all or none: 404 naming the uids that are not services of the organization.',
+          description:
+            'Deletes the services `{ services: [{uid}] }`, all or none: 404 naming the uids that are not services of the organization.',
           body: DeleteServicesBody,
         },
       },
@@ -187,9 +209,18 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const found = new Set(rows.map((r) => r.uid));
         const missing = uids.filter((uid) => !found.has(uid));
         if (missing.length) {
-          throw new ApiError('not_found', 'ResourceNotFound', `Service not found: ${missing.join(', ')}.`, { details: missing.map((uid) => ({ field: 'services', message: `unknown uid "${uid}"` })) });
+          throw new ApiError('not_found', 'ResourceNotFound', `Service not found: ${missing.join(', ')}.`, {
+            details: missing.map((uid) => ({ field: 'services', message: `unknown uid "${uid}"` })),
+          });
         }
-        await db.deleteFrom('services').where('id', 'in', rows.map((r) => String(r.id))).execute();
+        await db
+          .deleteFrom('services')
+          .where(
+            'id',
+            'in',
+            rows.map((r) => String(r.id)),
+          )
+          .execute();
         return reply.code(204).send();
       },
     );

@@ -11,7 +11,10 @@ import { NamedReference, UidReference, WorkflowStepReference } from '../vendors/
 
 const Name = Type.String({ minLength: 1, maxLength: 255, description: 'Unique in the organization, ignoring case.' });
 const Description = Nullable(Type.String({ maxLength: 4096 }));
-const WorkflowSteps = Type.Array(UidReference, { maxItems: 100, description: "The organization's workflow steps, by uid; they run in the organization's workflow order." });
+const WorkflowSteps = Type.Array(UidReference, {
+  maxItems: 100,
+  description: "The organization's workflow steps, by uid; they run in the organization's workflow order.",
+});
 
 export const CreateServiceBody = Type.Object({
   name: Name,

@@ -30,12 +30,22 @@ import {
 const INTERNAL = roles('ADMIN', 'PROJECT_MANAGER');
 const withRight = (right: NonNullable<Access['right']>): Access => ({ roles: ['ADMIN', 'PROJECT_MANAGER'], right });
 /** Setup records that need the setup-server right to change (cost centers, business units). */
-const SETUP: NamedRecordKind['access'] = { read: INTERNAL, create: withRight('setupServer'), edit: withRight('setupServer'), delete: withRight('setupServer') };
+const SETUP: NamedRecordKind['access'] = {
+  read: INTERNAL,
+  create: withRight('setupServer'),
+  edit: withRight('setupServer'),
+  delete: withRight('setupServer'),
+};
 
 const referenceNotFound = (field: string, what: string, key: string) =>
-  new ApiError('invalid', 'ReferenceNotFound', `No ${what} with ${field === 'priceList' || field === 'netRateScheme' ? 'id' : 'uid'} ${key} exists in this organization.`, {
-    details: [{ field, message: 'not found' }],
-  });
+  new ApiError(
+    'invalid',
+    'ReferenceNotFound',
+    `No ${what} with ${field === 'priceList' || field === 'netRateScheme' ? 'id' : 'uid'} ${key} exists in this organization.`,
+    {
+      details: [{ field, message: 'not found' }],
+    },
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Clients
@@ -51,7 +61,12 @@ interface ClientBodyValue {
   contacts?: { name: string; email?: string | null; phone?: string | null }[] | null;
 }
 
-async function clientColumns(_ctx: KindContext, _db: Kysely<DB>, body: ClientBodyValue, existing: NamedRow | null): Promise<Record<string, unknown>> {
+async function clientColumns(
+  _ctx: KindContext,
+  _db: Kysely<DB>,
+  body: ClientBodyValue,
+  existing: NamedRow | null,
+): Promise<Record<string, unknown>> {
   // Price lists and net rate schemes are not built yet, so no reference to one can be valid;
   // null clears the association (description, "Behaviour of other operations" 1).
   if (body.priceList) throw referenceNotFound('priceList', 'price list', body.priceList.id);
@@ -73,14 +88,24 @@ async function writeContacts(_ctx: KindContext, trx: Transaction<DB>, row: Named
   if (contacts.length === 0) return;
   await trx
     .insertInto('clientContacts')
-    .values(contacts.map((c, position) => ({ clientId: String(row.id), position, name: c.name, email: c.email ?? null, phone: c.phone ?? null })))
+    .values(
+      contacts.map((c, position) => ({ clientId: String(row.id), position, name: c.name, email: c.email ?? null, phone: c.phone ?? null })),
+    )
     .execute();
 }
 
 async function clientViews(ctx: KindContext, rows: NamedRow[]) {
   const ids = rows.map((r) => String(r.id));
   const contacts =
-    ids.length === 0 ? [] : await ctx.deps.database.db.selectFrom('clientContacts').selectAll().where('clientId', 'in', ids).orderBy('clientId').orderBy('position').execute();
+    ids.length === 0
+      ? []
+      : await ctx.deps.database.db
+          .selectFrom('clientContacts')
+          .selectAll()
+          .where('clientId', 'in', ids)
+          .orderBy('clientId')
+          .orderBy('position')
+          .execute();
   return (row: NamedRow) => ({
     externalId: (row.externalId as string | null) ?? null,
     note: (row.note as string | null) ?? null,
@@ -142,7 +167,11 @@ async function assertBusinessUnitsEnabled(ctx: KindContext): Promise<void> {
 
 const CLIENT_TABLE = { table: 'clients', softDelete: false } as const;
 
-async function businessUnitColumns(ctx: KindContext, db: Kysely<DB>, body: { client?: { uid: string } | null }): Promise<Record<string, unknown>> {
+async function businessUnitColumns(
+  ctx: KindContext,
+  db: Kysely<DB>,
+  body: { client?: { uid: string } | null },
+): Promise<Record<string, unknown>> {
   if (body.client === undefined) return {};
   if (body.client === null) return { clientId: null };
   const [client] = await findNamedRecordsByUids(db, CLIENT_TABLE, ctx.caller.organizationId, [body.client.uid]);
@@ -151,8 +180,17 @@ async function businessUnitColumns(ctx: KindContext, db: Kysely<DB>, body: { cli
 }
 
 async function businessUnitViews(ctx: KindContext, rows: NamedRow[]) {
-  const ids = [...new Set(rows.map((r) => r.clientId).filter((id) => id !== null && id !== undefined).map(String))];
-  const clients = new Map((await findNamedRecordsByIds(ctx.deps.database.db, CLIENT_TABLE, ctx.caller.organizationId, ids)).map((c) => [String(c.id), c]));
+  const ids = [
+    ...new Set(
+      rows
+        .map((r) => r.clientId)
+        .filter((id) => id !== null && id !== undefined)
+        .map(String),
+    ),
+  ];
+  const clients = new Map(
+    (await findNamedRecordsByIds(ctx.deps.database.db, CLIENT_TABLE, ctx.caller.organizationId, ids)).map((c) => [String(c.id), c]),
+  );
   return (row: NamedRow) => {
     const client = row.clientId === null || row.clientId === undefined ? undefined : clients.get(String(row.clientId));
     return { client: client ? { id: String(client.id), uid: client.uid, name: client.name } : null };
@@ -167,7 +205,13 @@ export const BUSINESS_UNITS: NamedRecordKind<{ client?: { uid: string } | null }
   tag: 'Business Unit',
   path: '/v1/businessUnits',
   uidParam: 'businessUnitUid',
-  operationIds: { list: 'listBusinessUnits', create: 'createBusinessUnit', get: 'getBusinessUnit', update: 'updateBusinessUnit', delete: 'deleteBusinessUnit' },
+  operationIds: {
+    list: 'listBusinessUnits',
+    create: 'createBusinessUnit',
+    get: 'getBusinessUnit',
+    update: 'updateBusinessUnit',
+    delete: 'deleteBusinessUnit',
+  },
   uniqueNames: true,
   partialEdit: false,
   access: SETUP,
@@ -191,7 +235,13 @@ export const COST_CENTERS: NamedRecordKind = {
   tag: 'Cost Center',
   path: '/v1/costCenters',
   uidParam: 'costCenterUid',
-  operationIds: { list: 'listCostCenters', create: 'createCostCenter', get: 'getCostCenter', update: 'updateCostCenter', delete: 'deleteCostCenter' },
+  operationIds: {
+    list: 'listCostCenters',
+    create: 'createCostCenter',
+    get: 'getCostCenter',
+    update: 'updateCostCenter',
+    delete: 'deleteCostCenter',
+  },
   uniqueNames: true,
   partialEdit: true,
   access: SETUP,
@@ -214,7 +264,11 @@ export const DOMAINS: NamedRecordKind = {
   uniqueNames: false,
   partialEdit: false,
   access: { read: INTERNAL, create: withRight('clientDomainSubDomainCreate'), edit: INTERNAL, delete: INTERNAL },
-  othersRights: { view: 'clientDomainSubDomainViewOther', edit: 'clientDomainSubDomainEditOther', delete: 'clientDomainSubDomainDeleteOther' },
+  othersRights: {
+    view: 'clientDomainSubDomainViewOther',
+    edit: 'clientDomainSubDomainEditOther',
+    delete: 'clientDomainSubDomainDeleteOther',
+  },
   body: DomainBody,
   dto: DomainSchema,
   beforeDelete: (ctx, trx, row) => forgetSettingReferences(trx, ctx.caller.organizationId, 'domain', [row.uid]),
@@ -228,7 +282,13 @@ export const SUB_DOMAINS: NamedRecordKind = {
   tag: 'SubDomain',
   path: '/v1/subDomains',
   uidParam: 'subDomainUid',
-  operationIds: { list: 'listSubDomains', create: 'createSubDomain', get: 'getSubDomain', update: 'updateSubDomain', delete: 'deleteSubDomain' },
+  operationIds: {
+    list: 'listSubDomains',
+    create: 'createSubDomain',
+    get: 'getSubDomain',
+    update: 'updateSubDomain',
+    delete: 'deleteSubDomain',
+  },
   uniqueNames: true,
   partialEdit: false,
   // Description, "Access rules": subDomainCreate to create; the client rights for others' subdomains.

@@ -93,7 +93,11 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
   }
 
   async function toDtos(ctx: KindContext, rows: NamedRow[]): Promise<Record<string, unknown>[]> {
-    const users = await userReferenceLookup(db, ctx.caller.organizationId, rows.map((r) => r.createdById));
+    const users = await userReferenceLookup(
+      db,
+      ctx.caller.organizationId,
+      rows.map((r) => r.createdById),
+    );
     const extra = kind.views ? await kind.views(ctx, rows) : () => ({});
     return rows.map((row) => ({ id: String(row.id), uid: row.uid, name: row.name, createdBy: users(row.createdById), ...extra(row) }));
   }
@@ -112,7 +116,8 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
 
   function nameOf(body: Record<string, unknown>): string | null | undefined {
     const name = (body as { name?: string | null }).name;
-    if (typeof name === 'string' && name.trim() === '') throw invalid('name must not be blank.', [{ field: 'name', message: 'must not be blank' }]);
+    if (typeof name === 'string' && name.trim() === '')
+      throw invalid('name must not be blank.', [{ field: 'name', message: 'must not be blank' }]);
     return name;
   }
 
@@ -153,7 +158,13 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
       kind.path,
       {
         config: { access: kind.access.read },
-        schema: { tags: [kind.tag], operationId: kind.operationIds.list, summary: `List ${kind.plural}`, querystring: NamedRecordListQuery, response: { 200: Page } },
+        schema: {
+          tags: [kind.tag],
+          operationId: kind.operationIds.list,
+          summary: `List ${kind.plural}`,
+          querystring: NamedRecordListQuery,
+          response: { 200: Page },
+        },
       },
       async (request) => {
         const ctx = await context(callerOf(request));
@@ -176,7 +187,13 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
       kind.path,
       {
         config: { access: kind.access.create },
-        schema: { tags: [kind.tag], operationId: kind.operationIds.create, summary: `Create ${kind.label.toLowerCase()}`, body: kind.body, response: { 201: kind.dto } },
+        schema: {
+          tags: [kind.tag],
+          operationId: kind.operationIds.create,
+          summary: `Create ${kind.label.toLowerCase()}`,
+          body: kind.body,
+          response: { 201: kind.dto },
+        },
       },
       async (request, reply) => {
         const ctx = await context(callerOf(request));
@@ -189,7 +206,13 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
       `${kind.path}/:${kind.uidParam}`,
       {
         config: { access: kind.access.read },
-        schema: { tags: [kind.tag], operationId: kind.operationIds.get, summary: `Get ${kind.label.toLowerCase()}`, params: Params, response: { 200: kind.dto } },
+        schema: {
+          tags: [kind.tag],
+          operationId: kind.operationIds.get,
+          summary: `Get ${kind.label.toLowerCase()}`,
+          params: Params,
+          response: { 200: kind.dto },
+        },
       },
       async (request) => {
         const ctx = await context(callerOf(request));
@@ -223,7 +246,13 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
       `${kind.path}/:${kind.uidParam}`,
       {
         config: { access: kind.access.delete },
-        schema: { tags: [kind.tag], operationId: kind.operationIds.delete, summary: `Delete ${kind.label.toLowerCase()}`, params: Params, response: { 204: Type.Null() } },
+        schema: {
+          tags: [kind.tag],
+          operationId: kind.operationIds.delete,
+          summary: `Delete ${kind.label.toLowerCase()}`,
+          params: Params,
+          response: { 204: Type.Null() },
+        },
       },
       async (request, reply) => {
         const ctx = await context(callerOf(request));

@@ -56,28 +56,53 @@ export async function listNamedRecords(
   const direction = filter.order === 'DESC' ? 'desc' : 'asc';
   const { offset, limit } = pageWindow(page);
   const ordered =
-    filter.sort === 'DATE_CREATED' ? query.orderBy('createdAt', direction) : query.orderBy(sql`lower(name)`, direction).orderBy('name', direction);
+    filter.sort === 'DATE_CREATED'
+      ? query.orderBy('createdAt', direction)
+      : query.orderBy(sql`lower(name)`, direction).orderBy('name', direction);
   const rows = await ordered.orderBy('id', direction).selectAll().offset(offset).limit(limit).execute();
   return { rows: rows as NamedRow[], total: Number(total) };
 }
 
-export async function findNamedRecord(db: Kysely<DB>, info: NamedTableInfo, organizationId: string, uid: string): Promise<NamedRow | undefined> {
+export async function findNamedRecord(
+  db: Kysely<DB>,
+  info: NamedTableInfo,
+  organizationId: string,
+  uid: string,
+): Promise<NamedRow | undefined> {
   return (await live(info, db, organizationId).selectAll().where('uid', '=', uid).executeTakeFirst()) as NamedRow | undefined;
 }
 
-export async function findNamedRecordsByUids(db: Kysely<DB>, info: NamedTableInfo, organizationId: string, uids: string[]): Promise<NamedRow[]> {
+export async function findNamedRecordsByUids(
+  db: Kysely<DB>,
+  info: NamedTableInfo,
+  organizationId: string,
+  uids: string[],
+): Promise<NamedRow[]> {
   if (uids.length === 0) return [];
   return (await live(info, db, organizationId).selectAll().where('uid', 'in', uids).execute()) as NamedRow[];
 }
 
 export async function findNamedRecordsByIds(db: Kysely<DB>, info: NamedTableInfo, organizationId: string, ids: Id[]): Promise<NamedRow[]> {
   if (ids.length === 0) return [];
-  return (await named(db).selectFrom(info.table).selectAll().where('organizationId', '=', organizationId).where('id', 'in', ids.map(String)).execute()) as NamedRow[];
+  return (await named(db)
+    .selectFrom(info.table)
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('id', 'in', ids.map(String))
+    .execute()) as NamedRow[];
 }
 
 /** Whether a live record other than `exceptId` has `name`, ignoring case (the unique index's rule). */
-export async function nameTaken(db: Kysely<DB>, info: NamedTableInfo, organizationId: string, name: string, exceptId?: Id): Promise<boolean> {
-  let query = live(info, db, organizationId).select('id').where(sql`lower(name)`, '=', sql`lower(${name})`);
+export async function nameTaken(
+  db: Kysely<DB>,
+  info: NamedTableInfo,
+  organizationId: string,
+  name: string,
+  exceptId?: Id,
+): Promise<boolean> {
+  let query = live(info, db, organizationId)
+    .select('id')
+    .where(sql`lower(name)`, '=', sql`lower(${name})`);
   if (exceptId !== undefined) query = query.where('id', '!=', String(exceptId));
   return (await query.executeTakeFirst()) !== undefined;
 }

@@ -15,6 +15,10 @@ export const COST_CENTER_REFERENCES: ReadonlyArray<{ table: 'projectTemplates' |
 
 export async function clearCostCenterReferences(trx: Kysely<DB>, costCenterId: Id): Promise<void> {
   for (const { table, column } of COST_CENTER_REFERENCES) {
-    await trx.updateTable(table).set({ [column]: null }).where(column, '=', String(costCenterId)).execute();
+    await trx
+      .updateTable(table)
+      .set({ [column]: null })
+      .where(column, '=', String(costCenterId))
+      .execute();
   }
 }

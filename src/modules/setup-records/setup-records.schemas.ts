@@ -30,7 +30,13 @@ export const ClientReference = Type.Object({ id: Type.String(), uid: Type.String
 
 const PriceListReference = Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() }, { title: 'PriceListReference' });
 const NetRateSchemeReference = Type.Object(
-  { id: Type.String(), uid: Type.String(), name: Type.String(), dateCreated: Type.String({ format: 'date-time' }), createdBy: Nullable(UserReference) },
+  {
+    id: Type.String(),
+    uid: Type.String(),
+    name: Type.String(),
+    dateCreated: Type.String({ format: 'date-time' }),
+    createdBy: Nullable(UserReference),
+  },
   { title: 'NetRateSchemeReference' },
 );
 
@@ -54,7 +60,9 @@ export const ClientBody = Type.Object({
   priceList: Type.Optional(Nullable(IdReference)),
   netRateScheme: Type.Optional(Nullable(IdReference)),
   contacts: Type.Optional(
-    Nullable(Type.Array(ClientContact, { maxItems: MAX_CONTACTS, description: 'OpenTMS extension: replaces the client\'s contacts when given.' })),
+    Nullable(
+      Type.Array(ClientContact, { maxItems: MAX_CONTACTS, description: "OpenTMS extension: replaces the client's contacts when given." }),
+    ),
   ),
 });
 
@@ -66,10 +74,9 @@ export const ClientSchema = Type.Object(
     displayNoteInProject: Type.Boolean(),
     priceList: Nullable(PriceListReference),
     netRateScheme: Nullable(NetRateSchemeReference),
-    contacts: Type.Array(
-      Type.Object({ name: Type.String(), email: Nullable(Type.String()), phone: Nullable(Type.String()) }),
-      { description: 'OpenTMS extension: the client\'s contact people.' },
-    ),
+    contacts: Type.Array(Type.Object({ name: Type.String(), email: Nullable(Type.String()), phone: Nullable(Type.String()) }), {
+      description: "OpenTMS extension: the client's contact people.",
+    }),
   },
   { title: 'ClientDto' },
 );
@@ -81,10 +88,7 @@ export const BusinessUnitBody = Type.Object({
   client: Type.Optional(Nullable(UidReference)),
 });
 
-export const BusinessUnitSchema = Type.Object(
-  { ...namedRecordFields, client: Nullable(ClientReference) },
-  { title: 'BusinessUnitDto' },
-);
+export const BusinessUnitSchema = Type.Object({ ...namedRecordFields, client: Nullable(ClientReference) }, { title: 'BusinessUnitDto' });
 
 /** Spec definition `CostCenterEditDto`: on edit, only the fields given non-null apply. */
 export const CostCenterBody = Type.Object({ name: Type.Optional(Nullable(Name)) });

@@ -34,7 +34,12 @@ class KeyStore {
   constructor(private readonly db: Kysely<DB>) {}
 
   async reload(): Promise<void> {
-    const rows = await this.db.selectFrom('signingKeys').selectAll().where('algorithm', '=', SIGNING_ALGORITHM).orderBy('id', 'asc').execute();
+    const rows = await this.db
+      .selectFrom('signingKeys')
+      .selectAll()
+      .where('algorithm', '=', SIGNING_ALGORITHM)
+      .orderBy('id', 'asc')
+      .execute();
     const next = new Map<string, LoadedKey>();
     for (const row of rows) {
       const known = this.keys.get(row.kid);

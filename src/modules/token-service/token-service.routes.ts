@@ -40,7 +40,11 @@ const TokenResponse = Type.Object(
 );
 
 const Jwks = Type.Object(
-  { keys: Type.Array(Type.Object({ kid: Type.String(), kty: Type.String(), alg: Type.String(), use: Type.String() }, { additionalProperties: true })) },
+  {
+    keys: Type.Array(
+      Type.Object({ kid: Type.String(), kty: Type.String(), alg: Type.String(), use: Type.String() }, { additionalProperties: true }),
+    ),
+  },
   { title: 'JsonWebKeySet' },
 );
 

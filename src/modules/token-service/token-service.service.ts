@@ -42,7 +42,10 @@ export async function tokenRequest(deps: AppDeps, form: TokenForm, authorization
   if (!grantType) throw invalidRequest('The parameter "grant_type" is required.');
   if (grantType === TOKEN_EXCHANGE_GRANT) return tokenExchange(deps, form);
   if (grantType === CLIENT_CREDENTIALS_GRANT) return clientCredentials(deps, form, authorization);
-  throw new OAuthError('unsupported_grant_type', `The grant type "${grantType}" is not supported; use "${TOKEN_EXCHANGE_GRANT}" or "${CLIENT_CREDENTIALS_GRANT}".`);
+  throw new OAuthError(
+    'unsupported_grant_type',
+    `The grant type "${grantType}" is not supported; use "${TOKEN_EXCHANGE_GRANT}" or "${CLIENT_CREDENTIALS_GRANT}".`,
+  );
 }
 
 /** Every scope of every product: an exchanged token acts with the user's own rights everywhere. */
@@ -67,7 +70,8 @@ async function tokenExchange(deps: AppDeps, form: TokenForm): Promise<TokenRespo
   const now = deps.clock();
   const row = looksLikeApiToken(subjectToken) ? await findLiveApiToken(db, subjectToken, now) : undefined;
   const user = row && (await findUserById(db, String(row.organizationId), String(row.userId)));
-  if (!row || !usable(user)) throw new OAuthError('invalid_grant', 'The subject_token is not a valid API token (unknown, revoked or expired).');
+  if (!row || !usable(user))
+    throw new OAuthError('invalid_grant', 'The subject_token is not a valid API token (unknown, revoked or expired).');
   await touchApiToken(db, row, now);
 
   const { token, expiresIn } = await issueAccessToken(deps, {

@@ -52,6 +52,7 @@ export async function verifyAccessToken(deps: AppDeps, jwt: string): Promise<Ver
   if (!source || !payload.sub) return null;
   const userId = await liveSourceUserId(deps.database.db, source, payload.sub, now);
   if (!userId) return null;
-  const scopes = source.kind === 'api_token' ? null : scopesForProduct(typeof payload.scope === 'string' ? payload.scope : '', TMS_AUDIENCE);
+  const scopes =
+    source.kind === 'api_token' ? null : scopesForProduct(typeof payload.scope === 'string' ? payload.scope : '', TMS_AUDIENCE);
   return { userId, credentialId: formatSource(source), scopes };
 }

@@ -35,7 +35,15 @@ export async function recordLogin(
       .offset(LOGIN_EVENTS_KEPT)
       .limit(1000)
       .execute();
-    if (stale.length > 0) await trx.deleteFrom('loginEvents').where('id', 'in', stale.map((r) => r.id)).execute();
+    if (stale.length > 0)
+      await trx
+        .deleteFrom('loginEvents')
+        .where(
+          'id',
+          'in',
+          stale.map((r) => r.id),
+        )
+        .execute();
   });
 }
 
@@ -55,11 +63,7 @@ export async function listLastLogins(
   filter: { userName?: string; role?: UserRole[]; sort?: 'ID' | 'LAST_LOGIN_DATE'; order?: 'ASC' | 'DESC' },
   page: PageRequest,
 ): Promise<{ rows: UserRow[]; total: number }> {
-  let query = db
-    .selectFrom('users')
-    .where('organizationId', '=', organizationId)
-    .where('deletedAt', 'is', null)
-    .where('isBot', '=', false);
+  let query = db.selectFrom('users').where('organizationId', '=', organizationId).where('deletedAt', 'is', null).where('isBot', '=', false);
   if (filter.userName) {
     const name = filter.userName.toLowerCase();
     query = query.where((eb) => eb(eb.fn('lower', ['userName']), '=', name));

@@ -32,7 +32,12 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/userProfile',
       {
         config: { access: ANY_ROLE },
-        schema: { tags: ['User Profile'], operationId: 'getUserProfile', summary: 'Read your own profile', response: { 200: UserDetailsV3 } },
+        schema: {
+          tags: ['User Profile'],
+          operationId: 'getUserProfile',
+          summary: 'Read your own profile',
+          response: { 200: UserDetailsV3 },
+        },
       },
       async (request) => {
         const caller = callerOf(request);

@@ -31,7 +31,12 @@ export function hasReferenceTable(kind: ReferenceKind): boolean {
 }
 
 /** The organization's live records of `kind` among `uids`, by uid. */
-export async function findReferencedRecords(db: Kysely<DB>, organizationId: string, kind: ReferenceKind, uids: Iterable<string>): Promise<Map<string, ReferencedRecord>> {
+export async function findReferencedRecords(
+  db: Kysely<DB>,
+  organizationId: string,
+  kind: ReferenceKind,
+  uids: Iterable<string>,
+): Promise<Map<string, ReferencedRecord>> {
   const table = REFERENCE_TABLES[kind];
   const wanted = [...new Set(uids)];
   if (!table || wanted.length === 0) return new Map();
@@ -47,7 +52,9 @@ export async function findAllReferencedRecords(
   organizationId: string,
   byKind: Map<ReferenceKind, Set<string>>,
 ): Promise<Map<ReferenceKind, Map<string, ReferencedRecord>>> {
-  const entries = await Promise.all([...byKind].map(async ([kind, uids]) => [kind, await findReferencedRecords(db, organizationId, kind, uids)] as const));
+  const entries = await Promise.all(
+    [...byKind].map(async ([kind, uids]) => [kind, await findReferencedRecords(db, organizationId, kind, uids)] as const),
+  );
   return new Map(entries);
 }
 
@@ -68,6 +75,11 @@ export async function forgetSettingReferences(trx: Kysely<DB>, organizationId: s
     .execute();
   for (const user of candidates) {
     const changed = withoutReferences(user.role, parseRoleSettings(user.role, user.roleSettings), kind, keys);
-    if (changed) await trx.updateTable('users').set({ roleSettings: JSON.stringify(changed) }).where('id', '=', String(user.id)).execute();
+    if (changed)
+      await trx
+        .updateTable('users')
+        .set({ roleSettings: JSON.stringify(changed) })
+        .where('id', '=', String(user.id))
+        .execute();
   }
 }

@@ -125,12 +125,7 @@ export async function countOtherAdmins(db: Kysely<DB>, organizationId: string, e
 }
 
 export function findUserById(db: Kysely<DB>, organizationId: string, id: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('organizationId', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('users').selectAll().where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
 }
 
 /** For credentials that carry only a user id (JWTs); the organization comes from the user. */
@@ -140,12 +135,7 @@ export function findUserByIdAnyOrganization(db: Kysely<DB>, id: string): Promise
 
 export function findUsersByIds(db: Kysely<DB>, organizationId: string, ids: string[]): Promise<UserRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('organizationId', '=', organizationId)
-    .where('id', 'in', ids)
-    .execute();
+  return db.selectFrom('users').selectAll().where('organizationId', '=', organizationId).where('id', 'in', ids).execute();
 }
 
 export interface UserFilter {
@@ -198,9 +188,7 @@ export async function listUsers(
   }
   if (filter.nameOrEmail) {
     const value = filter.nameOrEmail;
-    query = query.where((eb) =>
-      eb.or(['firstName', 'lastName', 'email', 'userName'].map((column) => containsText(column, value))),
-    );
+    query = query.where((eb) => eb.or(['firstName', 'lastName', 'email', 'userName'].map((column) => containsText(column, value))));
   }
   if (filter.role && filter.role.length > 0) query = query.where('role', 'in', filter.role);
 
@@ -208,12 +196,6 @@ export async function listUsers(
   const { offset, limit } = pageWindow(page);
   const column = SORT_COLUMNS[filter.sort ?? 'ID'];
   const direction = filter.order === 'DESC' ? 'desc' : 'asc';
-  const rows = await query
-    .selectAll()
-    .orderBy(column, direction)
-    .orderBy('id', direction)
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const rows = await query.selectAll().orderBy(column, direction).orderBy('id', direction).limit(limit).offset(offset).execute();
   return { rows, total: num(total as string | number) };
 }

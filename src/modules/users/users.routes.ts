@@ -33,7 +33,14 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
 
   async function withCreators(rows: UserRow[], organizationId: string) {
-    const ids = [...new Set(rows.map((r) => r.createdById).filter((id) => id !== null).map(String))];
+    const ids = [
+      ...new Set(
+        rows
+          .map((r) => r.createdById)
+          .filter((id) => id !== null)
+          .map(String),
+      ),
+    ];
     const creators = new Map((await findUsersByIds(db, organizationId, ids)).map((u) => [String(u.id), u]));
     return rows.map((row) => toUserDto(row, row.createdById === null ? undefined : creators.get(String(row.createdById))));
   }
@@ -43,14 +50,25 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/users',
       {
         config: { access: MANAGERS },
-        schema: { tags: ['User'], operationId: 'getListOfUsersFiltered', summary: 'List users', querystring: UserListQuery, response: { 200: UserPage } },
+        schema: {
+          tags: ['User'],
+          operationId: 'getListOfUsersFiltered',
+          summary: 'List users',
+          querystring: UserListQuery,
+          response: { 200: UserPage },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
         const { pageNumber, pageSize, sort, order, ...filter } = request.query;
         const page = { pageNumber, pageSize };
         const visibleTo = hasRight(caller.role, caller.settings, 'userViewOther') ? undefined : { userId: caller.userId };
-        const { rows, total } = await listUsers(db, caller.organizationId, { ...filter, visibleTo, sort: sort?.[0], order: order?.[0] }, page);
+        const { rows, total } = await listUsers(
+          db,
+          caller.organizationId,
+          { ...filter, visibleTo, sort: sort?.[0], order: order?.[0] },
+          page,
+        );
         return toPage(await withCreators(rows, caller.organizationId), total, page);
       },
     );
@@ -63,7 +81,8 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['User'],
           operationId: 'createUserV3',
           summary: 'Create user',
-          description: 'The role decides which role-specific fields apply; others are ignored. `sendInvitation` is accepted, but OpenTMS sends no e-mail.',
+          description:
+            'The role decides which role-specific fields apply; others are ignored. `sendInvitation` is accepted, but OpenTMS sends no e-mail.',
           querystring: { type: 'object', properties: { sendInvitation: { type: 'boolean' } } },
           body: UserCreateBody,
           response: { 201: UserDetailsV3 },
@@ -94,7 +113,14 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v3/users/:userUid',
       {
         config: { access: MANAGERS_HUMANS },
-        schema: { tags: ['User'], operationId: 'updateUserV3', summary: 'Edit user', params: UserUidParams, body: UserEditBody, response: { 200: UserDetailsV3 } },
+        schema: {
+          tags: ['User'],
+          operationId: 'updateUserV3',
+          summary: 'Edit user',
+          params: UserUidParams,
+          body: UserEditBody,
+          response: { 200: UserDetailsV3 },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -119,7 +145,13 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/users/:userUid/undelete',
       {
         config: { access: MANAGERS_HUMANS },
-        schema: { tags: ['User'], operationId: 'cancelDeletion', summary: 'Restore user', params: UserUidParams, response: { 200: UserDto } },
+        schema: {
+          tags: ['User'],
+          operationId: 'cancelDeletion',
+          summary: 'Restore user',
+          params: UserUidParams,
+          response: { 200: UserDto },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -136,7 +168,8 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['User'],
           operationId: 'updatePassword',
           summary: 'Update password',
-          description: 'Password length must be between 8 and 255 and must not be the same as the user name. Ends the user\'s other sessions.',
+          description:
+            "Password length must be between 8 and 255 and must not be the same as the user name. Ends the user's other sessions.",
           params: UserUidParams,
           body: PasswordBody,
         },
@@ -151,14 +184,24 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/users/lastLogins',
       {
         config: { access: MANAGERS },
-        schema: { tags: ['User'], operationId: 'user-lastLogins', summary: 'List last login dates', querystring: LastLoginsQuery, response: { 200: LastLoginPage } },
+        schema: {
+          tags: ['User'],
+          operationId: 'user-lastLogins',
+          summary: 'List last login dates',
+          querystring: LastLoginsQuery,
+          response: { 200: LastLoginPage },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
         const { pageNumber, pageSize, sort, order, ...filter } = request.query;
         const page = { pageNumber, pageSize };
         const { rows, total } = await listLastLogins(db, caller.organizationId, { ...filter, sort: sort?.[0], order: order?.[0] }, page);
-        return toPage(rows.map((row) => ({ user: toUserReference(row), lastLoginDate: row.lastLoginAt })), total, page);
+        return toPage(
+          rows.map((row) => ({ user: toUserReference(row), lastLoginDate: row.lastLoginAt })),
+          total,
+          page,
+        );
       },
     );
 
@@ -166,7 +209,13 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/users/:userUid/loginStatistics',
       {
         config: { access: MANAGERS },
-        schema: { tags: ['User'], operationId: 'loginActivity', summary: 'Login statistics', params: UserUidParams, response: { 200: LoginStatistics } },
+        schema: {
+          tags: ['User'],
+          operationId: 'loginActivity',
+          summary: 'Login statistics',
+          params: UserUidParams,
+          response: { 200: LoginStatistics },
+        },
       },
       async (request) => {
         const caller = callerOf(request);

@@ -5,7 +5,6 @@ import { ROLE_SHAPES } from '../../domain/users/role-settings.js';
 import type { ReferenceKind } from '../../domain/users/role-settings.js';
 import { Nullable } from '../../http/schema-helpers.js';
 
-
 /** Roles as the user records carry them (SYS_ADMIN exists only in the system organization). */
 export const Role = Type.Enum(['SYS_ADMIN', 'ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER']);
 /** Roles a user can be created with or changed to through the API. */

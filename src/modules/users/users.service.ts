@@ -35,7 +35,8 @@ const ALL_ASSIGNABLE: readonly UserRole[] = ['ADMIN', 'PROJECT_MANAGER', 'LINGUI
 /** Roles the caller may give a user: ADMIN any; project managers any but ADMIN; others none. */
 export function assignableRoles(caller: Caller): readonly UserRole[] {
   if (caller.role === 'ADMIN') return ALL_ASSIGNABLE;
-  if (caller.role === 'PROJECT_MANAGER' && hasRight(caller.role, caller.settings, 'userCreate')) return ALL_ASSIGNABLE.filter((r) => r !== 'ADMIN');
+  if (caller.role === 'PROJECT_MANAGER' && hasRight(caller.role, caller.settings, 'userCreate'))
+    return ALL_ASSIGNABLE.filter((r) => r !== 'ADMIN');
   return [];
 }
 
@@ -64,9 +65,12 @@ export function assertTimezone(timezone: string, field = 'timezone'): void {
 }
 
 export function checkPassword(password: string, userName: string): void {
-  if (password.length < 8 || password.length > 255) throw invalid('Password length must be between 8 and 255.', [{ field: 'password', message: 'length must be between 8 and 255' }]);
+  if (password.length < 8 || password.length > 255)
+    throw invalid('Password length must be between 8 and 255.', [{ field: 'password', message: 'length must be between 8 and 255' }]);
   if (password.toLowerCase() === userName.toLowerCase()) {
-    throw invalid('Password must not be the same as the user name.', [{ field: 'password', message: 'must not be the same as the user name' }]);
+    throw invalid('Password must not be the same as the user name.', [
+      { field: 'password', message: 'must not be the same as the user name' },
+    ]);
   }
 }
 
@@ -81,7 +85,10 @@ async function resolveRoleSettings(
   let settings: RoleSettings;
   try {
     const carried = previous && previous.role === role ? previous.settings : undefined;
-    const input = role === 'GUEST' && body.client === undefined && previous?.guestClientUid ? { ...body, client: { uid: previous.guestClientUid } } : body;
+    const input =
+      role === 'GUEST' && body.client === undefined && previous?.guestClientUid
+        ? { ...body, client: { uid: previous.guestClientUid } }
+        : body;
     settings = roleSettingsFromInput(role, input, carried);
   } catch (error) {
     if (error instanceof RoleSettingsError) throw invalid(error.message, [{ field: error.field, message: error.message }]);
@@ -112,20 +119,30 @@ async function assertSeatAvailable(db: Kysely<DB>, organizationId: string): Prom
   const organization = await findOrganizationById(db, organizationId);
   if (organization?.seatLimit === null || organization?.seatLimit === undefined) return;
   if ((await countSeats(db, organizationId)) >= organization.seatLimit) {
-    throw new ApiError('forbidden', 'SeatLimitReached', `The organization uses all of its ${organization.seatLimit} seats; deactivate or delete a user first.`);
+    throw new ApiError(
+      'forbidden',
+      'SeatLimitReached',
+      `The organization uses all of its ${organization.seatLimit} seats; deactivate or delete a user first.`,
+    );
   }
 }
 
 async function assertUserNameFree(db: Kysely<DB>, userName: string, exceptId?: string): Promise<void> {
   const existing = await findUserByUserName(db, userName);
   if (existing && String(existing.id) !== exceptId) {
-    throw new ApiError('conflict', 'UserNameAlreadyExists', `The user name "${userName}" is taken.`, { details: [{ field: 'userName', message: 'already exists' }] });
+    throw new ApiError('conflict', 'UserNameAlreadyExists', `The user name "${userName}" is taken.`, {
+      details: [{ field: 'userName', message: 'already exists' }],
+    });
   }
 }
 
 function assertNotBot(target: UserRow): void {
   if (bool(target.isBot)) {
-    throw new ApiError('invalid', 'BotUserReadOnly', 'This is the bot user of a service account: it changes only through its service account.');
+    throw new ApiError(
+      'invalid',
+      'BotUserReadOnly',
+      'This is the bot user of a service account: it changes only through its service account.',
+    );
   }
 }
 
@@ -187,9 +204,11 @@ export async function editUser(deps: AppDeps, caller: Caller, uid: string, body:
     if (self) throw invalid('You cannot change your own role.', [{ field: 'role', message: 'cannot change your own role' }]);
     if (!assignableRoles(caller).includes(body.role)) throw forbidden(`You may not give users the role ${body.role}.`);
   }
-  if (self && body.active === false) throw invalid('You cannot deactivate yourself.', [{ field: 'active', message: 'cannot deactivate yourself' }]);
+  if (self && body.active === false)
+    throw invalid('You cannot deactivate yourself.', [{ field: 'active', message: 'cannot deactivate yourself' }]);
   assertTimezone(body.timezone);
-  const previousGuestClient = target.guestClientId === null ? undefined : (await findClientsByIds(db, caller.organizationId, [String(target.guestClientId)]))[0];
+  const previousGuestClient =
+    target.guestClientId === null ? undefined : (await findClientsByIds(db, caller.organizationId, [String(target.guestClientId)]))[0];
   const { settings, guestClientId } = await resolveRoleSettings(db, caller.organizationId, body.role, body, {
     role: target.role,
     settings: parseRoleSettings(target.role, target.roleSettings),
@@ -254,7 +273,7 @@ export async function undeleteUser(deps: AppDeps, caller: Caller, uid: string): 
 export async function setPassword(deps: AppDeps, caller: Caller, uid: string, password: string): Promise<void> {
   const target = await getUserOr404(deps, caller, uid);
   if (target.deletedAt) throw notFound('User');
-  if (!mayAccessUser(caller, target, 'userEditOther')) throw forbidden('You may not change this user\'s password.');
+  if (!mayAccessUser(caller, target, 'userEditOther')) throw forbidden("You may not change this user's password.");
   assertNotBot(target);
   checkPassword(password, target.userName);
   const passwordHash = await hashPassword(password);

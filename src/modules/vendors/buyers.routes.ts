@@ -35,7 +35,8 @@ export function buyersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Buyer'],
           operationId: 'listBuyers',
           summary: 'List buyers',
-          description: 'The organizations that linked this organization as a vendor. `name`: part of the buyer’s name, ignoring case; `active`: the vendor-side flag.',
+          description:
+            'The organizations that linked this organization as a vendor. `name`: part of the buyer’s name, ignoring case; `active`: the vendor-side flag.',
           querystring: BuyerListQuery,
           response: { 200: BuyerPage },
         },
@@ -78,7 +79,8 @@ export function buyersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         if (body.buyerOwner === null) changes.buyerOwnerId = null;
         else if (body.buyerOwner !== undefined) {
           const owner = await findUserByUid(db, caller.organizationId, body.buyerOwner.uid);
-          if (!owner || owner.deletedAt !== null || !bool(owner.active) || !OWNER_ROLES.has(owner.role)) throw referenceNotFound('buyerOwner', 'active administrator or project manager', body.buyerOwner.uid);
+          if (!owner || owner.deletedAt !== null || !bool(owner.active) || !OWNER_ROLES.has(owner.role))
+            throw referenceNotFound('buyerOwner', 'active administrator or project manager', body.buyerOwner.uid);
           changes.buyerOwnerId = String(owner.id);
         }
         if (Object.keys(changes).length > 0) {

@@ -65,10 +65,21 @@ export const referenceNotFound = (field: string, what: string, key: string) =>
  * The ids of the records `refs` name, in the order given without repeats; 400
  * `ReferenceNotFound` naming `field` when one is not a record of the organization.
  */
-export async function resolveReferences(db: Kysely<DB>, organizationId: string, kind: ReferenceKind, field: string, refs: readonly { uid: string }[]): Promise<string[]> {
+export async function resolveReferences(
+  db: Kysely<DB>,
+  organizationId: string,
+  kind: ReferenceKind,
+  field: string,
+  refs: readonly { uid: string }[],
+): Promise<string[]> {
   const uids = [...new Set(refs.map((r) => r.uid))];
   if (uids.length === 0) return [];
-  const rows = await referenced(db).selectFrom(TABLE[kind]).select(['id', 'uid']).where('organizationId', '=', organizationId).where('uid', 'in', uids).execute();
+  const rows = await referenced(db)
+    .selectFrom(TABLE[kind])
+    .select(['id', 'uid'])
+    .where('organizationId', '=', organizationId)
+    .where('uid', 'in', uids)
+    .execute();
   const byUid = new Map(rows.map((r) => [r.uid, String(r.id)]));
   const missing = uids.find((uid) => !byUid.has(uid));
   if (missing !== undefined) throw referenceNotFound(field, LABEL[kind], missing);
@@ -76,9 +87,17 @@ export async function resolveReferences(db: Kysely<DB>, organizationId: string, 
 }
 
 /** Client, domain or subdomain references by id, in the order of `ids`. */
-export async function namedReferences(db: Kysely<DB>, kind: Exclude<ReferenceKind, 'workflowStep'>, ids: readonly Id[]): Promise<Map<string, NamedReference>> {
+export async function namedReferences(
+  db: Kysely<DB>,
+  kind: Exclude<ReferenceKind, 'workflowStep'>,
+  ids: readonly Id[],
+): Promise<Map<string, NamedReference>> {
   if (ids.length === 0) return new Map();
-  const rows = await referenced(db).selectFrom(TABLE[kind]).select(['id', 'uid', 'name']).where('id', 'in', [...new Set(ids.map(String))]).execute();
+  const rows = await referenced(db)
+    .selectFrom(TABLE[kind])
+    .select(['id', 'uid', 'name'])
+    .where('id', 'in', [...new Set(ids.map(String))])
+    .execute();
   return new Map(rows.map((r) => [String(r.id), { id: String(r.id), uid: r.uid, name: r.name }]));
 }
 
@@ -90,7 +109,9 @@ export async function workflowStepReferences(db: Kysely<DB>, ids: readonly Id[])
     .select(['id', 'uid', 'name', 'orderIndex', 'lqaEnabled'])
     .where('id', 'in', [...new Set(ids.map(String))])
     .execute();
-  return new Map(rows.map((r) => [String(r.id), { id: String(r.id), uid: r.uid, name: r.name, order: r.orderIndex, lqaEnabled: bool(r.lqaEnabled) }]));
+  return new Map(
+    rows.map((r) => [String(r.id), { id: String(r.id), uid: r.uid, name: r.name, order: r.orderIndex, lqaEnabled: bool(r.lqaEnabled) }]),
+  );
 }
 
 /** Workflow steps in the organization's workflow order (the spec's `order`, then id). */

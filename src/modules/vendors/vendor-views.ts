@@ -25,10 +25,16 @@ async function userLookup(db: Kysely<DB>, ids: (Id | null)[]): Promise<(id: Id |
 const locales = (json: string) => JSON.parse(json) as string[];
 
 export async function toVendorDtos(db: Kysely<DB>, rows: VendorLinkRow[]): Promise<Static<typeof VendorSchema>[]> {
-  const refs = await linkReferenceIds(db, rows.map((r) => r.id));
+  const refs = await linkReferenceIds(
+    db,
+    rows.map((r) => r.id),
+  );
   const all = (map: Map<string, Id[]>) => [...map.values()].flat();
   const [users, clients, domains, subDomains, steps] = await Promise.all([
-    userLookup(db, rows.flatMap((r) => [r.createdById, r.buyerOwnerId])),
+    userLookup(
+      db,
+      rows.flatMap((r) => [r.createdById, r.buyerOwnerId]),
+    ),
     namedReferences(db, 'client', all(refs.clients)),
     namedReferences(db, 'domain', all(refs.domains)),
     namedReferences(db, 'subDomain', all(refs.subDomains)),
@@ -60,7 +66,10 @@ export async function toVendorDtos(db: Kysely<DB>, rows: VendorLinkRow[]): Promi
 }
 
 export async function toBuyerDtos(db: Kysely<DB>, rows: VendorLinkRow[]): Promise<Static<typeof BuyerSchema>[]> {
-  const users = await userLookup(db, rows.flatMap((r) => [r.createdById, r.buyerOwnerId]));
+  const users = await userLookup(
+    db,
+    rows.flatMap((r) => [r.createdById, r.buyerOwnerId]),
+  );
   return rows.map((row) => ({
     id: String(row.id),
     uid: row.uid,

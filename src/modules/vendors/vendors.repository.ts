@@ -23,10 +23,18 @@ const newVendorToken = () => randomBytes(24).toString('base64url');
 
 /** The organization's vendor token, created on first use (a concurrent first use reads the winner's). */
 export async function vendorTokenOf(db: Kysely<DB>, organizationId: string, now: string): Promise<VendorTokenRow> {
-  const existing = await db.selectFrom('organizationVendorTokens').selectAll().where('organizationId', '=', organizationId).executeTakeFirst();
+  const existing = await db
+    .selectFrom('organizationVendorTokens')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .executeTakeFirst();
   if (existing) return existing;
   try {
-    return await db.insertInto('organizationVendorTokens').values({ organizationId, token: newVendorToken(), createdAt: now }).returningAll().executeTakeFirstOrThrow();
+    return await db
+      .insertInto('organizationVendorTokens')
+      .values({ organizationId, token: newVendorToken(), createdAt: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     return db.selectFrom('organizationVendorTokens').selectAll().where('organizationId', '=', organizationId).executeTakeFirstOrThrow();
@@ -66,10 +74,7 @@ const OWN = { buyer: 'vendors.buyerOrganizationId', vendor: 'vendors.vendorOrgan
 const PARTNER = { buyer: 'vendors.vendorOrganizationId', vendor: 'vendors.buyerOrganizationId' } as const;
 
 function links(db: Kysely<DB>, side: Side, organizationId: string) {
-  return db
-    .selectFrom('vendors')
-    .innerJoin('organizations', 'organizations.id', PARTNER[side])
-    .where(OWN[side], '=', organizationId);
+  return db.selectFrom('vendors').innerJoin('organizations', 'organizations.id', PARTNER[side]).where(OWN[side], '=', organizationId);
 }
 
 export function findLink(db: Kysely<DB>, side: Side, organizationId: string, uid: string): Promise<VendorLinkRow | undefined> {
@@ -91,7 +96,13 @@ export interface LinkFilter {
   createdById?: string | undefined;
 }
 
-export async function listLinks(db: Kysely<DB>, side: Side, organizationId: string, filter: LinkFilter, page: PageRequest): Promise<{ rows: VendorLinkRow[]; total: number }> {
+export async function listLinks(
+  db: Kysely<DB>,
+  side: Side,
+  organizationId: string,
+  filter: LinkFilter,
+  page: PageRequest,
+): Promise<{ rows: VendorLinkRow[]; total: number }> {
   let query = links(db, side, organizationId);
   if (filter.name) query = query.where(containsText('organizations.name', filter.name));
   if (filter.active !== undefined) query = query.where('vendors.active', '=', filter.active);
@@ -109,7 +120,12 @@ export async function listLinks(db: Kysely<DB>, side: Side, organizationId: stri
 }
 
 export function linkExists(db: Kysely<DB>, buyerOrganizationId: string, vendorOrganizationId: string) {
-  return db.selectFrom('vendors').select('id').where('buyerOrganizationId', '=', buyerOrganizationId).where('vendorOrganizationId', '=', vendorOrganizationId).executeTakeFirst();
+  return db
+    .selectFrom('vendors')
+    .select('id')
+    .where('buyerOrganizationId', '=', buyerOrganizationId)
+    .where('vendorOrganizationId', '=', vendorOrganizationId)
+    .executeTakeFirst();
 }
 
 /** The ids a link references, per link id, in the order they were stored. */
@@ -147,9 +163,29 @@ export async function linkReferenceIds(db: Kysely<DB>, vendorIds: Id[]): Promise
 }
 
 /** Writes a link's references (new links only: references are set when linking). */
-export async function insertLinkReferences(db: Kysely<DB>, vendorId: Id, refs: { clients: string[]; domains: string[]; subDomains: string[]; workflowSteps: string[] }): Promise<void> {
-  if (refs.clients.length) await db.insertInto('vendorClients').values(refs.clients.map((clientId) => ({ vendorId, clientId }))).execute();
-  if (refs.domains.length) await db.insertInto('vendorDomains').values(refs.domains.map((domainId) => ({ vendorId, domainId }))).execute();
-  if (refs.subDomains.length) await db.insertInto('vendorSubDomains').values(refs.subDomains.map((subDomainId) => ({ vendorId, subDomainId }))).execute();
-  if (refs.workflowSteps.length) await db.insertInto('vendorWorkflowSteps').values(refs.workflowSteps.map((workflowStepId) => ({ vendorId, workflowStepId }))).execute();
+export async function insertLinkReferences(
+  db: Kysely<DB>,
+  vendorId: Id,
+  refs: { clients: string[]; domains: string[]; subDomains: string[]; workflowSteps: string[] },
+): Promise<void> {
+  if (refs.clients.length)
+    await db
+      .insertInto('vendorClients')
+      .values(refs.clients.map((clientId) => ({ vendorId, clientId })))
+      .execute();
+  if (refs.domains.length)
+    await db
+      .insertInto('vendorDomains')
+      .values(refs.domains.map((domainId) => ({ vendorId, domainId })))
+      .execute();
+  if (refs.subDomains.length)
+    await db
+      .insertInto('vendorSubDomains')
+      .values(refs.subDomains.map((subDomainId) => ({ vendorId, subDomainId })))
+      .execute();
+  if (refs.workflowSteps.length)
+    await db
+      .insertInto('vendorWorkflowSteps')
+      .values(refs.workflowSteps.map((workflowStepId) => ({ vendorId, workflowStepId })))
+      .execute();
 }

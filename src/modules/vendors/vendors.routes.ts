@@ -22,7 +22,15 @@ import {
   vendorTokenOf,
 } from './vendors.repository.js';
 import type { VendorRow } from './vendors.repository.js';
-import { CreateVendorBody, DeleteVendorsBody, VendorListQuery, VendorPage, VendorSchema, VendorTokenSchema, VendorUidParams } from './vendors.schemas.js';
+import {
+  CreateVendorBody,
+  DeleteVendorsBody,
+  VendorListQuery,
+  VendorPage,
+  VendorSchema,
+  VendorTokenSchema,
+  VendorUidParams,
+} from './vendors.schemas.js';
 
 /** Vendors are ADMIN and PROJECT_MANAGER business; project managers' rights are checked per record. */
 const MANAGERS: Access = roles('ADMIN', 'PROJECT_MANAGER');
@@ -41,7 +49,9 @@ function mayTouch(caller: Caller, row: VendorRow, right: ProjectManagerRight): b
 }
 
 const alreadyLinked = (name: string) =>
-  new ApiError('conflict', 'VendorAlreadyExists', `The organization "${name}" is already one of your vendors.`, { details: [{ field: 'vendorToken', message: 'already linked' }] });
+  new ApiError('conflict', 'VendorAlreadyExists', `The organization "${name}" is already one of your vendors.`, {
+    details: [{ field: 'vendorToken', message: 'already linked' }],
+  });
 
 /** Vendor operations (the buyer's side of links between organizations) and the vendor token. */
 export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -66,7 +76,13 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { pageNumber, pageSize, name } = request.query;
         const page = { pageNumber, pageSize };
         const ownOnly = caller.role === 'PROJECT_MANAGER' && !hasRight(caller.role, caller.settings, 'vendorViewOther');
-        const { rows, total } = await listLinks(db, 'buyer', caller.organizationId, { name, ...(ownOnly ? { createdById: caller.userId } : {}) }, page);
+        const { rows, total } = await listLinks(
+          db,
+          'buyer',
+          caller.organizationId,
+          { name, ...(ownOnly ? { createdById: caller.userId } : {}) },
+          page,
+        );
         return toPage(await toVendorDtos(db, rows), total, page);
       },
     );
@@ -95,10 +111,14 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         if (body.netRateScheme) throw referenceNotFound('netRateScheme', 'net rate scheme', body.netRateScheme.uid);
         const vendor = await organizationByVendorToken(db, body.vendorToken);
         if (!vendor) {
-          throw new ApiError('invalid', 'InvalidVendorToken', 'No organization has this vendor token.', { details: [{ field: 'vendorToken', message: 'unknown token' }] });
+          throw new ApiError('invalid', 'InvalidVendorToken', 'No organization has this vendor token.', {
+            details: [{ field: 'vendorToken', message: 'unknown token' }],
+          });
         }
         if (String(vendor.id) === caller.organizationId) {
-          throw new ApiError('invalid', 'CannotLinkOwnOrganization', 'An organization cannot be its own vendor.', { details: [{ field: 'vendorToken', message: "is your organization's own token" }] });
+          throw new ApiError('invalid', 'CannotLinkOwnOrganization', 'An organization cannot be its own vendor.', {
+            details: [{ field: 'vendorToken', message: "is your organization's own token" }],
+          });
         }
         const now = deps.clock().toISOString();
         let uid: string;
@@ -148,7 +168,13 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/vendors/:vendorUid',
       {
         config: { access: MANAGERS },
-        schema: { tags: ['Vendor'], operationId: 'getVendor', summary: 'Get vendor', params: VendorUidParams, response: { 200: VendorSchema } },
+        schema: {
+          tags: ['Vendor'],
+          operationId: 'getVendor',
+          summary: 'Get vendor',
+          params: VendorUidParams,
+          response: { 200: VendorSchema },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -178,10 +204,20 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const visible = new Map(rows.filter((r) => mayTouch(caller, r, 'vendorViewOther')).map((r) => [r.uid, r]));
         const missing = uids.filter((uid) => !visible.has(uid));
         if (missing.length) {
-          throw new ApiError('not_found', 'ResourceNotFound', `Vendor not found: ${missing.join(', ')}.`, { details: missing.map((uid) => ({ field: 'vendors', message: `unknown uid "${uid}"` })) });
+          throw new ApiError('not_found', 'ResourceNotFound', `Vendor not found: ${missing.join(', ')}.`, {
+            details: missing.map((uid) => ({ field: 'vendors', message: `unknown uid "${uid}"` })),
+          });
         }
-        if ([...visible.values()].some((r) => !mayTouch(caller, r, 'vendorDeleteOther'))) throw forbidden('Deleting vendors linked by other users needs the vendorDeleteOther right.');
-        await db.deleteFrom('vendors').where('id', 'in', [...visible.values()].map((r) => String(r.id))).execute();
+        if ([...visible.values()].some((r) => !mayTouch(caller, r, 'vendorDeleteOther')))
+          throw forbidden('Deleting vendors linked by other users needs the vendorDeleteOther right.');
+        await db
+          .deleteFrom('vendors')
+          .where(
+            'id',
+            'in',
+            [...visible.values()].map((r) => String(r.id)),
+          )
+          .execute();
         return reply.code(204).send();
       },
     );
@@ -194,7 +230,8 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Vendor'],
           operationId: 'getVendorToken',
           summary: "Get the organization's vendor token (OpenTMS extension)",
-          description: 'The token a buyer organization gives to createVendor to link this organization as its vendor. Created on first read.',
+          description:
+            'The token a buyer organization gives to createVendor to link this organization as its vendor. Created on first read.',
           response: { 200: VendorTokenSchema },
         },
       },

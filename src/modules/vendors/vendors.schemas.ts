@@ -12,7 +12,11 @@ const NamedReferences = Type.Array(NamedReference);
 
 /** Spec definition `CreateVendorDto`. */
 export const CreateVendorBody = Type.Object({
-  vendorToken: Type.String({ minLength: 1, maxLength: 255, description: "The vendor organization's token (an ADMIN of the vendor reads it with GET /api2/v1/vendorToken)." }),
+  vendorToken: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    description: "The vendor organization's token (an ADMIN of the vendor reads it with GET /api2/v1/vendorToken).",
+  }),
   priceList: Type.Optional(Nullable(UidReference)),
   netRateScheme: Type.Optional(Nullable(UidReference)),
   sourceLocales: Type.Optional(Locales),

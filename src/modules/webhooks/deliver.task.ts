@@ -27,7 +27,11 @@ export const deliverTask: TaskHandler<{ callId: string }> = {
     if (!webhook) return;
     const now = () => deps.clock().toISOString();
     if (webhook.status === 'DISABLED' && !call.forced) {
-      await db.updateTable('webhookCalls').set({ status: 'FAIL', errorMessage: 'The webhook is disabled.' }).where('id', '=', call.id).execute();
+      await db
+        .updateTable('webhookCalls')
+        .set({ status: 'FAIL', errorMessage: 'The webhook is disabled.' })
+        .where('id', '=', call.id)
+        .execute();
       return;
     }
     const headers: Record<string, string> = {
@@ -48,7 +52,8 @@ export const deliverTask: TaskHandler<{ callId: string }> = {
       statusCode = result.status;
       if (result.status < 200 || result.status > 299) error = `The receiver answered ${result.status}.`;
       // A 301/302/303 turns the POST into a GET without the body: the event did not arrive.
-      else if (result.finalMethod !== 'POST') error = `The receiver redirected the POST to a GET (${result.finalUrl}); the body was not delivered.`;
+      else if (result.finalMethod !== 'POST')
+        error = `The receiver redirected the POST to a GET (${result.finalUrl}); the body was not delivered.`;
     } catch (failure) {
       error = failure instanceof Error ? failure.message : String(failure);
     }

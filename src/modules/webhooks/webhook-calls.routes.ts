@@ -34,7 +34,8 @@ export function webhookCallsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Webhook'],
           operationId: 'getWebhookCallsList',
           summary: 'Lists webhook calls',
-          description: 'Newest first. `retryAttempt` counts the retries after the first attempt; `statusCode` and `errorMessage` are those of the last attempt.',
+          description:
+            'Newest first. `retryAttempt` counts the retries after the first attempt; `statusCode` and `errorMessage` are those of the last attempt.',
           querystring: WebhookCallsQuery,
           response: { 200: WebhookCallPage },
         },
@@ -55,7 +56,11 @@ export function webhookCallsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           const key = String(row.webhookId);
           if (!uids.has(key)) uids.set(key, (await findWebhookById(db, key))?.uid ?? '');
         }
-        return toPage(rows.map((row) => toWebhookCallDto(row, uids.get(String(row.webhookId)) ?? '')), total, page);
+        return toPage(
+          rows.map((row) => toWebhookCallDto(row, uids.get(String(row.webhookId)) ?? '')),
+          total,
+          page,
+        );
       },
     );
 
@@ -67,7 +72,8 @@ export function webhookCallsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Webhook'],
           operationId: 'replayWebhookCalls',
           summary: 'Replay webhook calls',
-          description: 'Sends the given calls again, in the order given, to their webhooks\' current URLs. 404 (and nothing sent) when one is unknown.',
+          description:
+            "Sends the given calls again, in the order given, to their webhooks' current URLs. 404 (and nothing sent) when one is unknown.",
           body: ReplayBody,
         },
       },
@@ -77,7 +83,13 @@ export function webhookCallsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const found = new Map((await findCallsByUids(db, caller.organizationId, uids)).map((c) => [c.uid, c]));
         const missing = uids.find((uid) => !found.has(uid));
         if (missing) throw notFound(`Webhook call ${missing}`);
-        await db.transaction().execute((trx) => replay(deps, trx, uids.map((uid) => found.get(uid)!)));
+        await db.transaction().execute((trx) =>
+          replay(
+            deps,
+            trx,
+            uids.map((uid) => found.get(uid)!),
+          ),
+        );
         deps.taskWakeup.notify();
         return reply.code(202).send();
       },

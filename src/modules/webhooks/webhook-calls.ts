@@ -44,7 +44,16 @@ export async function queueCall(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await enqueue(db, { kind: DELIVER_TASK, payload: { callId: String(row.id) }, organizationId: String(webhook.organizationId), maxAttempts: DELIVERY_ATTEMPTS }, now);
+  await enqueue(
+    db,
+    {
+      kind: DELIVER_TASK,
+      payload: { callId: String(row.id) },
+      organizationId: String(webhook.organizationId),
+      maxAttempts: DELIVERY_ATTEMPTS,
+    },
+    now,
+  );
   return row;
 }
 
@@ -65,7 +74,13 @@ export async function emitEvent(
   input: { organizationId: string; event: WebhookEvent; records: unknown; user?: EventMetadata['user'] },
 ): Promise<{ eventUid: string; payload: EventPayload; calls: number }> {
   const eventUid = newUid();
-  const payload = buildPayload(input.event, input.records, deps.clock(), eventUid, await eventMetadata(db, input.organizationId, input.user ?? null));
+  const payload = buildPayload(
+    input.event,
+    input.records,
+    deps.clock(),
+    eventUid,
+    await eventMetadata(db, input.organizationId, input.user ?? null),
+  );
   const body = JSON.stringify(payload);
   const webhooks = await subscribers(db, input.organizationId, input.event);
   for (const webhook of webhooks) await queueCall(deps, db, webhook, { event: input.event, eventUid, body });

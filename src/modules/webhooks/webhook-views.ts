@@ -8,7 +8,14 @@ import type { WebhookCallRow, WebhookRow } from './webhooks.repository.js';
 import type { WebhookCallSchema, WebhookSchema } from './webhooks.schemas.js';
 
 export async function toWebhookDtos(db: Db, organizationId: string, rows: WebhookRow[]): Promise<Static<typeof WebhookSchema>[]> {
-  const ids = [...new Set(rows.flatMap((r) => [r.createdById, r.lastModifiedById]).filter((id) => id !== null).map(String))];
+  const ids = [
+    ...new Set(
+      rows
+        .flatMap((r) => [r.createdById, r.lastModifiedById])
+        .filter((id) => id !== null)
+        .map(String),
+    ),
+  ];
   const users = new Map((await findUsersByIds(db, organizationId, ids)).map((u) => [String(u.id), toUserReference(u)]));
   const ref = (id: string | number | null) => (id === null ? null : (users.get(String(id)) ?? null));
   return rows.map((row) => ({

@@ -23,7 +23,12 @@ export function findWebhookById(db: Db, id: string): Promise<WebhookRow | undefi
 
 /** The enabled webhooks of an organization subscribed to `event`. */
 export async function subscribers(db: Db, organizationId: string, event: string): Promise<WebhookRow[]> {
-  const enabled = await db.selectFrom('webhooks').selectAll().where('organizationId', '=', organizationId).where('status', '=', 'ENABLED').execute();
+  const enabled = await db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('status', '=', 'ENABLED')
+    .execute();
   return enabled.filter((w) => eventsOf(w).includes(event));
 }
 
@@ -40,13 +45,20 @@ export interface WebhookFilter {
 
 const SORT = { NAME: 'name', STATUS: 'status', CREATED: 'createdAt', LAST_MODIFIED: 'lastModifiedAt' } as const;
 
-export async function listWebhooks(db: Db, organizationId: string, filter: WebhookFilter, page: PageRequest): Promise<{ rows: WebhookRow[]; total: number }> {
+export async function listWebhooks(
+  db: Db,
+  organizationId: string,
+  filter: WebhookFilter,
+  page: PageRequest,
+): Promise<{ rows: WebhookRow[]; total: number }> {
   let query = db.selectFrom('webhooks').where('organizationId', '=', organizationId);
   if (filter.name) query = query.where(containsText('name', filter.name));
   if (filter.url) query = query.where(containsText('url', filter.url));
   if (filter.status) query = query.where('status', '=', filter.status);
   const userIds = async (uids: string[]) =>
-    (await db.selectFrom('users').select('id').where('organizationId', '=', organizationId).where('uid', 'in', uids).execute()).map((u) => u.id);
+    (await db.selectFrom('users').select('id').where('organizationId', '=', organizationId).where('uid', 'in', uids).execute()).map(
+      (u) => u.id,
+    );
   if (filter.createdBy?.length) {
     const ids = await userIds(filter.createdBy);
     query = ids.length ? query.where('createdById', 'in', ids) : query.where('id', '=', -1);
@@ -56,7 +68,11 @@ export async function listWebhooks(db: Db, organizationId: string, filter: Webho
     query = ids.length ? query.where('lastModifiedById', 'in', ids) : query.where('id', '=', -1);
   }
   // Events are a small JSON list per webhook: matched here, on at most the organization's webhooks.
-  let rows = await query.selectAll().orderBy(SORT[filter.sortField ?? 'CREATED'], filter.sortTrend === 'DESC' ? 'desc' : 'asc').orderBy('id', 'asc').execute();
+  let rows = await query
+    .selectAll()
+    .orderBy(SORT[filter.sortField ?? 'CREATED'], filter.sortTrend === 'DESC' ? 'desc' : 'asc')
+    .orderBy('id', 'asc')
+    .execute();
   if (filter.events?.length) rows = rows.filter((w) => eventsOf(w).some((e) => filter.events!.includes(e)));
   const { offset, limit } = pageWindow(page);
   return { rows: rows.slice(offset, offset + limit), total: rows.length };
@@ -79,7 +95,12 @@ function callQuery(db: Db, organizationId: string, filter: CallFilter) {
 }
 
 /** Calls newest first. */
-export async function listCalls(db: Db, organizationId: string, filter: CallFilter, page: PageRequest): Promise<{ rows: WebhookCallRow[]; total: number }> {
+export async function listCalls(
+  db: Db,
+  organizationId: string,
+  filter: CallFilter,
+  page: PageRequest,
+): Promise<{ rows: WebhookCallRow[]; total: number }> {
   const query = callQuery(db, organizationId, filter);
   const { total } = await query.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
   const { offset, limit } = pageWindow(page);

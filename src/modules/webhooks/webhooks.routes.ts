@@ -55,7 +55,13 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v2/webhooks',
       {
         config: { access: ADMINS },
-        schema: { tags: ['Webhook'], operationId: 'getWebHookList_1', summary: 'Lists webhooks', querystring: WebhookListQuery, response: { 200: WebhookPage } },
+        schema: {
+          tags: ['Webhook'],
+          operationId: 'getWebHookList_1',
+          summary: 'Lists webhooks',
+          querystring: WebhookListQuery,
+          response: { 200: WebhookPage },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -74,7 +80,8 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Webhook'],
           operationId: 'createWebHook_1',
           summary: 'Create webhook',
-          description: 'The URL must be http(s) and, unless OPENTMS_ALLOW_PRIVATE_CALLBACKS is set, not point at a loopback, private or link-local address.',
+          description:
+            'The URL must be http(s) and, unless OPENTMS_ALLOW_PRIVATE_CALLBACKS is set, not point at a loopback, private or link-local address.',
           body: WebhookBody,
           response: { 201: WebhookSchema },
         },
@@ -119,7 +126,12 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const caller = callerOf(request);
         const metadata = await eventMetadata(db, caller.organizationId);
         const events = request.query.events?.length ? request.query.events : [...WEBHOOK_EVENTS];
-        return { previews: events.map((event) => ({ event, preview: JSON.stringify(samplePayload(event, deps.clock(), 'eVeNtUiDxxxxxxxxxxxxxx', metadata), null, 2) })) };
+        return {
+          previews: events.map((event) => ({
+            event,
+            preview: JSON.stringify(samplePayload(event, deps.clock(), 'eVeNtUiDxxxxxxxxxxxxxx', metadata), null, 2),
+          })),
+        };
       },
     );
 
@@ -127,7 +139,13 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v2/webhooks/:webHookUid',
       {
         config: { access: ADMINS },
-        schema: { tags: ['Webhook'], operationId: 'getWebHook_1', summary: 'Get webhook', params: WebhookUidParams, response: { 200: WebhookSchema } },
+        schema: {
+          tags: ['Webhook'],
+          operationId: 'getWebHook_1',
+          summary: 'Get webhook',
+          params: WebhookUidParams,
+          response: { 200: WebhookSchema },
+        },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -156,7 +174,12 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const reenabled = current.status === 'DISABLED' && changes.status === 'ENABLED';
         const row = await db
           .updateTable('webhooks')
-          .set({ ...changes, ...(reenabled ? { failedAttempts: 0 } : {}), lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
+          .set({
+            ...changes,
+            ...(reenabled ? { failedAttempts: 0 } : {}),
+            lastModifiedAt: deps.clock().toISOString(),
+            lastModifiedById: caller.userId,
+          })
           .where('id', '=', current.id)
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -168,7 +191,13 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v2/webhooks/:webHookUid',
       {
         config: { access: ADMINS },
-        schema: { tags: ['Webhook'], operationId: 'deleteWebHook_1', summary: 'Delete webhook', description: 'Also deletes its calls; calls not yet sent are not sent.', params: WebhookUidParams },
+        schema: {
+          tags: ['Webhook'],
+          operationId: 'deleteWebHook_1',
+          summary: 'Delete webhook',
+          description: 'Also deletes its calls; calls not yet sent are not sent.',
+          params: WebhookUidParams,
+        },
       },
       async (request, reply) => {
         const caller = callerOf(request);

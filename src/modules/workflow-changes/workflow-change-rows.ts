@@ -45,11 +45,13 @@ export function wordDiff(before: string, after: string): DiffPart[] {
   const a = tokens(before);
   const b = tokens(after);
   // The table is a.length × b.length: past this, show the whole text replaced rather than hold it.
-  if (a.length * b.length > MAX_DIFF_CELLS) return [...(before ? [{ kind: 'removed' as const, text: before }] : []), ...(after ? [{ kind: 'added' as const, text: after }] : [])];
+  if (a.length * b.length > MAX_DIFF_CELLS)
+    return [...(before ? [{ kind: 'removed' as const, text: before }] : []), ...(after ? [{ kind: 'added' as const, text: after }] : [])];
   // lcs[i][j]: length of the common subsequence of a[i..] and b[j..].
   const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   }
   const parts: DiffPart[] = [];
   let i = 0;
@@ -81,7 +83,9 @@ export function levelCells(segment: SegmentVersions): LevelCell[] {
 
 /** Rows for the segments some level changed, in file order. */
 export function workflowChangeRows(segments: readonly SegmentVersions[]): ChangeRow[] {
-  return segments.map((s) => ({ index: s.index, source: s.source, cells: levelCells(s) })).filter((row) => row.cells.some((c) => c.changed));
+  return segments
+    .map((s) => ({ index: s.index, source: s.source, cells: levelCells(s) }))
+    .filter((row) => row.cells.some((c) => c.changed));
 }
 
 /** Segments each level changed (`[n - 1]` for level n). */

@@ -30,7 +30,11 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 function diffHtml(parts: readonly DiffPart[]): string {
-  return parts.map((p) => (p.kind === 'same' ? escapeHtml(p.text) : p.kind === 'added' ? `<ins>${escapeHtml(p.text)}</ins>` : `<del>${escapeHtml(p.text)}</del>`)).join('');
+  return parts
+    .map((p) =>
+      p.kind === 'same' ? escapeHtml(p.text) : p.kind === 'added' ? `<ins>${escapeHtml(p.text)}</ins>` : `<del>${escapeHtml(p.text)}</del>`,
+    )
+    .join('');
 }
 
 function cellHtml(cell: LevelCell): string {
@@ -38,14 +42,19 @@ function cellHtml(cell: LevelCell): string {
   return `<td>${cell.text === null ? '' : escapeHtml(cell.text)}</td>`;
 }
 
-const levelTitle = (level: ReportLevel) => (level.stepName === null ? `Level ${level.level}` : `${level.level}. ${escapeHtml(level.stepName)}`);
+const levelTitle = (level: ReportLevel) =>
+  level.stepName === null ? `Level ${level.level}` : `${level.level}. ${escapeHtml(level.stepName)}`;
 
 function jobSection(job: ReportJob): string {
   const counts = changesPerLevel(job.rows, job.levels.length);
   const summary = job.levels.map((l, i) => `<li>${levelTitle(l)}: ${counts[i]} segment${counts[i] === 1 ? '' : 's'} changed</li>`).join('');
   const header = `<tr><th>#</th><th>Source (${escapeHtml(job.sourceLang)})</th>${job.levels.map((l) => `<th>${levelTitle(l)}</th>`).join('')}</tr>`;
   const body = job.rows.length
-    ? job.rows.map((row) => `<tr><td class="index">${row.index + 1}</td><td>${escapeHtml(row.source)}</td>${row.cells.map(cellHtml).join('')}</tr>`).join('\n')
+    ? job.rows
+        .map(
+          (row) => `<tr><td class="index">${row.index + 1}</td><td>${escapeHtml(row.source)}</td>${row.cells.map(cellHtml).join('')}</tr>`,
+        )
+        .join('\n')
     : `<tr><td colspan="${job.levels.length + 2}">No workflow step changed a segment of this job.</td></tr>`;
   return [
     `<section data-job-uid="${escapeHtml(job.uid)}">`,

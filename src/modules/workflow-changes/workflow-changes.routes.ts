@@ -7,7 +7,10 @@ import { workflowChangesHtml } from './workflow-changes-html.js';
 import { workflowChangesReport } from './workflow-changes.service.js';
 
 /** Spec `WorkflowChangesDto`: 1 to 100 jobs. */
-const WorkflowChangesRequest = Type.Object({ jobs: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: 100 }) }, { title: 'WorkflowChangesDto' });
+const WorkflowChangesRequest = Type.Object(
+  { jobs: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: 100 }) },
+  { title: 'WorkflowChangesDto' },
+);
 
 const HTML_RESPONSE = { 200: { description: 'The report, an HTML page named by Content-Disposition', type: 'string' } } as const;
 
@@ -33,9 +36,16 @@ export function workflowChangesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request, reply) => {
-        const report = await workflowChangesReport(db, callerOf(request), request.body.jobs.map((j) => j.uid));
+        const report = await workflowChangesReport(
+          db,
+          callerOf(request),
+          request.body.jobs.map((j) => j.uid),
+        );
         const html = workflowChangesHtml(report, deps.clock().toISOString());
-        return reply.header('content-type', 'text/html; charset=utf-8').header('content-disposition', attachmentDisposition('workflow-changes.html')).send(html);
+        return reply
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('content-disposition', attachmentDisposition('workflow-changes.html'))
+          .send(html);
       },
     );
   };

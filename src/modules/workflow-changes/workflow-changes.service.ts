@@ -35,7 +35,10 @@ async function reportLevels(db: Kysely<DB>, projectId: string): Promise<ReportLe
     .orderBy('projectWorkflowSteps.workflowLevel')
     .execute();
   const last = await lastWorkflowLevel(db, projectId);
-  return Array.from({ length: last }, (_, i) => ({ level: i + 1, stepName: steps.find((s) => Number(s.workflowLevel) === i + 1)?.name ?? null }));
+  return Array.from({ length: last }, (_, i) => ({
+    level: i + 1,
+    stepName: steps.find((s) => Number(s.workflowLevel) === i + 1)?.name ?? null,
+  }));
 }
 
 async function reportJob(db: Kysely<DB>, job: JobRow): Promise<ReportJob> {

@@ -78,7 +78,13 @@ export function additionalWorkflowStepsRoutes(deps: AppDeps): FastifyPluginAsync
             if (await additionalNameTaken(trx, caller.organizationId, name)) throw nameAlreadyExists(name);
             return trx
               .insertInto('additionalWorkflowSteps')
-              .values({ uid: newUid(), organizationId: caller.organizationId, name, createdAt: deps.clock().toISOString(), createdById: caller.userId })
+              .values({
+                uid: newUid(),
+                organizationId: caller.organizationId,
+                name,
+                createdAt: deps.clock().toISOString(),
+                createdById: caller.userId,
+              })
               .returningAll()
               .executeTakeFirstOrThrow();
           });

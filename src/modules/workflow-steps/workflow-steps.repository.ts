@@ -23,7 +23,12 @@ export interface WorkflowStepFilter {
   order: 'ASC' | 'DESC';
 }
 
-export async function listWorkflowSteps(db: Db, organizationId: string, filter: WorkflowStepFilter, page: PageRequest): Promise<{ rows: WorkflowStepRow[]; total: number }> {
+export async function listWorkflowSteps(
+  db: Db,
+  organizationId: string,
+  filter: WorkflowStepFilter,
+  page: PageRequest,
+): Promise<{ rows: WorkflowStepRow[]; total: number }> {
   let query = db.selectFrom('workflowSteps').where('organizationId', '=', organizationId);
   if (filter.name) query = query.where(containsText('name', filter.name));
   if (filter.abbr) query = query.where(sql<boolean>`lower(abbr) = ${filter.abbr.trim().toLowerCase()}`);
@@ -39,7 +44,12 @@ export async function listWorkflowSteps(db: Db, organizationId: string, filter: 
 }
 
 /** Which of `name`/`abbr` another step of the organization already has (ignoring case). */
-export async function takenFields(db: Db, organizationId: string, fields: { name?: string | undefined; abbr?: string | undefined }, exceptId?: Id): Promise<{ name: boolean; abbr: boolean }> {
+export async function takenFields(
+  db: Db,
+  organizationId: string,
+  fields: { name?: string | undefined; abbr?: string | undefined },
+  exceptId?: Id,
+): Promise<{ name: boolean; abbr: boolean }> {
   const clash = async (column: 'name' | 'abbr', value: string | undefined) => {
     if (value === undefined) return false;
     let query = db
@@ -63,7 +73,12 @@ export async function lockWorkflowSteps(db: Db, dialect: DialectName, organizati
 }
 
 export function findAdditionalWorkflowStep(db: Db, organizationId: string, uid: string): Promise<AdditionalWorkflowStepRow | undefined> {
-  return db.selectFrom('additionalWorkflowSteps').selectAll().where('organizationId', '=', organizationId).where('uid', '=', uid).executeTakeFirst();
+  return db
+    .selectFrom('additionalWorkflowSteps')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('uid', '=', uid)
+    .executeTakeFirst();
 }
 
 export async function additionalNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {
@@ -76,11 +91,22 @@ export async function additionalNameTaken(db: Db, organizationId: string, name: 
   return row !== undefined;
 }
 
-export async function listAdditionalWorkflowSteps(db: Db, organizationId: string, filter: { name?: string | undefined }, page: PageRequest): Promise<{ rows: AdditionalWorkflowStepRow[]; total: number }> {
+export async function listAdditionalWorkflowSteps(
+  db: Db,
+  organizationId: string,
+  filter: { name?: string | undefined },
+  page: PageRequest,
+): Promise<{ rows: AdditionalWorkflowStepRow[]; total: number }> {
   let query = db.selectFrom('additionalWorkflowSteps').where('organizationId', '=', organizationId);
   if (filter.name) query = query.where(containsText('name', filter.name));
   const { total } = await query.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow();
   const { offset, limit } = pageWindow(page);
-  const rows = await query.selectAll().orderBy(sql`lower(name)`).orderBy('id').limit(limit).offset(offset).execute();
+  const rows = await query
+    .selectAll()
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
   return { rows, total: num(total) };
 }

@@ -45,7 +45,11 @@ const abbreviationAlreadyExists = (abbr: string) =>
 /** The given fields, checked by the domain rules (400 listing every violation). */
 function checked(input: WorkflowStepInput): WorkflowStepInput {
   const { value, violations } = normalizeWorkflowStepInput(input);
-  if (violations.length > 0) throw invalid(`Invalid workflow step: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}.`, violations.map((v) => ({ ...v })));
+  if (violations.length > 0)
+    throw invalid(
+      `Invalid workflow step: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}.`,
+      violations.map((v) => ({ ...v })),
+    );
   return value;
 }
 
@@ -106,7 +110,8 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['Workflow Step'],
           operationId: 'createWFStep',
           summary: 'Create workflow step',
-          description: 'Name and abbreviation are unique in the organization, ignoring case (409). Without `order` the step comes after the last one.',
+          description:
+            'Name and abbreviation are unique in the organization, ignoring case (409). Without `order` the step comes after the last one.',
           body: CreateWorkflowStepBody,
           response: { 201: WorkflowStepSchema },
         },
@@ -207,7 +212,7 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'deleteWFStep',
           summary: 'Delete workflow step',
           description:
-            'The organization keeps at least one step (400 LastWorkflowStep). The step leaves users\' settings, vendors, services and due date schemes; ' +
+            "The organization keeps at least one step (400 LastWorkflowStep). The step leaves users' settings, vendors, services and due date schemes; " +
             'a step that projects or project templates use is not deleted (409 WorkflowStepInUse).',
           params: WorkflowStepUidParams,
         },
@@ -225,7 +230,11 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           });
         } catch (error) {
           if (isForeignKeyViolation(error)) {
-            throw new ApiError('conflict', 'WorkflowStepInUse', `The workflow step "${current.name}" is used by projects or project templates; it cannot be deleted.`);
+            throw new ApiError(
+              'conflict',
+              'WorkflowStepInUse',
+              `The workflow step "${current.name}" is used by projects or project templates; it cannot be deleted.`,
+            );
           }
           throw error;
         }

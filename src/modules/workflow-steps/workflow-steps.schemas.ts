@@ -18,7 +18,11 @@ export const WorkflowStepSchema = Type.Object(
 export const WorkflowStepPage = PageOf(WorkflowStepSchema, 'PageDtoWorkflowStepDto');
 
 const fields = {
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'Name of the workflow step, unique in the organization (ignoring case)' }),
+  name: Type.String({
+    minLength: 1,
+    maxLength: NAME_MAX_LENGTH,
+    description: 'Name of the workflow step, unique in the organization (ignoring case)',
+  }),
   abbr: Type.String({ minLength: 1, maxLength: ABBR_MAX_LENGTH, description: 'Abbreviation, unique in the organization (ignoring case)' }),
   order: Type.Integer({ minimum: 1, maximum: ORDER_MAX, description: 'Order value; default: after the last step' }),
   lqaEnabled: Type.Boolean({ description: 'Default: false' }),
@@ -59,7 +63,11 @@ export const AdditionalWorkflowStepPage = PageOf(AdditionalWorkflowStepSchema, '
 
 /** Spec definition `AdditionalWorkflowStepRequestDto`. */
 export const AdditionalWorkflowStepBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'Name of the additional workflow step, unique in the organization (ignoring case)' }),
+  name: Type.String({
+    minLength: 1,
+    maxLength: NAME_MAX_LENGTH,
+    description: 'Name of the additional workflow step, unique in the organization (ignoring case)',
+  }),
 });
 
 export const AdditionalWorkflowStepListQuery = Type.Object({
