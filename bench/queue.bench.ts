@@ -21,7 +21,7 @@ import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { AppDeps } from '../src/deps.js';
-import { insertOrganization } from '../src/modules/organizations/organizations.repository.js';
+import { insertOrganization } from '../src/modules/identity/organizations/organizations.repository.js';
 import { createTaskRegistry, enqueue } from '../src/queue/queue.js';
 import { claimNext } from '../src/queue/store.js';
 import { createTaskWakeup } from '../src/queue/types.js';
@@ -84,7 +84,7 @@ async function clear(): Promise<void> {
   for (let i = 0; i < count; i++) {
     await db
       .transaction()
-      .execute((trx) => enqueue(trx, { kind: 'bench.noop', payload: { i }, organizationId: organizations[i % 100]! }, new Date()));
+      .execute((trx) => enqueue(trx, { kind: 'test.bench-noop', payload: { i }, organizationId: organizations[i % 100]! }, new Date()));
   }
   line(`enqueue, one task per transaction (${count.toLocaleString('en-US')})`, rate(count, performance.now() - began));
 }
@@ -94,7 +94,7 @@ async function clear(): Promise<void> {
   for (let batch = 0; batch < count / 100; batch++) {
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < 100; i++)
-        await enqueue(trx, { kind: 'bench.noop', payload: { i }, organizationId: organizations[i]! }, new Date());
+        await enqueue(trx, { kind: 'test.bench-noop', payload: { i }, organizationId: organizations[i]! }, new Date());
     });
   }
   line(`enqueue, 100 tasks per transaction (${count.toLocaleString('en-US')})`, rate(count, performance.now() - began));
@@ -106,7 +106,7 @@ for (const concurrency of [1, 4]) {
   const count = 2_000;
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < count; i++)
-      await enqueue(trx, { kind: 'bench.noop', payload: null, organizationId: organizations[i % 10]! }, new Date());
+      await enqueue(trx, { kind: 'test.bench-noop', payload: null, organizationId: organizations[i % 10]! }, new Date());
   });
   let ran = 0;
   let allRan!: () => void;
@@ -116,7 +116,7 @@ for (const concurrency of [1, 4]) {
     deps,
     createTaskRegistry([
       {
-        kind: 'bench.noop',
+        kind: 'test.bench-noop',
         async run() {
           if (++ran === count) allRan();
         },
@@ -150,7 +150,7 @@ async function fill(total: number, organizationOf: (i: number) => string): Promi
           const organizationId = organizationOf(i);
           const at = new Date(now - total + i).toISOString();
           rows.push({
-            kind: 'bench.noop',
+            kind: 'test.bench-noop',
             payload: '{}',
             organizationId,
             lane: organizationId,
@@ -204,7 +204,7 @@ async function claimLatency(name: string, claims: number): Promise<string[]> {
 {
   await clear();
   await fill(100_000, () => organizations[0]!);
-  const late = await enqueue(db, { kind: 'bench.noop', payload: null, organizationId: organizations[1]! }, new Date());
+  const late = await enqueue(db, { kind: 'test.bench-noop', payload: null, organizationId: organizations[1]! }, new Date());
   const lanes = await claimLatency('100,000 queued in one organization + 1 in another', 200);
   line("  position of the other organization's task among the claims", String(lanes.indexOf(organizations[1]!) + 1));
   void late;

@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import type { TaskWakeup } from './queue/types.js';
+import type { TaskHandler, TaskKind, TaskWakeup } from './queue/types.js';
 import type { BlobStore } from './storage/blob-store.js';
 
 /** What the app is built from; tests build it with their own database and clock. */
@@ -14,3 +14,6 @@ export interface AppDeps {
   /** Where uploaded and generated files live (`<dataDir>/blobs` by default). */
   readonly blobs: BlobStore;
 }
+
+/** A task handler of the app: its context carries the app's dependencies. */
+export type AppTaskHandler<K extends TaskKind> = TaskHandler<K, AppDeps>;

@@ -11,9 +11,9 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { AppDeps } from './deps.js';
-import { ensureFirstAdmin, ensureSysAdmin } from './modules/organizations/first-start.js';
+import { ensureFirstAdmin, ensureSysAdmin } from './modules/identity/organization-admin/index.js';
 import { createJsonLogger } from './queue/log.js';
-import { buildTaskFailureHook, buildTaskRegistry } from './queue/registry.js';
+import { buildTaskFailureHook, buildTaskRegistry } from './task-handlers.js';
 import { startWorker } from './queue/worker.js';
 import type { Worker } from './queue/worker.js';
 
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   let sweeper: NodeJS.Timeout | null = null;
   if (roles.includes('worker')) {
     const workerLog = app ? app.log.child({ component: 'worker' }) : log;
-    worker = startWorker(deps, buildTaskRegistry(deps), {
+    worker = startWorker(deps, buildTaskRegistry(), {
       log: workerLog,
       onTaskFailed: buildTaskFailureHook(deps),
     });

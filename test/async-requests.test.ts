@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, createTaskRegistry } from '../src/queue/queue.js';
-import { buildTaskFailureHook, buildTaskRegistry } from '../src/queue/registry.js';
+import { buildTaskFailureHook, buildTaskRegistry } from '../src/task-handlers.js';
 import { startWorker } from '../src/queue/worker.js';
 import type { Worker } from '../src/queue/worker.js';
-import { completeAsyncRequest, createAsyncRequest } from '../src/modules/async-requests/async-requests.service.js';
+import { completeAsyncRequest, createAsyncRequest } from '../src/modules/integration/async-requests/async-requests.service.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { apiToken, loginAs, makeOrganization, makeUser, signedInUser } from './factories.js';
@@ -23,7 +23,7 @@ describe('asynchronous requests', () => {
     t = await createTestApp({ env: { OPENTMS_ASYNC_PENDING_LIMIT: String(LIMIT), OPENTMS_ALLOW_PRIVATE_CALLBACKS: 'true' } });
     // The real handlers, plus one whose work always fails (the machinery under test: a final failure).
     const registry = createTaskRegistry([
-      ...buildTaskRegistry(t.deps).handlers,
+      ...buildTaskRegistry().handlers,
       {
         kind: 'test.always-fails',
         maxAttempts: 2,

@@ -6,8 +6,8 @@ import { apiCaller, uniqueName } from './support/api.js';
 import type { Headers } from './support/api.js';
 import { makeJobs, makeProject } from './support/workflow-factories.js';
 import { newUid } from '../src/db/ids.js';
-import type { OrganizationRow } from '../src/modules/organizations/organizations.repository.js';
-import type { UserRow } from '../src/modules/users/users.repository.js';
+import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
+import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 
 interface Field {
   uid: string;

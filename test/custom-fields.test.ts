@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUid } from '../src/db/ids.js';
-import { ApiError } from '../src/http/errors.js';
-import { checkedFieldValue, loadCustomField } from '../src/modules/custom-fields/custom-field-values.js';
+import { ApiError } from '../src/errors/index.js';
+import { checkedFieldValue, loadCustomField } from '../src/modules/organization-setup/custom-fields/custom-field-values.js';
 import { createTestApp } from './harness.js';
 import { apiCaller, uniqueName } from './support/api.js';
 import type { Headers } from './support/api.js';

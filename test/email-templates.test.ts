@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_PLACEHOLDERS, placeholdersOf } from '../src/domain/workflow-steps/placeholders.js';
-import { DEFAULT_EMAIL_TEMPLATES, EMAIL_TEMPLATE_TYPES } from '../src/modules/email-templates/email-template-defaults.js';
+import { DEFAULT_EMAIL_TEMPLATES, EMAIL_TEMPLATE_TYPES } from '../src/domain/email-templates/email-template-defaults.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { signedInUser } from './factories.js';

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { DB, UserRole } from '../src/db/schema.js';
 import { newUid } from '../src/db/ids.js';
-import { hashPassword } from '../src/modules/auth/passwords.js';
-import { insertOrganization } from '../src/modules/organizations/organizations.repository.js';
-import type { OrganizationRow } from '../src/modules/organizations/organizations.repository.js';
-import { insertUser } from '../src/modules/users/users.repository.js';
-import type { UserRow } from '../src/modules/users/users.repository.js';
+import { hashPassword } from '../src/modules/identity/credentials/passwords.js';
+import { insertOrganization } from '../src/modules/identity/organizations/organizations.repository.js';
+import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
+import { insertUser } from '../src/modules/identity/users/users.repository.js';
+import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import type { TestApp } from './harness.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrganizationRow } from '../src/modules/organizations/organizations.repository.js';
-import type { UserRow } from '../src/modules/users/users.repository.js';
+import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
+import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { apiToken, loginAs, makeUser, signedInUser } from './factories.js';

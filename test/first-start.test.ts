@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../src/config.js';
-import { ensureFirstAdmin } from '../src/modules/organizations/first-start.js';
+import { ensureFirstAdmin } from '../src/modules/identity/organization-admin/first-start.js';
 import { createTestDatabase } from './harness.js';
-import { verifyPassword } from '../src/modules/auth/passwords.js';
+import { verifyPassword } from '../src/modules/identity/credentials/passwords.js';
 
 /** A logger that keeps its JSON lines, to see exactly what a start prints. */
 function capturingLogger() {

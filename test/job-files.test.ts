@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filterFor } from '../src/formats/index.js';
 import { parseAll } from '../src/formats/testing.js';
-import { targetFileTask } from '../src/modules/job-files/target-file.task.js';
-import { pickTranslations, unitTranslations, writeOptions } from '../src/modules/job-files/target-content.js';
-import type { CandidateTranslation, SegmentForTarget } from '../src/modules/job-files/target-content.js';
-import type { ProjectRow } from '../src/modules/projects/project-access.js';
-import type { OrganizationRow } from '../src/modules/organizations/organizations.repository.js';
-import type { UserRow } from '../src/modules/users/users.repository.js';
+import { targetFileTask } from '../src/modules/translation-workflow/job-files/target-file.task.js';
+import { pickTranslations, unitTranslations, writeOptions } from '../src/modules/translation-workflow/job-files/target-content.js';
+import type { CandidateTranslation, SegmentForTarget } from '../src/modules/translation-workflow/job-files/target-content.js';
+import type { ProjectRow } from '../src/modules/translation-workflow/kernel/project-access.js';
+import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
+import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { createTaskRegistry } from '../src/queue/queue.js';
 import { startWorker } from '../src/queue/worker.js';
 import type { Worker } from '../src/queue/worker.js';

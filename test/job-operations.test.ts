@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRoleSettings } from '../src/domain/users/role-settings.js';
-import { jobRelevance, rankProviders } from '../src/modules/job-operations/provider-relevance.js';
-import type { JobFacts, ProviderProfile } from '../src/modules/job-operations/provider-relevance.js';
-import type { OrganizationRow } from '../src/modules/organizations/organizations.repository.js';
-import type { ProjectRow } from '../src/modules/projects/project-access.js';
-import type { UserRow } from '../src/modules/users/users.repository.js';
+import { jobRelevance, rankProviders } from '../src/modules/translation-workflow/job-operations/provider-relevance.js';
+import type { JobFacts, ProviderProfile } from '../src/modules/translation-workflow/job-operations/provider-relevance.js';
+import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
+import type { ProjectRow } from '../src/modules/translation-workflow/kernel/project-access.js';
+import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { apiToken, loginAs, makeUser, signedInUser } from './factories.js';

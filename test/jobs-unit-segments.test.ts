@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { inlineTag } from '../src/formats/inline-tags.js';
 import type { InlineTag, TextUnit } from '../src/formats/types.js';
-import { segmentUnit } from '../src/modules/jobs/unit-segments.js';
+import { segmentUnit } from '../src/modules/translation-workflow/jobs/unit-segments.js';
 
-/** The import's cut of one file unit into segments (src/modules/jobs/unit-segments.ts), table-tested. */
+/** The import's cut of one file unit into segments (src/modules/translation-workflow/jobs/unit-segments.ts), table-tested. */
 
 const unit = (source: string, extra: Partial<TextUnit> = {}): TextUnit => ({
   index: 0,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifyUsers } from '../src/modules/notifications/notifications.service.js';
+import { notifyUsers } from '../src/modules/integration/notifications/notifications.service.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { signedInUser } from './factories.js';

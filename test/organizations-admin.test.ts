@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { ensureFirstAdmin, ensureSysAdmin } from '../src/modules/organizations/first-start.js';
+import { ensureFirstAdmin, ensureSysAdmin } from '../src/modules/identity/organization-admin/first-start.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { apiToken, signedInUser } from './factories.js';

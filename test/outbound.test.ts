@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../src/http/errors.js';
+import { ApiError } from '../src/errors/index.js';
 import { classifyAddress } from '../src/domain/network/address-ranges.js';
 import { MAX_RESPONSE_BYTES, OutboundFailed, OutboundRefused, postJson } from '../src/outbound/http-client.js';
 import type { PostJsonOptions, ResolvedAddress } from '../src/outbound/http-client.js';

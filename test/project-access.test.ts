@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/http/access.js';
 import { parseRoleSettings } from '../src/domain/users/role-settings.js';
 import type { RoleSettings } from '../src/domain/users/role-settings.js';
-import { findVisibleProject, requireProject } from '../src/modules/projects/project-access.js';
-import type { UserRow } from '../src/modules/users/users.repository.js';
-import type { OrganizationRow } from '../src/modules/organizations/organizations.repository.js';
+import { findVisibleProject, requireProject } from '../src/modules/translation-workflow/kernel/project-access.js';
+import type { UserRow } from '../src/modules/identity/users/users.repository.js';
+import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { makeClient, makeOrganization, makeUser } from './factories.js';
 import { makeJobs, makeProject } from './support/workflow-factories.js';
 
-/** The project visibility rules of src/modules/projects/project-access.ts, on real rows. */
+/** The project visibility rules of src/modules/translation-workflow/kernel/project-access.ts, on real rows. */
 describe('project access rules', () => {
   let t: TestApp;
   let organization: OrganizationRow;

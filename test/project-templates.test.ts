@@ -6,8 +6,8 @@ import { apiToken, loginAs, makeUser, signedInUser } from './factories.js';
 import { apiCaller, uniqueName } from './support/api.js';
 import type { Headers } from './support/api.js';
 import { makeProject } from './support/workflow-factories.js';
-import type { OrganizationRow } from '../src/modules/organizations/organizations.repository.js';
-import type { UserRow } from '../src/modules/users/users.repository.js';
+import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
+import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 
 describe('project templates', () => {
   let t: TestApp;

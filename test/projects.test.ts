@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUid } from '../src/db/ids.js';
 import { startWorker } from '../src/queue/worker.js';
-import { buildTaskRegistry } from '../src/queue/registry.js';
+import { buildTaskRegistry } from '../src/task-handlers.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { apiToken, loginAs, makeUser, signedInUser } from './factories.js';
@@ -607,7 +607,7 @@ describe('projects', () => {
       const tpl = await template();
       const accepted = await ok('POST', `v2/projects/applyTemplate/async/${tpl.uid}`, home.headers, { name: 'Async project' }, 202);
       expect(accepted.asyncRequest).toMatchObject({ action: 'CREATE_PROJECT', asyncResponse: null });
-      const worker = startWorker(t.deps, buildTaskRegistry(t.deps));
+      const worker = startWorker(t.deps, buildTaskRegistry());
       try {
         t.deps.taskWakeup.notify();
         let finished = null;

@@ -4,6 +4,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { AppDeps } from '../src/deps.js';
 import { createTaskRegistry, defaultBackoffMs, enqueue } from '../src/queue/queue.js';
 import type { TaskContext, TaskHandler, TaskRecord, TaskSpec } from '../src/queue/types.js';
+
+/** The queue's own tests run handlers of the free `test.` kinds. */
+type TestKind = `test.${string}`;
+type TestHandler = TaskHandler<TestKind>;
 import { createJsonLogger } from '../src/queue/log.js';
 import { startWorker } from '../src/queue/worker.js';
 import type { Worker, WorkerOptions } from '../src/queue/worker.js';
@@ -43,8 +47,8 @@ afterEach(async () => {
 });
 
 /** Starts a worker on the test database (QUEUE_TEST_LOG=1 prints its log). */
-function start(handlers: TaskHandler<never>[], options: WorkerOptions = {}): Worker {
-  const worker = startWorker(deps, createTaskRegistry(handlers as TaskHandler[]), {
+function start(handlers: TestHandler[], options: WorkerOptions = {}): Worker {
+  const worker = startWorker(deps, createTaskRegistry(handlers), {
     listenConnectionString: null,
     ...(process.env.QUEUE_TEST_LOG ? { log: createJsonLogger('debug') } : {}),
     ...options,
@@ -53,7 +57,7 @@ function start(handlers: TaskHandler<never>[], options: WorkerOptions = {}): Wor
   return worker;
 }
 
-async function add(spec: Partial<TaskSpec> & { kind: string }): Promise<string> {
+async function add(spec: Partial<TaskSpec<TestKind>> & { kind: TestKind }): Promise<string> {
   const id = await enqueue(t.database.db, { payload: {}, organizationId: null, ...spec }, t.clock());
   return id;
 }
@@ -341,7 +345,7 @@ describe(`the worker (${testDialect})`, () => {
   it('a stalled worker that lost its task to another does not mark it', async () => {
     const stalled = gate();
     const runs: string[] = [];
-    const handler = (name: string): TaskHandler => ({
+    const handler = (name: string): TestHandler => ({
       kind: 'test.stall',
       async run() {
         runs.push(name);
@@ -695,9 +699,9 @@ describe('defaultBackoffMs', () => {
 
 describe('createTaskRegistry', () => {
   it('refuses two handlers of one kind', () => {
-    const handler: TaskHandler = { kind: 'x', async run() {} };
-    expect(() => createTaskRegistry([handler, handler])).toThrow('two task handlers for kind "x"');
-    expect(createTaskRegistry([handler]).get('x')).toBe(handler);
-    expect(createTaskRegistry([handler]).get('y')).toBeUndefined();
+    const handler: TestHandler = { kind: 'test.x', async run() {} };
+    expect(() => createTaskRegistry([handler, handler])).toThrow('two task handlers for kind "test.x"');
+    expect(createTaskRegistry([handler]).get('test.x')).toBe(handler);
+    expect(createTaskRegistry([handler]).get('test.y')).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTaskFailureHook, buildTaskRegistry } from '../src/queue/registry.js';
+import { buildTaskFailureHook, buildTaskRegistry } from '../src/task-handlers.js';
 import { startWorker } from '../src/queue/worker.js';
 import type { Worker } from '../src/queue/worker.js';
 import { createTestApp } from './harness.js';
@@ -37,7 +37,7 @@ describe('the translation workflow, end to end over HTTP', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    worker = startWorker(t.deps, buildTaskRegistry(t.deps), {
+    worker = startWorker(t.deps, buildTaskRegistry(), {
       listenConnectionString: null,
       pollMilliseconds: 20,
       onTaskFailed: buildTaskFailureHook(t.deps),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUid } from '../src/db/ids.js';
-import { insertOrganization } from '../src/modules/organizations/organizations.repository.js';
+import { insertOrganization } from '../src/modules/identity/organizations/organizations.repository.js';
 import { createTestApp } from './harness.js';
 import { apiCaller } from './support/api.js';
 import type { Headers, Method } from './support/api.js';

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENTS, DISABLE_AFTER_FAILED_CALLS } from '../src/domain/webhooks/events.js';
 import { verifySignature } from '../src/outbound/signature.js';
-import { buildTaskRegistry } from '../src/queue/registry.js';
+import { buildTaskRegistry } from '../src/task-handlers.js';
 import { startWorker } from '../src/queue/worker.js';
 import type { Worker } from '../src/queue/worker.js';
-import { emitEvent } from '../src/modules/webhooks/webhook-calls.js';
-import { deliverTask } from '../src/modules/webhooks/deliver.task.js';
+import { emitEvent } from '../src/modules/integration/webhooks/webhook-calls.js';
+import { deliverTask } from '../src/modules/integration/webhooks/deliver.task.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { makeOrganization, signedInUser } from './factories.js';
@@ -49,7 +49,7 @@ describe('webhooks', () => {
     const admin = await signedInUser(t, 'ADMIN');
     headers = admin.headers;
     organizationId = String(admin.organization.id);
-    worker = startWorker(t.deps, buildTaskRegistry(t.deps), { pollMilliseconds: 20, listenConnectionString: null });
+    worker = startWorker(t.deps, buildTaskRegistry(), { pollMilliseconds: 20, listenConnectionString: null });
   });
   afterEach(async () => {
     for (const r of receivers.splice(0)) await r.close();

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SegmentVersions } from '../src/modules/job-structure/segment-versions.js';
-import { changesPerLevel, wordDiff, workflowChangeRows } from '../src/modules/workflow-changes/workflow-change-rows.js';
-import { escapeHtml, workflowChangesHtml } from '../src/modules/workflow-changes/workflow-changes-html.js';
-import type { OrganizationRow } from '../src/modules/organizations/organizations.repository.js';
-import type { UserRow } from '../src/modules/users/users.repository.js';
+import type { SegmentVersions } from '../src/modules/translation-workflow/job-structure/segment-versions.js';
+import {
+  changesPerLevel,
+  wordDiff,
+  workflowChangeRows,
+} from '../src/modules/translation-workflow/workflow-changes/workflow-change-rows.js';
+import { escapeHtml, workflowChangesHtml } from '../src/modules/translation-workflow/workflow-changes/workflow-changes-html.js';
+import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
+import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import { apiToken, loginAs, makeUser, signedInUser } from './factories.js';

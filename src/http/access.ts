@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRole } from '../db/schema.js';
 import { hasRight } from '../domain/users/role-settings.js';
 import type { ProjectManagerRight, RoleSettings } from '../domain/users/role-settings.js';
-import { ApiError, forbidden, unauthenticated } from './errors.js';
+import { ApiError, forbidden, unauthenticated } from '../errors/index.js';
 
 /**
  * Who may call a route. Every route of the API surfaces declares one in `config.access`; a

@@ -1,6 +1,6 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors/index.js';
 
 /**
  * The methods each route path answers, for telling "no such path" (404) from "not with this

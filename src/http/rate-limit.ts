@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors/index.js';
 import { MINUTE_WINDOW, MemoryStore, RedisStore, describeWindow } from './rate-limit-store.js';
 import type { LimitKey, RateLimitStore, WindowState } from './rate-limit-store.js';
 

@@ -5,7 +5,7 @@ import type { TSchema } from 'typebox';
 import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { ApiError, invalid } from './errors.js';
+import { ApiError, invalid } from '../errors/index.js';
 
 /**
  * File uploads (issue 6): job source files, reference files and the Files API take files as

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/index.js';
 import { classifyAddress, ipFamily } from '../domain/network/address-ranges.js';
 import type { AddressClass } from '../domain/network/address-ranges.js';
 

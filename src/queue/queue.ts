@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres } from '../db/dialect.js';
-import type { Db, TaskHandler, TaskRegistry, TaskSpec } from './types.js';
+import type { AnyTaskHandler, Db, TaskRegistry, TaskSpec } from './types.js';
 
 /** The PostgreSQL channel enqueue notifies and workers LISTEN on; the payload is the schema. */
 export const TASK_CHANNEL = 'opentms_tasks';
@@ -68,8 +68,8 @@ export async function enqueue(db: Db, spec: TaskSpec, now: Date): Promise<string
 }
 
 /** The handlers a worker runs; two handlers for one kind are a programming error. */
-export function createTaskRegistry(handlers: readonly TaskHandler[]): TaskRegistry {
-  const byKind = new Map<string, TaskHandler>();
+export function createTaskRegistry<D>(handlers: readonly AnyTaskHandler<D>[]): TaskRegistry<D> {
+  const byKind = new Map<string, AnyTaskHandler<D>>();
   for (const handler of handlers) {
     if (byKind.has(handler.kind)) throw new Error(`two task handlers for kind "${handler.kind}"`);
     byKind.set(handler.kind, handler);

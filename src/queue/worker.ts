@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { AppDeps } from '../deps.js';
 import { startTaskListener } from './listener.js';
 import type { TaskListener } from './listener.js';
 import { silentLogger } from './log.js';
 import { DEFAULT_MAX_ATTEMPTS, defaultBackoffMs } from './queue.js';
 import { claimNext, deleteDoneTasks, finishTask, renewLease } from './store.js';
 import type { ClaimedTask, Claim } from './store.js';
-import type { TaskContext, TaskHandler, TaskLogger, TaskRecord, TaskRegistry } from './types.js';
+import type { AnyTaskHandler, TaskContext, TaskLogger, TaskRecord, TaskRegistry, WorkerDeps } from './types.js';
 
 export interface WorkerOptions {
   /** Names this worker in `tasks.locked_by` and pg_stat_activity (default: host, pid and a random part). */
@@ -58,7 +57,7 @@ export class LeaseLostError extends Error {
 
 export class UnknownTaskKindError extends Error {
   constructor(kind: string) {
-    super(`no handler is registered for task kind "${kind}" (src/queue/registry.ts)`);
+    super(`no handler is registered for task kind "${kind}" (src/task-handlers.ts)`);
     this.name = 'UnknownTaskKindError';
   }
 }
@@ -87,7 +86,7 @@ interface Running {
  * their handler throws. Wakes at once on `deps.taskWakeup` and, on PostgreSQL, on NOTIFY;
  * otherwise polls every `pollMilliseconds`.
  */
-export function startWorker(deps: AppDeps, registry: TaskRegistry, options: WorkerOptions = {}): Worker {
+export function startWorker<D extends WorkerDeps>(deps: D, registry: TaskRegistry<D>, options: WorkerOptions = {}): Worker {
   const { database, clock } = deps;
   const log = options.log ?? silentLogger;
   const workerId = (options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(0, 128);
@@ -138,15 +137,15 @@ export function startWorker(deps: AppDeps, registry: TaskRegistry, options: Work
     claim: Claim,
     record: TaskRecord,
     error: unknown,
-    handler: TaskHandler | undefined,
-    context: TaskContext | null,
+    handler: AnyTaskHandler<D> | undefined,
+    context: TaskContext<D> | null,
   ) {
     const marked = await finishTask(database.db, claim, { status: 'failed', now: clock(), error: describe(error) });
     if (!marked) return;
     log.warn({ taskId: task.id, kind: task.kind, attempt: task.attempts, err: error }, 'task failed for good');
     if (handler?.onFinalFailure && context) {
       try {
-        await handler.onFinalFailure(context, record.payload, error);
+        await handler.onFinalFailure(context, record.payload as never, error);
       } catch (hookError) {
         log.error({ taskId: task.id, kind: task.kind, err: hookError }, 'onFinalFailure threw');
       }
@@ -180,7 +179,7 @@ export function startWorker(deps: AppDeps, registry: TaskRegistry, options: Work
       attempts: task.attempts,
       maxAttempts,
     };
-    const context: TaskContext = {
+    const context: TaskContext<D> = {
       deps,
       taskId: task.id,
       attempt: task.attempts,
@@ -229,7 +228,7 @@ export function startWorker(deps: AppDeps, registry: TaskRegistry, options: Work
 
     let outcome: { ok: true } | { ok: false; error: unknown };
     try {
-      await handler.run(context, payload);
+      await handler.run(context, payload as never);
       outcome = { ok: true };
     } catch (error) {
       outcome = { ok: false, error };

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../deps.js';
+import type { StorageDeps } from './stored-files.js';
 
 /**
  * Removes blobs no record holds. A request stores an upload's bytes before the transaction that
@@ -16,7 +16,7 @@ export interface SweepResult {
   temporaryRemoved: number;
 }
 
-export async function sweepOrphanBlobs(deps: AppDeps, graceMs = ORPHAN_GRACE_MS): Promise<SweepResult> {
+export async function sweepOrphanBlobs(deps: StorageDeps, graceMs = ORPHAN_GRACE_MS): Promise<SweepResult> {
   const cutoff = deps.clock().getTime() - graceMs;
   const result: SweepResult = { blobsRemoved: 0, temporaryRemoved: 0 };
   let candidates: string[] = [];

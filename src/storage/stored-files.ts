@@ -1,14 +1,19 @@
 import type { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
-import yazl from 'yazl';
-import type { AppDeps } from '../deps.js';
+import type { Database } from '../db/database.js';
 import { isForeignKeyViolation } from '../db/constraint-errors.js';
 import type { DB } from '../db/schema.js';
-import { ApiError } from '../http/errors.js';
-import { attachmentDisposition } from '../http/uploads.js';
+import { ApiError } from '../errors/index.js';
 import { BlobTooLargeError } from './blob-store.js';
-import type { StoredBlob } from './blob-store.js';
+import type { BlobStore, StoredBlob } from './blob-store.js';
+
+/** What stored files need of the app: the database, the blobs, the clock and the upload limit. */
+export interface StorageDeps {
+  readonly database: Database;
+  readonly blobs: BlobStore;
+  readonly clock: () => Date;
+  readonly config: { readonly uploadLimitBytes: number };
+}
 
 /**
  * Stored files: blobs (src/storage/blob-store.ts) plus their `stored_files` rows. Every record
@@ -27,7 +32,7 @@ import type { StoredBlob } from './blob-store.js';
 
 /** Streams an upload into the blob store; 413 past `maxBytes` (default: the configured upload limit), storing nothing. */
 export async function putUpload(
-  deps: AppDeps,
+  deps: StorageDeps,
   source: Readable | Buffer | string,
   maxBytes = deps.config.uploadLimitBytes,
 ): Promise<StoredBlob> {
@@ -42,7 +47,7 @@ export async function putUpload(
 }
 
 /** Records `blob` in the caller's transaction (idempotent); 409 when a concurrent release removed the blob meanwhile. */
-export async function recordStoredFile(deps: AppDeps, trx: Kysely<DB>, blob: StoredBlob): Promise<void> {
+export async function recordStoredFile(deps: StorageDeps, trx: Kysely<DB>, blob: StoredBlob): Promise<void> {
   await trx
     .insertInto('storedFiles')
     .values({ sha256: blob.sha256, size: blob.size, createdAt: deps.clock().toISOString() })
@@ -58,7 +63,7 @@ export async function recordStoredFile(deps: AppDeps, trx: Kysely<DB>, blob: Sto
  * Call after the transaction that deleted the referencing records has committed. Never throws
  * for a file still in use.
  */
-export async function releaseStoredFiles(deps: AppDeps, sha256s: Iterable<string | null | undefined>): Promise<number> {
+export async function releaseStoredFiles(deps: StorageDeps, sha256s: Iterable<string | null | undefined>): Promise<number> {
   let removed = 0;
   for (const sha256 of new Set([...sha256s].filter((s): s is string => typeof s === 'string'))) {
     try {
@@ -72,56 +77,4 @@ export async function releaseStoredFiles(deps: AppDeps, sha256s: Iterable<string
     removed++;
   }
   return removed;
-}
-
-/** Sends one stored file as an attachment named `filename`. */
-export async function sendStoredFile(
-  deps: AppDeps,
-  reply: FastifyReply,
-  file: { sha256: string; filename: string; size?: number | string; contentType?: string | null },
-): Promise<FastifyReply> {
-  const stream = await deps.blobs.open(file.sha256);
-  reply.header('content-disposition', attachmentDisposition(file.filename));
-  // The type is whatever the uploader said: browsers must not second-guess it into HTML or script.
-  reply.header('x-content-type-options', 'nosniff');
-  reply.type(file.contentType || 'application/octet-stream');
-  if (file.size !== undefined) reply.header('content-length', String(file.size));
-  return reply.send(stream);
-}
-
-/** `name` made unique among `taken` by a counter before the extension: `a.txt`, `a (1).txt`, … */
-export function uniqueEntryName(name: string, taken: Set<string>): string {
-  let candidate = name;
-  const dot = name.lastIndexOf('.');
-  const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  for (let n = 1; taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${extension}`;
-  taken.add(candidate.toLowerCase());
-  return candidate;
-}
-
-/**
- * Sends several stored files as one ZIP archive, streamed (entries are read one after another,
- * never all at once). Entry names are made unique.
- */
-export async function sendZip(
-  deps: AppDeps,
-  reply: FastifyReply,
-  archiveName: string,
-  files: ReadonlyArray<{ sha256: string; filename: string }>,
-): Promise<FastifyReply> {
-  const zip = new yazl.ZipFile();
-  const taken = new Set<string>();
-  for (const file of files) {
-    // Opened lazily: yazl reads entries in order, so only one blob is open at a time.
-    zip.addReadStreamLazy(uniqueEntryName(file.filename, taken), {}, (callback) => {
-      deps.blobs.open(file.sha256).then(
-        (stream) => callback(null, stream),
-        (error: Error) => callback(error, undefined as never),
-      );
-    });
-  }
-  zip.end();
-  reply.header('content-disposition', attachmentDisposition(archiveName));
-  reply.type('application/zip');
-  return reply.send(zip.outputStream);
 }

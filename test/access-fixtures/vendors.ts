@@ -1,4 +1,4 @@
-import { insertOrganization } from '../../src/modules/organizations/organizations.repository.js';
+import { insertOrganization } from '../../src/modules/identity/organizations/organizations.repository.js';
 import { makeUser, loginAs, apiToken } from '../factories.js';
 import type { FixtureBuilder } from '../support/access-fixtures.js';
 

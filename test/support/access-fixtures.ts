@@ -2,9 +2,9 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TestApp } from '../harness.js';
-import type { ClientRow } from '../../src/modules/clients/clients.repository.js';
-import type { OrganizationRow } from '../../src/modules/organizations/organizations.repository.js';
-import type { UserRow } from '../../src/modules/users/users.repository.js';
+import type { ClientRow } from '../../src/modules/identity/users/guest-clients.repository.js';
+import type { OrganizationRow } from '../../src/modules/identity/organizations/organizations.repository.js';
+import type { UserRow } from '../../src/modules/identity/users/users.repository.js';
 
 /** What the access matrix needs to call a route that addresses records or takes a body. */
 export interface Fixtures {

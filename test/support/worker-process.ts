@@ -1,5 +1,5 @@
 /**
- * Test-only entry point: the real worker (`startWorker` with `buildTaskRegistry(deps)`) in a
+ * Test-only entry point: the real worker (`startWorker` with `buildTaskRegistry()`) in a
  * process of its own, plus two handlers the process tests observe through the database:
  *
  * - `test.block`: records the run in `test_task_runs`, then waits until `test_markers` holds the
@@ -19,7 +19,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { AppDeps } from '../../src/deps.js';
 import { createJsonLogger } from '../../src/queue/log.js';
 import { createTaskRegistry } from '../../src/queue/queue.js';
-import { buildTaskFailureHook, buildTaskRegistry } from '../../src/queue/registry.js';
+import { buildTaskFailureHook, buildTaskRegistry } from '../../src/task-handlers.js';
 import type { TaskContext, TaskHandler } from '../../src/queue/types.js';
 import { createTaskWakeup } from '../../src/queue/types.js';
 import { startWorker } from '../../src/queue/worker.js';
@@ -76,7 +76,7 @@ const testHandlers: TaskHandler[] = [
   },
 ];
 
-const registry = createTaskRegistry([...buildTaskRegistry(deps).handlers, ...testHandlers]);
+const registry = createTaskRegistry([...buildTaskRegistry().handlers, ...testHandlers]);
 const worker = startWorker(deps, registry, { log, onTaskFailed: buildTaskFailureHook(deps) });
 
 let stopping = false;

@@ -10,7 +10,7 @@ import { boolDefault, boolType, isPostgres, refType, withId } from './dialect.js
 // defaults a new organization starts with: the three default workflow steps and one default email
 // template per type. The texts are repeated here on purpose (a migration never imports
 // application code); they match src/domain/workflow-steps/workflow-steps.ts and
-// src/modules/email-templates/email-template-defaults.ts as of this migration (a test compares them).
+// src/domain/email-templates/email-template-defaults.ts as of this migration (a test compares them).
 
 /** Names unique in the organization, ignoring case. */
 async function uniqueIgnoringCase(db: Kysely<unknown>, table: string, column: string) {

@@ -6,7 +6,7 @@ import type { Id, Timestamp } from '../schema.js';
  * first columns of project templates. See src/db/schema.ts for the conventions.
  */
 
-/** Columns every named setup record has (the record kit in src/modules/setup-records relies on them). */
+/** Columns every named setup record has (the record kit in src/modules/organization-setup/setup-records relies on them). */
 export interface NamedRecordColumns {
   id: Generated<Id>;
   uid: string;

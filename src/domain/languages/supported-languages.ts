@@ -6,7 +6,7 @@ export type { Language } from './language-table.js';
 /**
  * The supported language list: the one place that says which language codes the API accepts.
  * Every language parameter goes through `normalizeLanguage` (via assertLanguages in
- * src/modules/languages/language-validation.ts); GET /api2/v1/languages shows the same list.
+ * src/domain/languages/language-validation.ts); GET /api2/v1/languages shows the same list.
  *
  * - `normalizeLanguage(code)`: the canonical code (lowercase, `_`-separated, e.g. `en_us`) of a
  *   listed language given in any case and with `-` or `_` (`EN-us`, `sr_Latn_RS`), or null when

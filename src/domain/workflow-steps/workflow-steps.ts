@@ -1,6 +1,6 @@
 /**
  * Workflow steps (issue 5): the steps a new organization starts with and the rules of their
- * fields. Pure: the routes in src/modules/workflow-steps apply these and the database keeps
+ * fields. Pure: the routes in src/modules/organization-setup/workflow-steps apply these and the database keeps
  * names and abbreviations unique.
  */
 

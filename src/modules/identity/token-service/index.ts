@@ -1,0 +1,2 @@
+export { tokenServiceRoutes } from './token-service.routes.js';
+export { verifyAccessToken } from './verify-access-token.js';

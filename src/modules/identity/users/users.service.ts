@@ -1,0 +1,285 @@
+import type { Kysely } from 'kysely';
+import type { AppDeps } from '../../../deps.js';
+import { bool } from '../../../db/database.js';
+import type { DB, UserRole } from '../../../db/schema.js';
+import {
+  hasRight,
+  parseRoleSettings,
+  referencedKeys,
+  roleSettingsFromInput,
+  RoleSettingsError,
+} from '../../../domain/users/role-settings.js';
+import type { ProjectManagerRight, RoleSettings } from '../../../domain/users/role-settings.js';
+import type { Caller } from '../../../http/access.js';
+import { ApiError, forbidden, invalid, notFound } from '../../../errors/index.js';
+import { hashPassword } from '../credentials/index.js';
+import { revokeUserLoginTokens } from '../credentials/index.js';
+import { findClientsByIds } from './guest-clients.repository.js';
+import { assertLanguages } from '../../../domain/languages/language-validation.js';
+import { findAllReferencedRecords, findReferencedRecords, hasReferenceTable } from './setting-references.js';
+import { findOrganizationById } from '../organizations/index.js';
+import { toUserDetailsV3 } from './user-views.js';
+import { countOtherAdmins, updateUser } from './users.repository.js';
+import { countSeats, findUserByUid, findUserByUserName, findUsersByIds, insertUser } from './users.repository.js';
+import type { UserChanges } from './users.repository.js';
+import type { UserRow } from './users.repository.js';
+import type { UserCreateBody, UserDetailsV3, UserEditBody } from './users.schemas.js';
+
+/**
+ * User management use cases (v1 and v3 User operations). Rules, where the spec and the
+ * description are silent, are written down in docs/identity-and-access.md.
+ */
+
+const ALL_ASSIGNABLE: readonly UserRole[] = ['ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER'];
+
+/** Roles the caller may give a user: ADMIN any; project managers any but ADMIN; others none. */
+export function assignableRoles(caller: Caller): readonly UserRole[] {
+  if (caller.role === 'ADMIN') return ALL_ASSIGNABLE;
+  if (caller.role === 'PROJECT_MANAGER' && hasRight(caller.role, caller.settings, 'userCreate'))
+    return ALL_ASSIGNABLE.filter((r) => r !== 'ADMIN');
+  return [];
+}
+
+/**
+ * Whether the caller may see / change `target`. ADMIN: every user of the organization.
+ * Project managers: users they created, and others' users with the matching *Other right, but
+ * never an ADMIN for changes. Everyone may see themselves.
+ */
+export function mayAccessUser(caller: Caller, target: UserRow, right: Extract<ProjectManagerRight, `user${string}Other`>): boolean {
+  if (caller.role === 'ADMIN') return true;
+  const self = String(target.id) === caller.userId;
+  if (right === 'userViewOther' && self) return true;
+  if (caller.role !== 'PROJECT_MANAGER') return false;
+  if (right !== 'userViewOther' && target.role === 'ADMIN') return false;
+  const own = target.createdById !== null && String(target.createdById) === caller.userId;
+  return own || hasRight(caller.role, caller.settings, right);
+}
+
+/** Time zones are IANA names (`Europe/Prague`, `UTC`); anything else is a 400 naming `field`. */
+export function assertTimezone(timezone: string, field = 'timezone'): void {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: timezone });
+  } catch {
+    throw invalid(`Unknown time zone "${timezone}".`, [{ field, message: 'unknown time zone' }]);
+  }
+}
+
+export function checkPassword(password: string, userName: string): void {
+  if (password.length < 8 || password.length > 255)
+    throw invalid('Password length must be between 8 and 255.', [{ field: 'password', message: 'length must be between 8 and 255' }]);
+  if (password.toLowerCase() === userName.toLowerCase()) {
+    throw invalid('Password must not be the same as the user name.', [
+      { field: 'password', message: 'must not be the same as the user name' },
+    ]);
+  }
+}
+
+/** Turns the role-specific part of a request into stored settings, checking every reference. */
+async function resolveRoleSettings(
+  db: Kysely<DB>,
+  organizationId: string,
+  role: UserRole,
+  body: Record<string, unknown>,
+  previous: { role: UserRole; settings: RoleSettings; guestClientUid: string | null } | null,
+): Promise<{ settings: RoleSettings; guestClientId: string | null }> {
+  let settings: RoleSettings;
+  try {
+    const carried = previous && previous.role === role ? previous.settings : undefined;
+    const input =
+      role === 'GUEST' && body.client === undefined && previous?.guestClientUid
+        ? { ...body, client: { uid: previous.guestClientUid } }
+        : body;
+    settings = roleSettingsFromInput(role, input, carried);
+  } catch (error) {
+    if (error instanceof RoleSettingsError) throw invalid(error.message, [{ field: error.field, message: error.message }]);
+    throw error;
+  }
+  // Stored canonical (`EN-us` -> `en_us`); a code not on the supported list is a 400 UnsupportedLanguage.
+  for (const [field, codes] of Object.entries(settings.locales)) settings.locales[field] = assertLanguages(field, codes);
+  let guestClientId: string | null = null;
+  for (const [kind, keys] of referencedKeys(role, settings)) {
+    if (!hasReferenceTable(kind)) {
+      // NOTE: price lists, net rate schemes and automation widgets arrive in later issues; until
+      // then no reference to them can be valid.
+      throw new ApiError('invalid', 'ReferenceNotFound', `No ${kind} with uid ${[...keys][0]} exists in this organization.`);
+    }
+    const found = await findReferencedRecords(db, organizationId, kind, keys);
+    const missing = [...keys].find((key) => !found.has(key));
+    if (missing) throw new ApiError('invalid', 'ReferenceNotFound', `No ${kind} with uid ${missing} exists in this organization.`);
+    if (role === 'GUEST' && kind === 'client') guestClientId = found.get(settings.references.client ?? '')?.id ?? null;
+  }
+  if (role === 'GUEST') {
+    // The guest's client lives in the users.guest_client_id foreign key, not in the JSON.
+    settings = { ...settings, references: Object.fromEntries(Object.entries(settings.references).filter(([k]) => k !== 'client')) };
+  }
+  return { settings, guestClientId };
+}
+
+async function assertSeatAvailable(db: Kysely<DB>, organizationId: string): Promise<void> {
+  const organization = await findOrganizationById(db, organizationId);
+  if (organization?.seatLimit === null || organization?.seatLimit === undefined) return;
+  if ((await countSeats(db, organizationId)) >= organization.seatLimit) {
+    throw new ApiError(
+      'forbidden',
+      'SeatLimitReached',
+      `The organization uses all of its ${organization.seatLimit} seats; deactivate or delete a user first.`,
+    );
+  }
+}
+
+async function assertUserNameFree(db: Kysely<DB>, userName: string, exceptId?: string): Promise<void> {
+  const existing = await findUserByUserName(db, userName);
+  if (existing && String(existing.id) !== exceptId) {
+    throw new ApiError('conflict', 'UserNameAlreadyExists', `The user name "${userName}" is taken.`, {
+      details: [{ field: 'userName', message: 'already exists' }],
+    });
+  }
+}
+
+function assertNotBot(target: UserRow): void {
+  if (bool(target.isBot)) {
+    throw new ApiError(
+      'invalid',
+      'BotUserReadOnly',
+      'This is the bot user of a service account: it changes only through its service account.',
+    );
+  }
+}
+
+/** The user `uid` of the caller's organization, or 404 when it does not exist there. */
+export async function getUserOr404(deps: AppDeps, caller: Caller, uid: string): Promise<UserRow> {
+  const user = await findUserByUid(deps.database.db, caller.organizationId, uid);
+  if (!user) throw notFound('User');
+  return user;
+}
+
+export async function userDetails(deps: AppDeps, caller: Caller, user: UserRow): Promise<UserDetailsV3> {
+  const db = deps.database.db;
+  const settings = parseRoleSettings(user.role, user.roleSettings);
+  const [records, [createdBy], [guestClient]] = await Promise.all([
+    findAllReferencedRecords(db, caller.organizationId, referencedKeys(user.role, settings)),
+    user.createdById === null ? Promise.resolve([]) : findUsersByIds(db, caller.organizationId, [String(user.createdById)]),
+    user.guestClientId === null ? Promise.resolve([]) : findClientsByIds(db, caller.organizationId, [String(user.guestClientId)]),
+  ]);
+  return toUserDetailsV3(user, createdBy, { records, guestClient }, assignableRoles(caller));
+}
+
+export async function createUser(deps: AppDeps, caller: Caller, body: UserCreateBody): Promise<UserRow> {
+  const db = deps.database.db;
+  if (!assignableRoles(caller).includes(body.role)) throw forbidden(`You may not create users with the role ${body.role}.`);
+  assertTimezone(body.timezone);
+  checkPassword(body.password, body.userName);
+  const { settings, guestClientId } = await resolveRoleSettings(db, caller.organizationId, body.role, body, null);
+  const passwordHash = await hashPassword(body.password);
+  return db.transaction().execute(async (trx) => {
+    await assertUserNameFree(trx, body.userName);
+    if (body.active !== false) await assertSeatAvailable(trx, caller.organizationId);
+    return insertUser(trx, {
+      organizationId: caller.organizationId,
+      userName: body.userName,
+      email: body.email,
+      firstName: body.firstName,
+      lastName: body.lastName,
+      role: body.role,
+      passwordHash,
+      timezone: body.timezone,
+      note: body.note ?? null,
+      active: body.active ?? true,
+      receiveNewsletter: body.receiveNewsletter ?? true,
+      roleSettings: JSON.stringify(settings),
+      guestClientId,
+      createdById: caller.userId,
+    });
+  });
+}
+
+/** v3 edit: replaces the user's fields; role-specific fields not sent keep their values. */
+export async function editUser(deps: AppDeps, caller: Caller, uid: string, body: UserEditBody): Promise<UserRow> {
+  const db = deps.database.db;
+  const target = await getUserOr404(deps, caller, uid);
+  if (!mayAccessUser(caller, target, 'userEditOther')) throw forbidden('You may not edit this user.');
+  assertNotBot(target);
+  const self = String(target.id) === caller.userId;
+  if (body.role !== target.role) {
+    if (self) throw invalid('You cannot change your own role.', [{ field: 'role', message: 'cannot change your own role' }]);
+    if (!assignableRoles(caller).includes(body.role)) throw forbidden(`You may not give users the role ${body.role}.`);
+  }
+  if (self && body.active === false)
+    throw invalid('You cannot deactivate yourself.', [{ field: 'active', message: 'cannot deactivate yourself' }]);
+  assertTimezone(body.timezone);
+  const previousGuestClient =
+    target.guestClientId === null ? undefined : (await findClientsByIds(db, caller.organizationId, [String(target.guestClientId)]))[0];
+  const { settings, guestClientId } = await resolveRoleSettings(db, caller.organizationId, body.role, body, {
+    role: target.role,
+    settings: parseRoleSettings(target.role, target.roleSettings),
+    guestClientUid: previousGuestClient?.uid ?? null,
+  });
+  const active = body.active ?? bool(target.active);
+  const changes: UserChanges = {
+    userName: body.userName,
+    firstName: body.firstName,
+    lastName: body.lastName,
+    email: body.email,
+    role: body.role,
+    timezone: body.timezone,
+    note: body.note === undefined ? target.note : body.note,
+    receiveNewsletter: body.receiveNewsletter ?? bool(target.receiveNewsletter),
+    active,
+    roleSettings: JSON.stringify(settings),
+    guestClientId,
+  };
+  return db.transaction().execute(async (trx) => {
+    if (body.userName !== target.userName) await assertUserNameFree(trx, body.userName, String(target.id));
+    const losesAdmin = target.role === 'ADMIN' && (body.role !== 'ADMIN' || !active);
+    if (losesAdmin && (await countOtherAdmins(trx, caller.organizationId, String(target.id))) === 0) {
+      throw new ApiError('invalid', 'LastAdmin', 'The organization must keep at least one active ADMIN.');
+    }
+    if (active && !bool(target.active)) await assertSeatAvailable(trx, caller.organizationId);
+    const updated = await updateUser(trx, caller.organizationId, String(target.id), changes);
+    if (!active) await revokeUserLoginTokens(trx, String(target.id), deps.clock());
+    return updated;
+  });
+}
+
+/** Soft delete: the user keeps its name and history and can be restored (undelete). */
+export async function deleteUser(deps: AppDeps, caller: Caller, uid: string): Promise<void> {
+  const db = deps.database.db;
+  const target = await getUserOr404(deps, caller, uid);
+  if (target.deletedAt) throw notFound('User');
+  if (!mayAccessUser(caller, target, 'userDeleteOther')) throw forbidden('You may not delete this user.');
+  assertNotBot(target);
+  if (String(target.id) === caller.userId) throw invalid('You cannot delete yourself.');
+  await db.transaction().execute(async (trx) => {
+    if (target.role === 'ADMIN' && (await countOtherAdmins(trx, caller.organizationId, String(target.id))) === 0) {
+      throw new ApiError('invalid', 'LastAdmin', 'The organization must keep at least one active ADMIN.');
+    }
+    await updateUser(trx, caller.organizationId, String(target.id), { deletedAt: deps.clock().toISOString() });
+    await revokeUserLoginTokens(trx, String(target.id), deps.clock());
+  });
+}
+
+export async function undeleteUser(deps: AppDeps, caller: Caller, uid: string): Promise<UserRow> {
+  const db = deps.database.db;
+  const target = await getUserOr404(deps, caller, uid);
+  if (!mayAccessUser(caller, target, 'userDeleteOther')) throw forbidden('You may not restore this user.');
+  if (!target.deletedAt) throw invalid('The user is not deleted.');
+  return db.transaction().execute(async (trx) => {
+    if (bool(target.active)) await assertSeatAvailable(trx, caller.organizationId);
+    return updateUser(trx, caller.organizationId, String(target.id), { deletedAt: null });
+  });
+}
+
+/** Sets a user's password and ends the user's other sessions. */
+export async function setPassword(deps: AppDeps, caller: Caller, uid: string, password: string): Promise<void> {
+  const target = await getUserOr404(deps, caller, uid);
+  if (target.deletedAt) throw notFound('User');
+  if (!mayAccessUser(caller, target, 'userEditOther')) throw forbidden("You may not change this user's password.");
+  assertNotBot(target);
+  checkPassword(password, target.userName);
+  const passwordHash = await hashPassword(password);
+  await deps.database.db.transaction().execute(async (trx) => {
+    await updateUser(trx, caller.organizationId, String(target.id), { passwordHash });
+    const own = String(target.id) === caller.userId && caller.credential.kind !== 'jwt' ? caller.credential.id : undefined;
+    await revokeUserLoginTokens(trx, String(target.id), deps.clock(), caller.credential.kind === 'api_token' ? undefined : own);
+  });
+}

@@ -1,0 +1,46 @@
+import type { Static } from 'typebox';
+import type { Db } from '../../../queue/types.js';
+import { findUsersByIds } from '../../identity/users/index.js';
+import { toUserReference } from '../../identity/users/index.js';
+import { findAsyncRequestById } from './async-requests.repository.js';
+import type { AsyncResponse } from './async-requests.repository.js';
+import type { AsyncRequestRow } from './async-requests.repository.js';
+import type { AsyncRequestSchema } from './async-requests.schemas.js';
+
+export type AsyncRequestDto = Static<typeof AsyncRequestSchema>;
+
+/** AsyncRequestDto of each row, with its creator and (one level of) parent. */
+export async function toAsyncRequestDtos(db: Db, organizationId: string, rows: AsyncRequestRow[]): Promise<AsyncRequestDto[]> {
+  const parents = new Map<string, AsyncRequestRow>();
+  for (const row of rows) {
+    if (row.parentId !== null && !parents.has(String(row.parentId))) {
+      const parent = await findAsyncRequestById(db, String(row.parentId));
+      if (parent) parents.set(String(parent.id), parent);
+    }
+  }
+  const creatorIds = [
+    ...new Set(
+      [...rows, ...parents.values()]
+        .map((r) => r.createdById)
+        .filter((id) => id !== null)
+        .map(String),
+    ),
+  ];
+  const creators = new Map((await findUsersByIds(db, organizationId, creatorIds)).map((u) => [String(u.id), u]));
+  const core = (row: AsyncRequestRow) => {
+    const creator = row.createdById === null ? undefined : creators.get(String(row.createdById));
+    return {
+      id: String(row.id),
+      uid: row.uid,
+      createdBy: creator ? toUserReference(creator) : null,
+      dateCreated: row.createdAt,
+      action: row.action,
+      asyncResponse: row.response ? (JSON.parse(row.response) as AsyncResponse) : null,
+      project: row.projectUid ? { uid: row.projectUid, name: row.projectName ?? '' } : null,
+    };
+  };
+  return rows.map((row) => {
+    const parent = row.parentId === null ? undefined : parents.get(String(row.parentId));
+    return { ...core(row), parent: parent ? { ...core(parent), parent: null } : null };
+  });
+}

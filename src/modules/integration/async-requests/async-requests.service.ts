@@ -1,0 +1,71 @@
+import type { AppDeps } from '../../../deps.js';
+import { ApiError } from '../../../errors/index.js';
+import type { Db } from '../../../queue/types.js';
+import { enqueue } from '../../../queue/queue.js';
+import {
+  countPending,
+  finishAsyncRequest,
+  findAsyncRequestById,
+  insertAsyncRequest,
+  lockOrganization,
+} from './async-requests.repository.js';
+import type { AsyncResponse, NewAsyncRequest } from './async-requests.repository.js';
+import type { AsyncRequestRow } from './async-requests.repository.js';
+
+/** Task kind that POSTs a finished request to its callbackUrl. */
+export const CALLBACK_TASK = 'async.callback';
+
+/**
+ * Creates the record of a long operation, inside the caller's transaction, after checking the
+ * organization's pending limit (429 when it is reached; the caller's transaction then rolls
+ * back, so nothing of the operation is written). The caller enqueues the task that does the work
+ * with `asyncRequestId` set, in the same transaction.
+ */
+export async function createAsyncRequest(deps: AppDeps, trx: Db, input: Omit<NewAsyncRequest, 'now'>): Promise<AsyncRequestRow> {
+  await lockOrganization(trx, input.organizationId);
+  const pending = await countPending(trx, input.organizationId);
+  const limit = deps.config.asyncPendingLimit;
+  if (pending >= limit) {
+    throw new ApiError(
+      'rate_limited',
+      'TooManyPendingRequests',
+      `The organization has ${pending} pending asynchronous requests, the most it may have (${limit}); wait for some to finish.`,
+      { headers: { 'retry-after': '10' } },
+    );
+  }
+  return insertAsyncRequest(trx, { ...input, now: deps.clock() });
+}
+
+/**
+ * Records the outcome of a request (success, or the error of its work) once, and schedules the
+ * callback when the request asked for one. Safe to call twice: the second call changes nothing.
+ */
+export async function completeAsyncRequest(
+  deps: AppDeps,
+  db: Db,
+  id: string,
+  outcome: Partial<Omit<AsyncResponse, 'dateCreated'>> = {},
+): Promise<void> {
+  const now = deps.clock();
+  const response: AsyncResponse = {
+    dateCreated: now.toISOString(),
+    errorCode: outcome.errorCode ?? null,
+    errorDesc: outcome.errorDesc ?? null,
+    errorDetails: outcome.errorDetails ?? [],
+    warnings: outcome.warnings ?? [],
+    ...(outcome.acceptedSegmentsCount !== undefined ? { acceptedSegmentsCount: outcome.acceptedSegmentsCount } : {}),
+  };
+  if (!(await finishAsyncRequest(db, id, response, now))) return;
+  const request = await findAsyncRequestById(db, id);
+  if (request?.callbackUrl) {
+    await enqueue(db, { kind: CALLBACK_TASK, payload: { asyncRequestId: id }, organizationId: String(request.organizationId) }, now);
+  }
+}
+
+/** The worker's hook for tasks that failed for good: their async request records the error. */
+export async function failAsyncRequest(deps: AppDeps, asyncRequestId: string, error: unknown): Promise<void> {
+  const code = error instanceof ApiError ? error.errorCode : 'AsyncTaskFailed';
+  const description = error instanceof Error && error.message ? error.message : 'The operation failed.';
+  await completeAsyncRequest(deps, deps.database.db, asyncRequestId, { errorCode: code, errorDesc: description.slice(0, 2000) });
+  deps.taskWakeup.notify();
+}

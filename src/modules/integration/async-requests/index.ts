@@ -1,0 +1,5 @@
+export { toAsyncRequestDtos } from './async-request-views.js';
+export type { AsyncRequestRow } from './async-requests.repository.js';
+export { asyncRequestsRoutes } from './async-requests.routes.js';
+export { completeAsyncRequest, createAsyncRequest, failAsyncRequest } from './async-requests.service.js';
+export { callbackTask } from './callback.task.js';

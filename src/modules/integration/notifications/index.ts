@@ -1,0 +1,2 @@
+export { notificationsRoutes } from './notifications.routes.js';
+export { notifyUsers } from './notifications.service.js';

@@ -1,0 +1,1 @@
+export { dueDateSchemesRoutes } from './due-date-schemes.routes.js';

@@ -1,0 +1,87 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Selectable } from 'kysely';
+import type { Static } from 'typebox';
+import type { AppDeps } from '../../../deps.js';
+import { num } from '../../../db/database.js';
+import type { EmailTemplatesTable } from '../../../db/tables/workflow-steps.js';
+import { callerOf, roles } from '../../../http/access.js';
+import type { Access } from '../../../http/access.js';
+import { notFound } from '../../../errors/index.js';
+import { pageWindow, toPage } from '../../../http/paging.js';
+import type { EmailTemplateType } from '../../../domain/email-templates/email-template-defaults.js';
+import { EmailTemplateListQuery, EmailTemplatePage, EmailTemplateSchema, EmailTemplateUidParams } from './email-templates.schemas.js';
+
+/** Email templates are organization settings that project managers pick from: ADMIN and PROJECT_MANAGER. */
+const READERS: Access = roles('ADMIN', 'PROJECT_MANAGER');
+
+type EmailTemplateRow = Selectable<EmailTemplatesTable>;
+
+function toEmailTemplateDto(row: EmailTemplateRow): Static<typeof EmailTemplateSchema> {
+  return {
+    id: String(row.id),
+    uid: row.uid,
+    type: row.type as EmailTemplateType,
+    name: row.name,
+    subject: row.subject,
+    body: row.body,
+    ccAddress: row.ccAddress,
+    bccAddress: row.bccAddress,
+  };
+}
+
+/** Email Template operations (routes relative to `/api2`). */
+export function emailTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const db = deps.database.db;
+
+  return async (app) => {
+    app.get(
+      '/v1/emailTemplates',
+      {
+        config: { access: READERS },
+        schema: {
+          tags: ['Email Template'],
+          operationId: 'listOrgEmailTemplates',
+          summary: 'List email templates',
+          description: '`type` must be one of the template types (400 otherwise). Listed in the order they were created.',
+          querystring: EmailTemplateListQuery,
+          response: { 200: EmailTemplatePage },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const { pageNumber, pageSize, type } = request.query;
+        let query = db.selectFrom('emailTemplates').where('organizationId', '=', caller.organizationId);
+        if (type) query = query.where('type', '=', type);
+        const { total } = await query.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow();
+        const { offset, limit } = pageWindow({ pageNumber, pageSize });
+        const rows = await query.selectAll().orderBy('id').limit(limit).offset(offset).execute();
+        return toPage(rows.map(toEmailTemplateDto), num(total), { pageNumber, pageSize });
+      },
+    );
+
+    app.get(
+      '/v1/emailTemplates/:templateUid',
+      {
+        config: { access: READERS },
+        schema: {
+          tags: ['Email Template'],
+          operationId: 'getOrgEmailTemplate',
+          summary: 'Get email template',
+          params: EmailTemplateUidParams,
+          response: { 200: EmailTemplateSchema },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const row = await db
+          .selectFrom('emailTemplates')
+          .selectAll()
+          .where('organizationId', '=', caller.organizationId)
+          .where('uid', '=', request.params.templateUid)
+          .executeTakeFirst();
+        if (!row) throw notFound('Email template');
+        return toEmailTemplateDto(row);
+      },
+    );
+  };
+}

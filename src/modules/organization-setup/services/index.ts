@@ -1,0 +1,1 @@
+export { servicesRoutes } from './services.routes.js';

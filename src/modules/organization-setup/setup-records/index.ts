@@ -1,0 +1,11 @@
+export {
+  NamedReference,
+  UidReference,
+  WorkflowStepReference,
+  inWorkflowOrder,
+  namedReferences,
+  referenceNotFound,
+  resolveReferences,
+  workflowStepReferences,
+} from './record-references.js';
+export { setupRecordsRoutes } from './setup-records.routes.js';

@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../../deps.js';
+import { bool } from '../../../db/database.js';
+import { callerOf, roles } from '../../../http/access.js';
+import type { Access } from '../../../http/access.js';
+import { notFound } from '../../../errors/index.js';
+import { toPage } from '../../../http/paging.js';
+import { assertTimezone } from '../../identity/users/index.js';
+import { findUserByUid } from '../../identity/users/index.js';
+import { referenceNotFound } from '../setup-records/index.js';
+import { toBuyerDtos } from './vendor-views.js';
+import { findLink, listLinks } from './vendors.repository.js';
+import { BuyerListQuery, BuyerPage, BuyerSchema, BuyerUidParams, UpdateBuyerBody } from './vendors.schemas.js';
+
+/**
+ * Buyers are the organizations that linked the caller's organization as their vendor; whether to
+ * work for them and who at the vendor owns their work are organization decisions, and no right of
+ * project managers covers them (the vendor* rights are about the buyer's side): ADMIN only.
+ */
+const ADMINS: Access = roles('ADMIN');
+
+/** Roles that can own a buyer's work at the vendor (they receive the buyer's projects). */
+const OWNER_ROLES = new Set(['ADMIN', 'PROJECT_MANAGER']);
+
+/** Buyer operations: the vendor's side of links between organizations. */
+export function buyersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const db = deps.database.db;
+
+  return async (app) => {
+    app.get(
+      '/v1/buyers',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags: ['Buyer'],
+          operationId: 'listBuyers',
+          summary: 'List buyers',
+          description:
+            'The organizations that linked this organization as a vendor. `name`: part of the buyer’s name, ignoring case; `active`: the vendor-side flag.',
+          querystring: BuyerListQuery,
+          response: { 200: BuyerPage },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const { pageNumber, pageSize, name, active } = request.query;
+        const page = { pageNumber, pageSize };
+        const { rows, total } = await listLinks(db, 'vendor', caller.organizationId, { name, active }, page);
+        return toPage(await toBuyerDtos(db, rows), total, page);
+      },
+    );
+
+    app.put(
+      '/v1/buyers/:buyerUid',
+      {
+        config: { access: ADMINS },
+        schema: {
+          tags: ['Buyer'],
+          operationId: 'updateBuyer',
+          summary: 'Edit buyer',
+          description:
+            'Edits the vendor-side settings of the link: `active` (whether the vendor works for this buyer), `buyerOwner` (an active ADMIN or PROJECT_MANAGER of the vendor who owns the buyer’s work; null clears) and `timezone` (IANA name). Fields left out keep their values.',
+          params: BuyerUidParams,
+          body: UpdateBuyerBody,
+          response: { 200: BuyerSchema },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const link = await findLink(db, 'vendor', caller.organizationId, request.params.buyerUid);
+        if (!link) throw notFound('Buyer');
+        const body = request.body;
+        const changes: { active?: boolean; buyerOwnerId?: string | null; timezone?: string } = {};
+        if (body.active !== undefined) changes.active = body.active;
+        if (body.timezone !== undefined) {
+          assertTimezone(body.timezone);
+          changes.timezone = body.timezone;
+        }
+        if (body.buyerOwner === null) changes.buyerOwnerId = null;
+        else if (body.buyerOwner !== undefined) {
+          const owner = await findUserByUid(db, caller.organizationId, body.buyerOwner.uid);
+          if (!owner || owner.deletedAt !== null || !bool(owner.active) || !OWNER_ROLES.has(owner.role))
+            throw referenceNotFound('buyerOwner', 'active administrator or project manager', body.buyerOwner.uid);
+          changes.buyerOwnerId = String(owner.id);
+        }
+        if (Object.keys(changes).length > 0) {
+          await db
+            .updateTable('vendors')
+            .set({ ...changes, lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
+            .where('id', '=', link.id)
+            .execute();
+        }
+        const row = await findLink(db, 'vendor', caller.organizationId, link.uid);
+        return (await toBuyerDtos(db, [row!]))[0];
+      },
+    );
+  };
+}

@@ -1,0 +1,3 @@
+export { buyersRoutes } from './buyers.routes.js';
+export { linkReferenceIds } from './vendors.repository.js';
+export { vendorsRoutes } from './vendors.routes.js';

@@ -1,0 +1,1 @@
+export { fileHandoversRoutes } from './file-handovers.routes.js';

@@ -1,0 +1,2 @@
+export { jobContentRoutes } from './job-content.routes.js';
+export { assertImported } from './job-content.service.js';

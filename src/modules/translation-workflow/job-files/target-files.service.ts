@@ -1,0 +1,99 @@
+import type { AppDeps } from '../../../deps.js';
+import { ApiError } from '../../../errors/index.js';
+import { enqueue } from '../../../queue/queue.js';
+import { releaseStoredFiles } from '../../../storage/stored-files.js';
+import { createAsyncRequest } from '../../integration/async-requests/index.js';
+import type { AsyncRequestRow } from '../../integration/async-requests/index.js';
+import type { JobAccess } from '../kernel/index.js';
+import { claimDownload, findTargetFile, forgetTargetBlob, insertTargetFile, jobSourceFile } from './job-files.repository.js';
+import { TARGET_FILE_TASK } from './target-file.task.js';
+
+/** The async request action of a target file (spec enum of AsyncRequestDto.action). */
+export const TARGET_FILE_ACTION = 'EXPORT_COMPLETE_FILE';
+
+/**
+ * `PUT …/targetFile`: records the request for a target file (an async request, the
+ * `job_target_files` row and the task that builds it) in one transaction. A file still being
+ * imported is 409 and one whose import failed is 400: neither has segments to write.
+ */
+export async function requestTargetFile(deps: AppDeps, access: JobAccess, createdById: string): Promise<AsyncRequestRow> {
+  const db = deps.database.db;
+  const source = await jobSourceFile(db, String(access.job.jobSourceId));
+  if (source.importStatus === 'RUNNING')
+    throw new ApiError(
+      'conflict',
+      'JobImportNotFinished',
+      'The job’s file is still being imported; ask for the target file once its import finished.',
+    );
+  if (source.importStatus === 'ERROR')
+    throw new ApiError('invalid', 'JobImportFailed', 'The job’s file could not be imported, so it has no target file.');
+  const project = access.project.project;
+  const now = deps.clock().toISOString();
+  const request = await db.transaction().execute(async (trx) => {
+    const asyncRequest = await createAsyncRequest(deps, trx, {
+      organizationId: String(project.organizationId),
+      createdById,
+      action: TARGET_FILE_ACTION,
+      project: { uid: project.uid, name: project.name },
+    });
+    const asyncRequestId = String(asyncRequest.id);
+    await insertTargetFile(trx, { asyncRequestId, jobId: String(access.job.id), filename: source.filename, now });
+    await enqueue(
+      trx,
+      { kind: TARGET_FILE_TASK, payload: { asyncRequestId }, organizationId: String(project.organizationId), asyncRequestId },
+      deps.clock(),
+    );
+    return asyncRequest;
+  });
+  deps.taskWakeup.notify();
+  return request;
+}
+
+export interface DownloadableTargetFile {
+  asyncRequestId: string;
+  filename: string;
+  sha256: string;
+  contentType: string | null;
+}
+
+/**
+ * Claims the one download of a target file: 404 for an id that is not a target file of this job,
+ * 410 once it was downloaded, 409 while it is being built or when building it failed.
+ */
+export async function claimTargetFile(deps: AppDeps, access: JobAccess, asyncRequestId: string): Promise<DownloadableTargetFile> {
+  const db = deps.database.db;
+  const file = await findTargetFile(db, String(access.job.id), asyncRequestId);
+  if (!file)
+    throw new ApiError(
+      'not_found',
+      'ResourceNotFound',
+      'Target file not found: the async request did not ask for a target file of this job.',
+    );
+  if (file.downloadedAt !== null) throw alreadyDownloaded();
+  if (file.finishedAt === null)
+    throw new ApiError(
+      'conflict',
+      'TargetFileNotReady',
+      'The target file is still being built; wait until its async request has finished.',
+    );
+  const failure = file.response ? ((JSON.parse(file.response) as { errorCode?: string | null; errorDesc?: string | null }) ?? {}) : {};
+  if (failure.errorCode || file.sha256 === null) {
+    throw new ApiError('conflict', 'TargetFileFailed', failure.errorDesc ?? 'The target file could not be built; ask for a new one.');
+  }
+  if (!(await claimDownload(db, asyncRequestId, deps.clock().toISOString()))) throw alreadyDownloaded();
+  const source = await jobSourceFile(db, String(access.job.jobSourceId));
+  return { asyncRequestId, filename: file.filename, sha256: file.sha256, contentType: source.contentType };
+}
+
+const alreadyDownloaded = () =>
+  new ApiError(
+    'gone',
+    'TargetFileAlreadyDownloaded',
+    'This target file was already downloaded: each async request id can be used once. Ask for a new target file.',
+  );
+
+/** After the one download: the row keeps its record, the blob goes unless something else holds it. */
+export async function releaseDownloadedTargetFile(deps: AppDeps, file: DownloadableTargetFile): Promise<void> {
+  await forgetTargetBlob(deps.database.db, file.asyncRequestId);
+  await releaseStoredFiles(deps, [file.sha256]);
+}

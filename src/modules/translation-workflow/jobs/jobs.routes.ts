@@ -1,0 +1,548 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AppDeps } from '../../../deps.js';
+import type { DB } from '../../../db/schema.js';
+import type { JobStatus } from '../../../domain/jobs/job-status.js';
+import { AUTHENTICATED, callerOf, roles } from '../../../http/access.js';
+import type { Access, Caller } from '../../../http/access.js';
+import { forbidden, invalid, notFound } from '../../../errors/index.js';
+import { toPage } from '../../../http/paging.js';
+import { memsourceHeader, octetStreamBody, parseJsonDocument, sanitizeFilename, uploadFilename } from '../../../http/uploads.js';
+import { putUpload, releaseStoredFiles } from '../../../storage/stored-files.js';
+import { assertLanguage } from '../../../domain/languages/language-validation.js';
+import { requireProject } from '../kernel/index.js';
+import type { ProjectAccess } from '../kernel/index.js';
+import { eventUser } from '../kernel/index.js';
+import { emitEvent } from '../../integration/webhooks/index.js';
+import { requireJob } from '../kernel/index.js';
+import type { JobRow } from '../kernel/index.js';
+import { createJobs, planJobs } from './job-create.js';
+import { assertJobCapacity } from './job-create.js';
+import type { JobPlan, UploadedSource } from './job-create.js';
+import { editJobs, resolveChanges, setJobStatus } from './job-edit.js';
+import { jobSegmentCounts, listJobSegments } from './job-segments.js';
+import { jobEventRecords, jobExtendedDtos, jobReferenceDtos } from '../kernel/index.js';
+import type { JobSourceRow } from '../kernel/index.js';
+import { deleteJobs, jobsByUids, listJobs } from './jobs.repository.js';
+import {
+  DeletePartsQuery,
+  JobCreateRequest,
+  JobList,
+  JobPartDeleteReferences,
+  JobPartExtended,
+  JobPartPage,
+  JobPartPatchSingle,
+  JobParts,
+  JobPartReadyReferences,
+  JobPartStatusChanges,
+  JobPartUpdateBatch,
+  JobPartUpdateSingle,
+  JobStatusChangeAction,
+  JobUidParams,
+  ListPartsQuery,
+  ProjectUidParams,
+  ProjectWorkflowStep,
+  SearchJobs,
+  SearchJobsRequest,
+  SegmentList,
+  SegmentsCountsResponseList,
+  SegmentsQuery,
+} from '../kernel/index.js';
+import type { JobCreateRequest as JobCreateRequestType } from '../kernel/index.js';
+
+/**
+ * Job operations (issue 6; docs/jobs.md). Creating jobs needs edit rights on the project, or a
+ * SUBMITTER's own project; editing and deleting need edit rights; reading is open to whoever sees
+ * the job (linguists: the jobs they are a provider of); status moves are also open to the job's
+ * providers.
+ */
+const READERS: Access = AUTHENTICATED;
+const CREATORS: Access = roles('ADMIN', 'PROJECT_MANAGER', 'SUBMITTER');
+const EDITORS: Access = roles('ADMIN', 'PROJECT_MANAGER');
+const STATUS_MOVERS: Access = roles('ADMIN', 'PROJECT_MANAGER', 'LINGUIST');
+const TAGS = ['Job'];
+
+/** Submitters upload files into the projects they created (as in Phrase); everyone else needs edit rights. */
+async function requireJobCreator(db: Kysely<DB>, caller: Caller, projectUid: string): Promise<ProjectAccess> {
+  if (caller.role !== 'SUBMITTER') return requireProject(db, caller, projectUid, 'edit');
+  const access = await requireProject(db, caller, projectUid, 'view');
+  if (String(access.project.createdById) !== caller.userId) throw forbidden('Submitters add files only to the projects they created.');
+  return access;
+}
+
+function isMultipart(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
+}
+
+const parseCreateRequest = (text: string | undefined, field: string) =>
+  parseJsonDocument(text, JobCreateRequest, field) as JobCreateRequestType;
+const headerText = (request: FastifyRequest) => {
+  const header = request.headers['memsource'];
+  return Array.isArray(header) ? header[0] : header;
+};
+
+async function sourceOf(db: Kysely<DB>, job: JobRow): Promise<JobSourceRow> {
+  return db.selectFrom('jobSources').selectAll().where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();
+}
+
+export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const db = deps.database.db;
+
+  /** octet-stream: one file, named by Content-Disposition, the request in the Memsource header. */
+  async function readOctetStream(request: FastifyRequest, access: ProjectAccess): Promise<{ plan: JobPlan; uploads: UploadedSource[] }> {
+    const body = octetStreamBody(request);
+    const filename = uploadFilename(request);
+    const plan = await planJobs(db, access.project, memsourceHeader(request, JobCreateRequest) as JobCreateRequestType);
+    await assertJobCapacity(deps, db, String(access.project.id), plan.jobs.length);
+    const blob = await putUpload(deps, body);
+    return { plan, uploads: [{ blob, filename, contentType: 'application/octet-stream' }] };
+  }
+
+  /**
+   * multipart/form-data: `file` parts (one job source each) and the request as a `json` field,
+   * which must come before the files, or else in the Memsource header. The request is checked
+   * before the first file is stored.
+   */
+  async function readMultipart(request: FastifyRequest, access: ProjectAccess): Promise<{ plan: JobPlan; uploads: UploadedSource[] }> {
+    let json: string | undefined;
+    let plan: JobPlan | null = null;
+    const uploads: UploadedSource[] = [];
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname !== 'json') continue;
+        if (plan) throw invalid('Send the json part before the file parts.', [{ field: 'json', message: 'must precede the files' }]);
+        json = String(part.value);
+        continue;
+      }
+      if (part.fieldname !== 'file')
+        throw invalid(`Unexpected file part "${part.fieldname}"; send files as "file".`, [
+          { field: part.fieldname, message: 'unexpected part' },
+        ]);
+      plan ??= await planJobs(
+        db,
+        access.project,
+        json !== undefined ? parseCreateRequest(json, 'json') : parseCreateRequest(headerText(request), 'Memsource'),
+      );
+      const filename = sanitizeFilename(part.filename ?? '', 'file');
+      await assertJobCapacity(deps, db, String(access.project.id), plan.jobs.length * (uploads.length + 1));
+      uploads.push({ blob: await putUpload(deps, part.file), filename, contentType: part.mimetype || null });
+    }
+    if (!plan || uploads.length === 0)
+      throw invalid('Send at least one file part named "file".', [{ field: 'file', message: 'is required' }]);
+    return { plan, uploads };
+  }
+
+  return async (app) => {
+    app.post(
+      '/v1/projects/:projectUid/jobs',
+      {
+        config: { access: CREATORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'createJob',
+          summary: 'Create job',
+          description:
+            "The file as `application/octet-stream` (named by `Content-Disposition: filename*=UTF-8''…`, the JobCreateRequestDto in the `Memsource` header), or `multipart/form-data` with `file` parts and a `json` part before them (or the `Memsource` header). One job per target language and project workflow step; the import runs asynchronously (IMPORT_JOB).",
+          params: ProjectUidParams,
+          response: { 201: JobList },
+        },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const access = await requireJobCreator(db, caller, request.params.projectUid);
+        const { plan, uploads } = isMultipart(request) ? await readMultipart(request, access) : await readOctetStream(request, access);
+        const created = await createJobs(deps, caller, access, plan, uploads);
+        return reply
+          .code(201)
+          .send({ unsupportedFiles: [], jobs: await jobReferenceDtos(db, created.jobs, 'v1'), asyncRequest: created.asyncRequest });
+      },
+    );
+
+    app.get(
+      '/v2/projects/:projectUid/jobs',
+      {
+        config: { access: READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'listPartsV2',
+          summary: 'List jobs',
+          description:
+            'Jobs of one workflow level (default 1), ordered by file and creation. `filename` and `targetLang` match exactly; `dueInHours` keeps jobs due within that many hours from now (overdue ones too); `count=true` answers the totals only.',
+          params: ProjectUidParams,
+          querystring: ListPartsQuery,
+          response: { 200: JobPartPage },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const access = await requireProject(db, caller, request.params.projectUid, 'view');
+        const q = request.query;
+        const page = { pageNumber: q.pageNumber, pageSize: q.pageSize };
+        const { rows, total } = await listJobs(
+          db,
+          caller,
+          access,
+          {
+            workflowLevel: q.workflowLevel,
+            statuses: q.status ?? [],
+            ...(q.assignedUser !== undefined ? { assignedUserId: q.assignedUser } : {}),
+            ...(q.assignedVendor !== undefined ? { assignedVendorId: q.assignedVendor } : {}),
+            ...(q.dueInHours !== undefined ? { dueBefore: new Date(deps.clock().getTime() + q.dueInHours * 3_600_000).toISOString() } : {}),
+            ...(q.filename !== undefined ? { filename: q.filename } : {}),
+            ...(q.targetLang !== undefined ? { targetLang: assertLanguage('targetLang', q.targetLang) } : {}),
+            ...(q.notReady !== undefined ? { notReady: q.notReady } : {}),
+          },
+          page,
+          q.count,
+        );
+        return toPage(await jobReferenceDtos(db, rows, 'v2'), total, page);
+      },
+    );
+
+    app.get(
+      '/v1/projects/:projectUid/jobs/:jobUid',
+      {
+        config: { access: READERS },
+        schema: { tags: TAGS, operationId: 'getPart', summary: 'Get job', params: JobUidParams, response: { 200: JobPartExtended } },
+      },
+      async (request) => {
+        const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
+        return (await jobExtendedDtos(db, [job]))[0];
+      },
+    );
+
+    app.put(
+      '/v1/projects/:projectUid/jobs/:jobUid',
+      {
+        config: { access: EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'editPart',
+          summary: 'Edit job',
+          description: '`status` is required; `dateDue` and `providers` left out keep their values, null clears them.',
+          params: JobUidParams,
+          body: JobPartUpdateSingle,
+          response: { 200: JobPartExtended },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const { job } = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'edit');
+        const [edited] = await editJobs(deps, caller, [job], await resolveChanges(db, String(job.organizationId), request.body));
+        return (await jobExtendedDtos(db, [edited!]))[0];
+      },
+    );
+
+    app.patch(
+      '/v1/projects/:projectUid/jobs/:jobUid',
+      {
+        config: { access: EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'patchPart',
+          summary: 'Patch job',
+          description: 'Fields left out keep their values; null clears `dateDue` and `providers`.',
+          params: JobUidParams,
+          body: JobPartPatchSingle,
+          response: { 200: JobPartExtended },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const { job } = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'edit');
+        const [edited] = await editJobs(deps, caller, [job], await resolveChanges(db, String(job.organizationId), request.body));
+        return (await jobExtendedDtos(db, [edited!]))[0];
+      },
+    );
+
+    app.put(
+      '/v1/projects/:projectUid/jobs/batch',
+      {
+        config: { access: EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'editParts',
+          summary: 'Edit jobs (batch)',
+          description: 'The same change for every job listed, all or none (404 naming unknown jobs).',
+          params: ProjectUidParams,
+          body: JobPartUpdateBatch,
+          response: { 200: JobParts },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const access = await requireProject(db, caller, request.params.projectUid, 'edit');
+        const jobs = await jobsByUids(
+          db,
+          caller,
+          access,
+          request.body.jobs.map((j) => j.uid),
+        );
+        const edited = await editJobs(deps, caller, jobs, await resolveChanges(db, String(access.project.organizationId), request.body));
+        return { jobs: await jobReferenceDtos(db, edited, 'v1') };
+      },
+    );
+
+    app.delete(
+      '/v1/projects/:projectUid/jobs/batch',
+      {
+        config: { access: EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'deleteParts',
+          summary: 'Delete job (batch)',
+          description:
+            'Deletes the jobs for good (OpenTMS has no recycle bin for jobs, so `purge` changes nothing). A file left without jobs is removed with its segments and, once unreferenced, its stored bytes.',
+          params: ProjectUidParams,
+          querystring: DeletePartsQuery,
+          body: JobPartDeleteReferences,
+        },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const access = await requireProject(db, caller, request.params.projectUid, 'delete');
+        const jobs = await jobsByUids(
+          db,
+          caller,
+          access,
+          request.body.jobs.map((j) => j.uid),
+        );
+        const released = await db.transaction().execute(async (trx) => {
+          // The event carries the jobs as they were, so it is built before they go.
+          const records = await jobEventRecords(trx, jobs);
+          const sha256s = await deleteJobs(trx, jobs);
+          await emitEvent(deps, trx, {
+            organizationId: String(access.project.organizationId),
+            event: 'JOB_DELETED',
+            records,
+            user: await eventUser(trx, caller),
+          });
+          return sha256s;
+        });
+        deps.taskWakeup.notify();
+        await releaseStoredFiles(deps, released);
+        return reply.code(204).send();
+      },
+    );
+
+    app.post(
+      '/v1/projects/:projectUid/jobs/:jobUid/setStatus',
+      {
+        config: { access: STATUS_MOVERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'setStatus',
+          summary: 'Edit job status',
+          description:
+            'Managers set any status; the job’s providers move it along their part (NEW/EMAILED → ACCEPTED/DECLINED, ACCEPTED → DELIVERED/REJECTED, DELIVERED → ACCEPTED). See docs/jobs.md.',
+          params: JobUidParams,
+          body: JobStatusChangeAction,
+        },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const access = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'status');
+        await setJobStatus(deps, caller, access, request.body.requestedStatus);
+        return reply.code(204).send();
+      },
+    );
+
+    app.get(
+      '/v1/projects/:projectUid/jobs/:jobUid/statusChanges',
+      {
+        config: { access: READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'statusChanges',
+          summary: 'Get status changes',
+          params: JobUidParams,
+          response: { 200: JobPartStatusChanges },
+        },
+      },
+      async (request) => {
+        const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
+        const rows = await db
+          .selectFrom('jobStatusChanges')
+          .leftJoin('users', 'users.id', 'jobStatusChanges.changedById')
+          .select([
+            'jobStatusChanges.status',
+            'jobStatusChanges.changedAt',
+            'users.id as userId',
+            'users.uid',
+            'users.userName',
+            'users.firstName',
+            'users.lastName',
+            'users.email',
+            'users.role',
+          ])
+          .where('jobStatusChanges.jobId', '=', String(job.id))
+          .orderBy('jobStatusChanges.id')
+          .execute();
+        return {
+          statusChanges: rows.map((r) => ({
+            status: r.status as JobStatus,
+            changedDate: r.changedAt,
+            changedBy:
+              r.userId === null
+                ? null
+                : {
+                    id: String(r.userId),
+                    uid: r.uid!,
+                    userName: r.userName!,
+                    firstName: r.firstName!,
+                    lastName: r.lastName!,
+                    email: r.email!,
+                    role: r.role!,
+                  },
+          })),
+        };
+      },
+    );
+
+    app.get(
+      '/v1/projects/:projectUid/jobs/:jobUid/workflowStep',
+      {
+        config: { access: READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getPartsWorkflowStep',
+          summary: "Get job's workflowStep",
+          params: JobUidParams,
+          response: { 200: ProjectWorkflowStep },
+        },
+      },
+      async (request) => {
+        const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
+        if (job.projectWorkflowStepId === null) throw notFound('Workflow step of the job (its project has no workflow)');
+        const step = await db
+          .selectFrom('projectWorkflowSteps')
+          .innerJoin('workflowSteps', 'workflowSteps.id', 'projectWorkflowSteps.workflowStepId')
+          .select([
+            'projectWorkflowSteps.id',
+            'projectWorkflowSteps.workflowLevel',
+            'projectWorkflowSteps.settings',
+            'workflowSteps.id as stepId',
+            'workflowSteps.uid',
+            'workflowSteps.name',
+            'workflowSteps.abbr',
+          ])
+          .where('projectWorkflowSteps.id', '=', String(job.projectWorkflowStepId))
+          .executeTakeFirstOrThrow();
+        const settings = JSON.parse(step.settings) as { lqaProfile?: { uid?: string } | null };
+        return {
+          id: Number(step.id),
+          abbreviation: step.abbr,
+          name: step.name,
+          workflowLevel: Number(step.workflowLevel),
+          workflowStep: { id: String(step.stepId), uid: step.uid },
+          lqaProfileUid: settings.lqaProfile?.uid ?? null,
+        };
+      },
+    );
+
+    app.get(
+      '/v1/projects/:projectUid/jobs/:jobUid/segments',
+      {
+        config: { access: READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'listSegments',
+          summary: 'Get segments',
+          description:
+            'Segments `beginIndex`..`endIndex` (inclusive, at most 1000) of the job; empty until the import is OK. Each carries its source, translation (the job’s, else the target the file had), and, as OpenTMS extensions, `index`, `key` and inline `tags`.',
+          params: JobUidParams,
+          querystring: SegmentsQuery,
+          response: { 200: SegmentList },
+        },
+      },
+      async (request) => {
+        const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
+        return { segments: await listJobSegments(db, job, await sourceOf(db, job), request.query.beginIndex, request.query.endIndex) };
+      },
+    );
+
+    app.post(
+      '/v1/projects/:projectUid/jobs/segmentsCount',
+      {
+        config: { access: READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getSegmentsCount',
+          summary: 'Get segments count',
+          params: ProjectUidParams,
+          body: JobPartReadyReferences,
+          response: { 200: SegmentsCountsResponseList },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const access = await requireProject(db, caller, request.params.projectUid, 'view');
+        const jobs = await jobsByUids(
+          db,
+          caller,
+          access,
+          request.body.jobs.map((j) => j.uid),
+        );
+        const results = [];
+        for (const job of jobs) {
+          const source = await sourceOf(db, job);
+          results.push({
+            jobPartUid: job.uid,
+            counts: await jobSegmentCounts(db, job, source),
+            previousWorkflow: await previousWorkflow(db, job, source),
+          });
+        }
+        return { segmentsCountsResults: results };
+      },
+    );
+
+    app.post(
+      '/v1/projects/:projectUid/jobs/search',
+      {
+        config: { access: READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'searchPartsInProject',
+          summary: 'Search jobs in project',
+          params: ProjectUidParams,
+          body: SearchJobsRequest,
+          response: { 200: SearchJobs },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const access = await requireProject(db, caller, request.params.projectUid, 'view');
+        return {
+          jobs: await jobExtendedDtos(
+            db,
+            await jobsByUids(
+              db,
+              caller,
+              access,
+              request.body.jobs.map((j) => j.uid),
+            ),
+          ),
+        };
+      },
+    );
+  };
+
+  /** The counts of the same file and language one workflow level earlier (null on the first level). */
+  async function previousWorkflow(database: Kysely<DB>, job: JobRow, source: JobSourceRow) {
+    if (Number(job.workflowLevel) <= 1) return null;
+    let query = database
+      .selectFrom('jobs')
+      .selectAll()
+      .where('jobSourceId', '=', String(job.jobSourceId))
+      .where('targetLang', '=', job.targetLang)
+      .where('workflowLevel', '=', Number(job.workflowLevel) - 1);
+    query = job.beginIndex === null ? query.where('beginIndex', 'is', null) : query.where('beginIndex', '=', job.beginIndex);
+    const previous = await query.orderBy('id').executeTakeFirst();
+    if (!previous) return null;
+    return {
+      completed: previous.status === 'COMPLETED' || previous.status === 'DELIVERED',
+      counts: await jobSegmentCounts(database, previous, source),
+    };
+  }
+}

@@ -1,0 +1,1 @@
+export { projectTemplatesRoutes } from './project-templates.routes.js';

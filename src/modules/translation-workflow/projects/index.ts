@@ -1,0 +1,2 @@
+export { createFromTemplateTask } from './create-from-template.task.js';
+export { projectsRoutes } from './projects.routes.js';

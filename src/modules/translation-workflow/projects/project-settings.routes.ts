@@ -1,0 +1,277 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Static } from 'typebox';
+import type { AppDeps } from '../../../deps.js';
+import { callerOf } from '../../../http/access.js';
+import type { Caller } from '../../../http/access.js';
+import { ApiError } from '../../../errors/index.js';
+import { requireProject } from '../kernel/index.js';
+import { projectReferenceNotFound } from '../kernel/index.js';
+import {
+  ACCESS_SETTINGS_DEFAULTS,
+  accessSettingsOf,
+  fileNamingSettingsOf,
+  importSettingsOf,
+  parseSettings,
+  writeSetting,
+} from '../kernel/index.js';
+import type { SettingsKey } from '../kernel/index.js';
+import { FileImportSettingsCreateDto, FileImportSettingsDto } from '../kernel/index.js';
+import { ProjectUidParams } from './projects.schemas.js';
+import { PROJECT_EDITORS, PROJECT_READERS } from '../kernel/index.js';
+import { emitProjectEvents } from '../kernel/index.js';
+
+/**
+ * The project's settings documents (docs/projects.md, "Settings"): access and security (v2),
+ * financial, file naming and import settings. Reading needs what reading the project needs;
+ * changing them, what editing it needs. Each PUT replaces its document (fields left out take
+ * their defaults) and emits PROJECT_METADATA_UPDATED.
+ */
+
+const TAGS = ['Project'];
+const UidRef = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** Spec `VendorSecuritySettingsDto`. */
+const VendorSecuritySettings = Type.Object({
+  canChangeSharedJobDueDateEnabled: Type.Optional(Type.Boolean()),
+  canChangeSharedJobDueDate: Type.Optional(Type.Array(UidRef, { maxItems: 1000 })),
+  jobVendorsMayUploadReferences: Type.Optional(Type.Boolean()),
+});
+
+const accessFlags = Object.keys(ACCESS_SETTINGS_DEFAULTS).filter((k) => k !== 'vendors' && k !== 'allowedDomains');
+const flagSchemas = (names: string[]) => Object.fromEntries(names.map((name) => [name, Type.Optional(Type.Boolean())]));
+
+/** Spec `EditProjectSecuritySettingsDtoV2`. */
+const EditAccessSettingsBody = Type.Object({
+  ...flagSchemas(accessFlags),
+  vendors: Type.Optional(VendorSecuritySettings),
+  allowedDomains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 500 })),
+});
+/** Spec `ProjectSecuritySettingsDtoV2` (notifyJobOwnerStatusChanged is stored, but the published view does not show it). */
+const AccessSettingsSchema = Type.Object(
+  {
+    ...flagSchemas(accessFlags.filter((k) => k !== 'notifyJobOwnerStatusChanged')),
+    vendors: VendorSecuritySettings,
+    allowedDomains: Type.Array(Type.String()),
+  },
+  { title: 'ProjectSecuritySettingsDtoV2' },
+);
+
+const IdRef = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const SetFinancialSettingsBody = Type.Object({
+  netRateScheme: Type.Optional(Type.Union([IdRef, Type.Null()])),
+  priceList: Type.Optional(Type.Union([IdRef, Type.Null()])),
+});
+const FinancialSettingsSchema = Type.Object(
+  {
+    netRateScheme: Type.Union([Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() }), Type.Null()]),
+    priceList: Type.Union([Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() }), Type.Null()]),
+  },
+  { title: 'FinancialSettingsDto' },
+);
+
+/** Spec `FileNamingSettingsDto`. */
+const FileNamingSettings = Type.Object(
+  {
+    renameCompleted: Type.Optional(Type.Boolean()),
+    completedFilePattern: Type.Optional(Type.String({ maxLength: 255 })),
+    targetFolderPath: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  { title: 'FileNamingSettingsDto' },
+);
+
+export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const db = deps.database.db;
+
+  async function settingsOf(caller: Caller, uid: string) {
+    return parseSettings((await requireProject(db, caller, uid, 'view')).project.settings);
+  }
+
+  /** Replaces one settings document of a project the caller may edit. */
+  async function replace(caller: Caller, uid: string, key: SettingsKey, value: unknown) {
+    const access = await requireProject(db, caller, uid, 'edit');
+    const now = deps.clock().toISOString();
+    const settings = await db.transaction().execute(async (trx) => {
+      const written = await writeSetting(trx, access.project.id, key, value, now, caller.userId);
+      await emitProjectEvents(deps, trx, caller, String(access.project.id), ['PROJECT_METADATA_UPDATED']);
+      return written;
+    });
+    deps.taskWakeup.notify();
+    return settings;
+  }
+
+  /** Vendors named by `canChangeSharedJobDueDate` must be vendors of the organization. */
+  async function assertVendorUids(caller: Caller, refs: readonly { uid: string }[]) {
+    const uids = [...new Set(refs.map((r) => r.uid))];
+    if (uids.length === 0) return;
+    const rows = await db
+      .selectFrom('vendors')
+      .select('uid')
+      .where('buyerOrganizationId', '=', caller.organizationId)
+      .where('uid', 'in', uids)
+      .execute();
+    const missing = uids.find((uid) => !rows.some((r) => r.uid === uid));
+    if (missing) throw projectReferenceNotFound('vendors.canChangeSharedJobDueDate', 'vendor', missing);
+  }
+
+  return async (app) => {
+    app.get(
+      '/v2/projects/:projectUid/accessSettings',
+      {
+        config: { access: PROJECT_READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getProjectAccessSettingsV2',
+          summary: 'Get access and security settings',
+          params: ProjectUidParams,
+          response: { 200: AccessSettingsSchema },
+        },
+      },
+      async (request) => accessSettingsOf(await settingsOf(callerOf(request), request.params.projectUid)),
+    );
+
+    app.put(
+      '/v2/projects/:projectUid/accessSettings',
+      {
+        config: { access: PROJECT_EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'editProjectAccessSettingsV2',
+          summary: 'Edit access and security settings',
+          description: 'Replaces the settings; fields left out take the defaults of EditProjectSecuritySettingsDtoV2.',
+          params: ProjectUidParams,
+          body: EditAccessSettingsBody,
+          response: { 200: AccessSettingsSchema },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const body = request.body as Static<typeof EditAccessSettingsBody>;
+        await assertVendorUids(caller, body.vendors?.canChangeSharedJobDueDate ?? []);
+        const document = {
+          ...ACCESS_SETTINGS_DEFAULTS,
+          ...body,
+          vendors: { ...ACCESS_SETTINGS_DEFAULTS.vendors, ...(body.vendors ?? {}) },
+        };
+        return accessSettingsOf(await replace(caller, request.params.projectUid, 'accessSettings', document));
+      },
+    );
+
+    app.get(
+      '/v1/projects/:projectUid/financialSettings',
+      {
+        config: { access: PROJECT_READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getFinancialSettings',
+          summary: 'Get financial settings',
+          params: ProjectUidParams,
+          response: { 200: FinancialSettingsSchema },
+        },
+      },
+      async (request) => {
+        await settingsOf(callerOf(request), request.params.projectUid);
+        // Price lists and net rate schemes are later capabilities: no project can have one yet.
+        return { netRateScheme: null, priceList: null };
+      },
+    );
+
+    app.put(
+      '/v1/projects/:projectUid/financialSettings',
+      {
+        config: { access: PROJECT_EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'setFinancialSettings',
+          summary: 'Edit financial settings',
+          description: 'Price lists and net rate schemes do not exist yet: a non-null reference is 400 ReferenceNotFound; null clears.',
+          params: ProjectUidParams,
+          body: SetFinancialSettingsBody,
+          response: { 200: FinancialSettingsSchema },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const { netRateScheme, priceList } = request.body;
+        if (priceList) throw projectReferenceNotFound('priceList', 'price list', priceList.id);
+        if (netRateScheme) throw projectReferenceNotFound('netRateScheme', 'net rate scheme', netRateScheme.id);
+        await replace(caller, request.params.projectUid, 'financialSettings', null);
+        return { netRateScheme: null, priceList: null };
+      },
+    );
+
+    app.get(
+      '/v1/projects/:projectUid/fileNamingSettings',
+      {
+        config: { access: PROJECT_READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getFileNamingSettings',
+          summary: 'Get file naming settings for project',
+          params: ProjectUidParams,
+          response: { 200: FileNamingSettings },
+        },
+      },
+      async (request) => fileNamingSettingsOf(await settingsOf(callerOf(request), request.params.projectUid)),
+    );
+
+    app.put(
+      '/v1/projects/:projectUid/fileNamingSettings',
+      {
+        config: { access: PROJECT_EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'updateFileNamingSettings',
+          summary: 'Update file naming settings for project',
+          params: ProjectUidParams,
+          body: FileNamingSettings,
+          response: { 200: FileNamingSettings },
+        },
+      },
+      async (request) =>
+        fileNamingSettingsOf(await replace(callerOf(request), request.params.projectUid, 'fileNamingSettings', request.body)),
+    );
+
+    app.get(
+      '/v1/projects/:projectUid/importSettings',
+      {
+        config: { access: PROJECT_READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getImportSettings_2',
+          summary: "Get projects's default import settings",
+          params: ProjectUidParams,
+          response: { 200: FileImportSettingsDto },
+        },
+      },
+      async (request) => importSettingsOf(await settingsOf(callerOf(request), request.params.projectUid)),
+    );
+
+    app.put(
+      '/v1/projects/:projectUid/importSettings',
+      {
+        config: { access: PROJECT_EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'editImportSettings_1',
+          summary: 'Edit project import settings',
+          description:
+            "Replaces the project's default import settings (FileImportSettingsCreateDto). Segmentation rules do not exist yet: a segmentation rule id is 400 ReferenceNotFound.",
+          params: ProjectUidParams,
+          body: FileImportSettingsCreateDto,
+          response: { 200: FileImportSettingsDto },
+        },
+      },
+      async (request) => {
+        const body = request.body as Record<string, unknown>;
+        for (const field of ['segmentationRuleId', 'targetSegmentationRuleId']) {
+          if (body[field] !== undefined && body[field] !== null)
+            throw new ApiError('invalid', 'ReferenceNotFound', `No segmentation rule with id ${String(body[field])} exists.`, {
+              details: [{ field, message: 'not found' }],
+            });
+        }
+        return importSettingsOf(await replace(callerOf(request), request.params.projectUid, 'importSettings', body));
+      },
+    );
+  };
+}

@@ -1,0 +1,253 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../../deps.js';
+import { callerOf } from '../../../http/access.js';
+import type { Caller } from '../../../http/access.js';
+import { toPage } from '../../../http/paging.js';
+import type { ProjectRow } from '../kernel/index.js';
+import { PROJECT_CREATORS, PROJECT_EDITORS, PROJECT_READERS, ownView } from '../kernel/index.js';
+import { requireProject } from '../kernel/index.js';
+import { listVisibleProjects } from './project-list.js';
+import { projectSettingsRoutes } from './project-settings.routes.js';
+import { projectTemplateRoutes } from './project-template.routes.js';
+import { toProjectViewsV1, toProjectViewsV2 } from '../kernel/index.js';
+import { projectWorkflowRoutes } from './project-workflow.routes.js';
+import {
+  CloneProjectBody,
+  CreateProjectV3Body,
+  DeleteProjectQuery,
+  EditProjectV2Body,
+  ListProjectsQuery,
+  PatchProjectBody,
+  ProjectUidParams,
+  SetProjectStatusBody,
+} from './projects.schemas.js';
+import { ProjectPage, ProjectV1, ProjectV2 } from '../kernel/index.js';
+import {
+  cloneProject,
+  createProjectV3,
+  deleteProject,
+  editProject,
+  patchProject,
+  restoreProject,
+  setProjectStatus,
+} from './projects.service.js';
+
+const TAGS = ['Project'];
+
+/** Project operations (issue 6): records, views by role, settings, workflow, templates. */
+export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const db = deps.database.db;
+  const now = () => deps.clock().toISOString();
+  const v1 = async (caller: Caller, project: ProjectRow, view = ownView(caller)) =>
+    (await toProjectViewsV1(db, caller, [{ project, view }], now()))[0]!;
+  const v2 = async (caller: Caller, project: ProjectRow, view = ownView(caller)) =>
+    (await toProjectViewsV2(db, caller, [{ project, view }], now()))[0]!;
+  /** The caller's view of a project after a change (re-read through the access rules). */
+  const fresh = async (caller: Caller, uid: string) => requireProject(db, caller, uid, 'view');
+
+  return async (app) => {
+    app.post(
+      '/v3/projects',
+      {
+        config: { access: PROJECT_CREATORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'createProjectV3',
+          summary: 'Create project',
+          description:
+            'CreateProjectV3Dto. References (`client`, `businessUnit`, `domain`, `subDomain`, `costCenter`, `workflowSteps`) take the numeric id or the uid in `id`. The caller owns the project. LQA profiles do not exist yet: a non-empty `lqaProfiles` is 400 ReferenceNotFound.',
+          body: CreateProjectV3Body,
+          response: { 201: ProjectV2 },
+        },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const project = await createProjectV3(deps, caller, request.body);
+        return reply.code(201).send(await v2(caller, project));
+      },
+    );
+
+    app.get(
+      '/v1/projects',
+      {
+        config: { access: PROJECT_READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'listProjects',
+          summary: 'List projects',
+          description:
+            'The projects the caller may see, newest first, with the published filters (docs/projects.md). Archived projects only with `includeArchived` or `archivedOnly`.',
+          querystring: ListProjectsQuery,
+          response: { 200: ProjectPage },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const { rows, total } = await listVisibleProjects(db, caller, request.query, deps.clock());
+        const targets = rows.map((project) => ({
+          project,
+          view: String(project.organizationId) === caller.organizationId ? ownView(caller) : ('VENDOR' as const),
+        }));
+        return toPage(await toProjectViewsV1(db, caller, targets, now()), total, request.query);
+      },
+    );
+
+    app.get(
+      '/v1/projects/:projectUid',
+      {
+        config: { access: PROJECT_READERS },
+        schema: {
+          tags: TAGS,
+          operationId: 'getProject',
+          summary: 'Get project',
+          description: "The view depends on the caller's role (`userRole`).",
+          params: ProjectUidParams,
+          response: { 200: ProjectV1 },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const access = await requireProject(db, caller, request.params.projectUid, 'view');
+        return v1(caller, access.project, access.view);
+      },
+    );
+
+    app.patch(
+      '/v1/projects/:projectUid',
+      {
+        config: { access: PROJECT_EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'patchProject',
+          summary: 'Edit project',
+          description:
+            'PatchProjectDto: fields left out keep their values; null clears a reference, purchaseOrder, dateDue or note. Machine translation settings do not exist yet (400 ReferenceNotFound).',
+          params: ProjectUidParams,
+          body: PatchProjectBody,
+          response: { 200: ProjectV1 },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        await patchProject(deps, caller, request.params.projectUid, request.body);
+        const access = await fresh(caller, request.params.projectUid);
+        return v1(caller, access.project, access.view);
+      },
+    );
+
+    for (const [version, operationId, deprecated] of [
+      ['v2', 'editProjectV2', true],
+      ['v3', 'editProjectV3', false],
+    ] as const) {
+      app.put(
+        `/${version}/projects/:projectUid`,
+        {
+          config: { access: PROJECT_EDITORS },
+          schema: {
+            tags: TAGS,
+            operationId,
+            summary: 'Edit project',
+            ...(deprecated ? { deprecated: true } : {}),
+            description:
+              'EditProjectV2Dto (v3 takes the same body). The body replaces the editable fields: references, purchaseOrder, dateDue and note left out are cleared, fileHandover, archived and propagateTranslationsToLowerWfDuringUpdateSource take their defaults (false); status and owner left out keep their values.',
+            params: ProjectUidParams,
+            body: EditProjectV2Body,
+            response: { 200: ProjectV2 },
+          },
+        },
+        async (request) => {
+          const caller = callerOf(request);
+          await editProject(deps, caller, request.params.projectUid, request.body);
+          const access = await fresh(caller, request.params.projectUid);
+          return v2(caller, access.project, access.view);
+        },
+      );
+    }
+
+    app.delete(
+      '/v1/projects/:projectUid',
+      {
+        config: { access: PROJECT_EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'deleteProject',
+          summary: 'Delete project',
+          description:
+            'Moves the project to the recycle bin (restore brings it back). `purge=true` removes it, its jobs and its files for good, also from the recycle bin.',
+          params: ProjectUidParams,
+          querystring: DeleteProjectQuery,
+        },
+      },
+      async (request, reply) => {
+        await deleteProject(deps, callerOf(request), request.params.projectUid, request.query.purge);
+        return reply.code(204).send();
+      },
+    );
+
+    app.patch(
+      '/v1/projects/:projectUid/restore',
+      {
+        config: { access: PROJECT_EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'restoreProject',
+          summary: 'Restore project',
+          description: 'Brings a deleted project back from the recycle bin and un-archives it (docs/projects.md). Answers the project.',
+          params: ProjectUidParams,
+          response: { 200: ProjectV1 },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const project = await restoreProject(deps, caller, request.params.projectUid);
+        return v1(caller, project);
+      },
+    );
+
+    app.post(
+      '/v1/projects/:projectUid/setStatus',
+      {
+        config: { access: PROJECT_EDITORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'setProjectStatus',
+          summary: 'Edit project status',
+          description:
+            "The buyer's editors set NEW, ASSIGNED, COMPLETED and CANCELLED; the vendor the project is shared with sets ACCEPTED_BY_VENDOR, DECLINED_BY_VENDOR and COMPLETED_BY_VENDOR.",
+          params: ProjectUidParams,
+          body: SetProjectStatusBody,
+        },
+      },
+      async (request, reply) => {
+        await setProjectStatus(deps, callerOf(request), request.params.projectUid, request.body.status);
+        return reply.code(204).send();
+      },
+    );
+
+    app.post(
+      '/v1/projects/:projectUid/clone',
+      {
+        config: { access: PROJECT_CREATORS },
+        schema: {
+          tags: TAGS,
+          operationId: 'cloneProject',
+          summary: 'Clone project',
+          description:
+            'A new project (owned by the caller, status NEW) with the languages, workflow steps, setup references and settings of the source; not its jobs, files, providers or vendor.',
+          params: ProjectUidParams,
+          body: CloneProjectBody,
+          response: { 201: ProjectV1 },
+        },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const project = await cloneProject(deps, caller, request.params.projectUid, request.body.name);
+        return reply.code(201).send(await v1(caller, project));
+      },
+    );
+
+    await app.register(projectSettingsRoutes(deps));
+    await app.register(projectWorkflowRoutes(deps));
+    await app.register(projectTemplateRoutes(deps));
+  };
+}

@@ -1,0 +1,407 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { AppDeps } from '../../../deps.js';
+import { bool } from '../../../db/database.js';
+import type { DB } from '../../../db/schema.js';
+import type { ProjectStatus, ProjectsTable } from '../../../db/tables/projects.js';
+import type { WebhookEvent } from '../../../domain/webhooks/events.js';
+import { hasRight } from '../../../domain/users/role-settings.js';
+import type { Caller } from '../../../http/access.js';
+import { ApiError, forbidden, invalid, notFound } from '../../../errors/index.js';
+import { releaseStoredFiles } from '../../../storage/stored-files.js';
+import { jobFileHashes } from '../jobs/index.js';
+import { assertLanguage, assertLanguages } from '../../../domain/languages/language-validation.js';
+import { assertRequiredValuesSet, writeCustomFieldValues } from '../custom-field-instances/index.js';
+import type { CustomFieldInstanceInput } from '../custom-field-instances/index.js';
+import type { ProjectAccess, ProjectRow } from '../kernel/index.js';
+import { requireProject } from '../kernel/index.js';
+import { resolveOwner, resolveReference, resolveWorkflowSteps } from '../kernel/index.js';
+import type { ProjectReferenceKind } from '../kernel/index.js';
+import { emitProjectEvents, parseSettings } from '../kernel/index.js';
+import { insertProject } from './projects.repository.js';
+import { projectTargetLanguages } from '../kernel/index.js';
+import type { CreateProjectV3Body, EditProjectV2Body, IdReference, PatchProjectBody } from './projects.schemas.js';
+
+/**
+ * Project use cases: create, edit (PUT v2/v3 and PATCH v1), status, delete / purge / restore,
+ * clone. Each validates everything before it writes, writes in one transaction, and emits its
+ * webhook events in that transaction (docs/projects.md).
+ */
+
+// ---- shared rules
+
+/** Statuses only the vendor a project is shared with sets (docs/projects.md). */
+const VENDOR_STATUSES: readonly ProjectStatus[] = ['ACCEPTED_BY_VENDOR', 'DECLINED_BY_VENDOR', 'COMPLETED_BY_VENDOR'];
+
+/** Whether `access` may move the project to `status`: the buyer's editors set the buyer statuses, the vendor the vendor ones. */
+export function assertStatusAllowed(access: ProjectAccess, status: ProjectStatus): void {
+  const vendorStatus = VENDOR_STATUSES.includes(status);
+  if (access.view === 'VENDOR') {
+    if (!vendorStatus) throw forbidden(`A vendor sets only the statuses ${VENDOR_STATUSES.join(', ')}.`);
+    return;
+  }
+  if (!access.canEdit) throw forbidden('You may see this project but not change it.');
+  if (vendorStatus)
+    throw invalid(`${status} is set by the vendor the project is shared with.`, [{ field: 'status', message: 'set by the vendor' }]);
+}
+
+function assertName(name: string, field = 'name'): string {
+  if (name.trim() === '') throw invalid(`${field} must not be blank.`, [{ field, message: 'must not be blank' }]);
+  return name;
+}
+
+/** LQA is a later capability: no LQA profile exists, so naming one is a reference to nothing. */
+function assertNoLqaProfiles(profiles: readonly { lqaProfile?: { uid: string } | undefined }[] | undefined): void {
+  const first = profiles?.[0];
+  if (first)
+    throw new ApiError('invalid', 'ReferenceNotFound', 'LQA profiles do not exist in this organization yet.', {
+      details: [{ field: 'lqaProfiles', message: `unknown LQA profile "${first.lqaProfile?.uid ?? ''}"` }],
+    });
+}
+
+const SETUP_FIELDS = {
+  client: 'clientId',
+  businessUnit: 'businessUnitId',
+  domain: 'domainId',
+  subDomain: 'subDomainId',
+  costCenter: 'costCenterId',
+} as const;
+type SetupField = keyof typeof SETUP_FIELDS;
+
+/**
+ * The setup-record columns a body sets: a reference resolves to its id, null (or, with
+ * `clearMissing`, a field left out) clears it, a field left out otherwise keeps its value.
+ */
+async function setupReferenceColumns(
+  trx: Kysely<DB>,
+  organizationId: string,
+  body: Partial<Record<SetupField, IdReference | null | undefined>>,
+  clearMissing: boolean,
+): Promise<Updateable<ProjectsTable>> {
+  const columns: Updateable<ProjectsTable> = {};
+  for (const [field, column] of Object.entries(SETUP_FIELDS) as [SetupField, (typeof SETUP_FIELDS)[SetupField]][]) {
+    const ref = body[field];
+    if (ref === undefined && !clearMissing) continue;
+    columns[column] = ref ? await resolveReference(trx, organizationId, field as ProjectReferenceKind, field, ref) : null;
+  }
+  return columns;
+}
+
+// ---- create
+
+export async function createProjectV3(deps: AppDeps, caller: Caller, body: CreateProjectV3Body): Promise<ProjectRow> {
+  const db = deps.database.db;
+  assertName(body.name);
+  const sourceLang = assertLanguage('sourceLang', body.sourceLang);
+  const targetLangs = assertTargetLangs(sourceLang, body.targetLangs);
+  assertNoLqaProfiles(body.lqaProfiles);
+  const now = deps.clock().toISOString();
+  const project = await db.transaction().execute(async (trx) => {
+    const references = await setupReferenceColumns(trx, caller.organizationId, body, false);
+    const stepIds = await resolveWorkflowSteps(trx, caller.organizationId, 'workflowSteps', body.workflowSteps ?? []);
+    const settings = {
+      projectWorkflowSettings: {
+        propagateTranslationsToLowerWfDuringUpdateSource: body.propagateTranslationsToLowerWfDuringUpdateSource ?? false,
+      },
+    };
+    const row = await insertProject(trx, {
+      organizationId: caller.organizationId,
+      name: body.name,
+      sourceLang,
+      targetLangs,
+      workflowStepIds: stepIds,
+      // Bots cannot be project owners (description, "Service accounts"): their projects have none.
+      ownerId: caller.isBot ? null : caller.userId,
+      createdById: caller.userId,
+      now,
+      fields: {
+        ...(references as object),
+        purchaseOrder: body.purchaseOrder ?? null,
+        dateDue: body.dateDue ? normalizeDate(body.dateDue) : null,
+        note: body.note ?? null,
+        fileHandover: body.fileHandover ?? false,
+        settings: JSON.stringify(settings),
+      },
+    });
+    const owner = { kind: 'project' as const, id: String(row.id), createdAt: row.createdAt };
+    await writeCustomFieldValues(deps, trx, caller, owner, body.customFields ?? [], 'add');
+    await assertRequiredValuesSet(trx, caller.organizationId, owner);
+    await emitProjectEvents(deps, trx, caller, String(row.id), ['PROJECT_CREATED']);
+    return row;
+  });
+  deps.taskWakeup.notify();
+  return project;
+}
+
+/** Target languages: supported codes, at least one, none equal to the source language. */
+export function assertTargetLangs(sourceLang: string, codes: readonly string[], field = 'targetLangs'): string[] {
+  const targets = assertLanguages(field, codes);
+  if (targets.length === 0) throw invalid(`${field} must name at least one language.`, [{ field, message: 'must not be empty' }]);
+  if (targets.includes(sourceLang))
+    throw invalid(`${field} must not contain the source language ${sourceLang}.`, [
+      { field, message: `contains the source language "${sourceLang}"` },
+    ]);
+  return targets;
+}
+
+/** ISO 8601 UTC, as every timestamp on the wire. */
+export const normalizeDate = (value: string) => new Date(value).toISOString();
+
+// ---- edit
+
+type EditInput = {
+  name?: string | undefined;
+  status?: ProjectStatus | undefined;
+  owner?: IdReference | undefined;
+  purchaseOrder?: string | null | undefined;
+  dateDue?: string | null | undefined;
+  note?: string | null | undefined;
+  fileHandover?: boolean | undefined;
+  archived?: boolean | undefined;
+  propagate?: boolean | undefined;
+  /** PUT only: when given, the project's custom field values become these. */
+  customFields?: readonly CustomFieldInstanceInput[] | undefined;
+} & Partial<Record<SetupField, IdReference | null | undefined>>;
+
+/** PUT v2 / v3: the body replaces the project's editable fields (docs/projects.md, "Edit"). */
+export function editProject(deps: AppDeps, caller: Caller, uid: string, body: EditProjectV2Body): Promise<ProjectRow> {
+  assertNoLqaProfiles(body.lqaProfiles);
+  return applyEdit(
+    deps,
+    caller,
+    uid,
+    {
+      ...body,
+      purchaseOrder: body.purchaseOrder ?? null,
+      dateDue: body.dateDue ?? null,
+      note: body.note ?? null,
+      fileHandover: body.fileHandover ?? false,
+      archived: body.archived ?? false,
+      propagate: body.propagateTranslationsToLowerWfDuringUpdateSource ?? false,
+    },
+    true,
+  );
+}
+
+/** PATCH v1: fields left out keep their values; null clears. */
+export function patchProject(deps: AppDeps, caller: Caller, uid: string, body: PatchProjectBody): Promise<ProjectRow> {
+  if (body.machineTranslateSettings || body.machineTranslateSettingsPerLangs?.length) {
+    throw new ApiError('invalid', 'ReferenceNotFound', 'Machine translation settings do not exist in this organization yet.', {
+      details: [{ field: 'machineTranslateSettings', message: 'not found' }],
+    });
+  }
+  return applyEdit(deps, caller, uid, body, false);
+}
+
+const METADATA_COLUMNS = [
+  'name',
+  'clientId',
+  'businessUnitId',
+  'domainId',
+  'subDomainId',
+  'costCenterId',
+  'ownerId',
+  'purchaseOrder',
+  'note',
+  'fileHandover',
+  'archived',
+  'settings',
+] as const;
+
+/** Which events an edit causes, comparing the row before and after. */
+export function editEvents(before: ProjectRow, after: ProjectRow): WebhookEvent[] {
+  const events: WebhookEvent[] = [];
+  if (before.status !== after.status) events.push('PROJECT_STATUS_CHANGED');
+  if (before.dateDue !== after.dateDue) events.push('PROJECT_DUE_DATE_CHANGED');
+  const same = (a: unknown, b: unknown) => String(a ?? '') === String(b ?? '');
+  if (METADATA_COLUMNS.some((c) => !same(before[c], after[c]))) events.push('PROJECT_METADATA_UPDATED');
+  return events;
+}
+
+async function applyEdit(deps: AppDeps, caller: Caller, uid: string, input: EditInput, replace: boolean): Promise<ProjectRow> {
+  const db = deps.database.db;
+  if (input.name !== undefined) assertName(input.name);
+  const access = await requireProject(db, caller, uid, 'edit');
+  const before = access.project;
+  if (input.status !== undefined && input.status !== before.status) assertStatusAllowed(access, input.status);
+  const now = deps.clock().toISOString();
+  const after = await db.transaction().execute(async (trx) => {
+    const changes: Updateable<ProjectsTable> = {
+      ...(await setupReferenceColumns(trx, caller.organizationId, input, replace)),
+      lastModifiedAt: now,
+      lastModifiedById: caller.userId,
+    };
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.status !== undefined) changes.status = input.status;
+    if (input.owner !== undefined) changes.ownerId = await resolveOwner(trx, caller.organizationId, 'owner', input.owner);
+    if (input.purchaseOrder !== undefined) changes.purchaseOrder = input.purchaseOrder;
+    if (input.dateDue !== undefined) changes.dateDue = input.dateDue === null ? null : normalizeDate(input.dateDue);
+    if (input.note !== undefined) changes.note = input.note;
+    if (input.fileHandover !== undefined) changes.fileHandover = input.fileHandover;
+    if (input.archived !== undefined) changes.archived = input.archived;
+    if (input.propagate !== undefined) {
+      const settings = parseSettings(before.settings);
+      settings.projectWorkflowSettings = { propagateTranslationsToLowerWfDuringUpdateSource: input.propagate };
+      changes.settings = JSON.stringify(settings);
+    }
+    const row = await trx.updateTable('projects').set(changes).where('id', '=', String(before.id)).returningAll().executeTakeFirstOrThrow();
+    if (input.customFields !== undefined)
+      await writeCustomFieldValues(
+        deps,
+        trx,
+        caller,
+        { kind: 'project', id: String(row.id), createdAt: row.createdAt },
+        input.customFields,
+        'replace',
+      );
+    const events = editEvents(before, row);
+    if (input.customFields !== undefined && !events.includes('PROJECT_METADATA_UPDATED')) events.push('PROJECT_METADATA_UPDATED');
+    await emitProjectEvents(deps, trx, caller, String(row.id), events);
+    return row;
+  });
+  deps.taskWakeup.notify();
+  return after;
+}
+
+// ---- status
+
+export async function setProjectStatus(deps: AppDeps, caller: Caller, uid: string, status: ProjectStatus): Promise<void> {
+  const db = deps.database.db;
+  const access = await requireProject(db, caller, uid, 'view');
+  assertStatusAllowed(access, status);
+  if (access.project.status === status) return;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('projects')
+      .set({ status, lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
+      .where('id', '=', String(access.project.id))
+      .execute();
+    await emitProjectEvents(deps, trx, caller, String(access.project.id), ['PROJECT_STATUS_CHANGED']);
+  });
+  deps.taskWakeup.notify();
+}
+
+// ---- delete, purge, restore
+
+/**
+ * A project of the caller's organization by uid, deleted or not, that the caller may delete: the
+ * recycle bin of restore and purge. Others' deleted projects stay invisible (404).
+ */
+async function deletableProject(db: Kysely<DB>, caller: Caller, uid: string): Promise<ProjectRow> {
+  const project = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('uid', '=', uid)
+    .where('organizationId', '=', caller.organizationId)
+    .executeTakeFirst();
+  if (!project) throw notFound('Project');
+  if (project.deletedAt === null) return (await requireProject(db, caller, uid, 'delete')).project;
+  const own = String(project.ownerId) === caller.userId || String(project.createdById) === caller.userId;
+  const allowed =
+    caller.role === 'ADMIN' || (caller.role === 'PROJECT_MANAGER' && (own || hasRight(caller.role, caller.settings, 'projectDeleteOther')));
+  if (!allowed) throw notFound('Project');
+  return project;
+}
+
+/** Soft delete (the project goes to the recycle bin) or, with `purge`, removal of the project and its files for good. */
+export async function deleteProject(deps: AppDeps, caller: Caller, uid: string, purge: boolean): Promise<void> {
+  const db = deps.database.db;
+  const project = purge ? await deletableProject(db, caller, uid) : (await requireProject(db, caller, uid, 'delete')).project;
+  const projectId = String(project.id);
+  const sha256s = await db.transaction().execute(async (trx) => {
+    if (project.deletedAt === null) await emitProjectEvents(deps, trx, caller, projectId, ['PROJECT_DELETED']);
+    if (!purge) {
+      await trx
+        .updateTable('projects')
+        .set({ deletedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
+        .where('id', '=', projectId)
+        .execute();
+      return [];
+    }
+    const files = await projectFileHashes(trx, projectId);
+    await trx.deleteFrom('jobs').where('projectId', '=', projectId).execute();
+    await trx.deleteFrom('projects').where('id', '=', projectId).execute();
+    return files;
+  });
+  deps.taskWakeup.notify();
+  await releaseStoredFiles(deps, sha256s);
+}
+
+/** Every stored file the project's records hold: job sources, the jobs' own files (target, handover), reference files. */
+async function projectFileHashes(trx: Kysely<DB>, projectId: string): Promise<string[]> {
+  const sources = await trx.selectFrom('jobSources').select('sha256').where('projectId', '=', projectId).execute();
+  const jobs = await trx.selectFrom('jobs').select('id').where('projectId', '=', projectId).execute();
+  const jobFiles = await jobFileHashes(
+    trx,
+    jobs.map((j) => String(j.id)),
+  );
+  const references = await trx.selectFrom('referenceFiles').select('sha256').where('projectId', '=', projectId).execute();
+  return [...sources.map((r) => r.sha256), ...jobFiles, ...references.map((r) => r.sha256)];
+}
+
+/** Brings a project back from the recycle bin and out of the archive (docs/projects.md). */
+export async function restoreProject(deps: AppDeps, caller: Caller, uid: string): Promise<ProjectRow> {
+  const db = deps.database.db;
+  const project = await deletableProject(db, caller, uid);
+  if (project.deletedAt === null && !bool(project.archived)) return project;
+  const row = await db.transaction().execute(async (trx) => {
+    const restored = await trx
+      .updateTable('projects')
+      .set({ deletedAt: null, archived: false, lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
+      .where('id', '=', String(project.id))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await emitProjectEvents(deps, trx, caller, String(project.id), ['PROJECT_METADATA_UPDATED']);
+    return restored;
+  });
+  deps.taskWakeup.notify();
+  return row;
+}
+
+// ---- clone
+
+/**
+ * A new project with the source's languages, workflow steps, setup references and settings, owned
+ * by the caller, status NEW; jobs, reference files, providers and the vendor are not copied.
+ */
+export async function cloneProject(deps: AppDeps, caller: Caller, uid: string, name: string): Promise<ProjectRow> {
+  const db = deps.database.db;
+  assertName(name);
+  const source = (await requireProject(db, caller, uid, 'view')).project;
+  if (String(source.organizationId) !== caller.organizationId) throw notFound('Project');
+  const now = deps.clock().toISOString();
+  const clone = await db.transaction().execute(async (trx) => {
+    const steps = await trx
+      .selectFrom('projectWorkflowSteps')
+      .select('workflowStepId')
+      .where('projectId', '=', String(source.id))
+      .orderBy('workflowLevel')
+      .execute();
+    const row = await insertProject(trx, {
+      organizationId: caller.organizationId,
+      name,
+      sourceLang: source.sourceLang,
+      targetLangs: await projectTargetLanguages(trx, source.id),
+      workflowStepIds: steps.map((s) => s.workflowStepId),
+      ownerId: caller.isBot ? null : caller.userId,
+      createdById: caller.userId,
+      now,
+      fields: {
+        clientId: source.clientId,
+        businessUnitId: source.businessUnitId,
+        costCenterId: source.costCenterId,
+        domainId: source.domainId,
+        subDomainId: source.subDomainId,
+        templateId: source.templateId,
+        purchaseOrder: source.purchaseOrder,
+        dateDue: source.dateDue,
+        note: source.note,
+        fileHandover: source.fileHandover,
+        settings: source.settings,
+      },
+    });
+    await emitProjectEvents(deps, trx, caller, String(row.id), ['PROJECT_CREATED']);
+    return row;
+  });
+  deps.taskWakeup.notify();
+  return clone;
+}

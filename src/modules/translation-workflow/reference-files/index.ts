@@ -1,0 +1,1 @@
+export { referenceFilesRoutes } from './reference-files.routes.js';

@@ -1,0 +1,1 @@
+export { workflowChangesRoutes } from './workflow-changes.routes.js';

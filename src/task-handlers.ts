@@ -1,0 +1,42 @@
+import type { AppDeps, AppTaskHandler } from './deps.js';
+import { callbackTask, failAsyncRequest } from './modules/integration/async-requests/index.js';
+import { deliverTask } from './modules/integration/webhooks/index.js';
+import { targetFileTask } from './modules/translation-workflow/job-files/index.js';
+import { updateSourceTask, updateTargetTask } from './modules/translation-workflow/job-updates/index.js';
+import { importJobTask } from './modules/translation-workflow/jobs/index.js';
+import { createFromTemplateTask } from './modules/translation-workflow/projects/index.js';
+import { createTaskRegistry } from './queue/queue.js';
+import type { TaskKind, TaskRecord, TaskRegistry } from './queue/types.js';
+
+/** The kinds the app enqueues (`test.` kinds belong to the queue's own tests). */
+type AppTaskKind = Exclude<TaskKind, `test.${string}`>;
+
+/**
+ * The composition root of background work: one handler for every task kind the modules declare
+ * (each module adds its kinds to `TaskPayloads` beside its handler). A kind declared without a
+ * handler here does not compile.
+ */
+const HANDLERS: { readonly [K in AppTaskKind]: AppTaskHandler<K> } = {
+  'webhook.deliver': deliverTask,
+  'async.callback': callbackTask,
+  'job.import': importJobTask,
+  'job.targetFile': targetFileTask,
+  'job.updateSource': updateSourceTask,
+  'job.updateTarget': updateTargetTask,
+  'project.createFromTemplate': createFromTemplateTask,
+};
+
+/** Every task handler the worker runs. */
+export function buildTaskRegistry(): TaskRegistry<AppDeps> {
+  return createTaskRegistry<AppDeps>(Object.values(HANDLERS));
+}
+
+/**
+ * What the worker does, besides the handler's own `onFinalFailure`, when a task fails for good:
+ * the async-requests module records `errorCode`/`errorDesc` on the task's async request.
+ */
+export function buildTaskFailureHook(deps: AppDeps): (task: TaskRecord, error: unknown) => Promise<void> {
+  return async (task, error) => {
+    if (task.asyncRequestId) await failAsyncRequest(deps, task.asyncRequestId, error);
+  };
+}
