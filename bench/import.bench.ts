@@ -125,8 +125,8 @@ const jobSourceId = await db.transaction().execute(async (trx) => {
     .insertInto('jobSources')
     .values({
       uid: newUid(),
-      organizationId: String(organization.id),
-      projectId: String(project.id),
+      organizationId: organization.id,
+      projectId: project.id,
       innerId: 1,
       filename: 'catalogs.xlf',
       directory: null,
@@ -140,7 +140,7 @@ const jobSourceId = await db.transaction().execute(async (trx) => {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return String(source.id);
+  return source.id;
 });
 
 globalThis.gc?.();

@@ -62,7 +62,7 @@ const deps: AppDeps = {
 console.log(`task queue on ${database.dialect}${url ? '' : ' (file, WAL, synchronous=FULL)'}, node ${process.version}`);
 
 const organizations: string[] = [];
-for (let i = 0; i < 100; i++) organizations.push(String((await insertOrganization(db, `Bench organization ${i}`)).id));
+for (let i = 0; i < 100; i++) organizations.push((await insertOrganization(db, `Bench organization ${i}`)).id);
 
 function line(name: string, value: string): void {
   console.log(`${name.padEnd(62)} ${value}`);

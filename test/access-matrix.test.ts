@@ -62,7 +62,7 @@ describe('access matrix: every route, every kind of caller', () => {
     });
     botToken = issued.json().access_token;
 
-    const target = await makeUser(db, organization, { role: 'LINGUIST', createdById: String(admin.id) });
+    const target = await makeUser(db, organization, { role: 'LINGUIST', createdById: admin.id });
     const serviceAccount = await makeServiceAccount(t, adminHeaders);
     const webhook = await t.inject({
       method: 'POST',
@@ -72,12 +72,10 @@ describe('access matrix: every route, every kind of caller', () => {
     });
     const asyncRequest = await db
       .transaction()
-      .execute((trx) =>
-        createAsyncRequest(t.deps, trx, { organizationId: String(organization.id), createdById: String(admin.id), action: 'IMPORT_JOB' }),
-      );
+      .execute((trx) => createAsyncRequest(t.deps, trx, { organizationId: organization.id, createdById: admin.id, action: 'IMPORT_JOB' }));
     const { row: token } = await insertApiToken(db, {
-      userId: String(admin.id),
-      organizationId: String(organization.id),
+      userId: admin.id,
+      organizationId: organization.id,
       name: 'fixture',
       expiresAt: null,
       now: t.clock(),
@@ -91,7 +89,7 @@ describe('access matrix: every route, every kind of caller', () => {
       '/api2/v1/serviceAccounts/:uid:uid': serviceAccount.uid,
       webHookUid: webhook.json().uid,
       webhookUid: webhook.json().uid,
-      asyncRequestId: String(asyncRequest.id),
+      asyncRequestId: asyncRequest.id,
     };
     fixtures.queries = {
       'POST /api2/v2/webhooks/:webhookUid/test': 'event=JOB_CREATED',
@@ -128,14 +126,14 @@ describe('access matrix: every route, every kind of caller', () => {
     const db = t.database.db;
     const now = state === 'expired' ? new Date(t.clock().getTime() - 2 * 86_400_000) : t.clock();
     const { token } = await createLoginToken(db, {
-      userId: String(user.id),
-      organizationId: String(user.organizationId),
+      userId: user.id,
+      organizationId: user.organizationId,
       now,
       ttlSeconds: 86_400,
     });
     if (state === 'revoked') {
       const row = await db.selectFrom('loginTokens').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
-      await revokeLoginToken(db, String(row.id), t.clock());
+      await revokeLoginToken(db, row.id, t.clock());
     }
     return token;
   }

@@ -124,7 +124,7 @@ describe('personal API tokens', () => {
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json().errorCode).toBe('InvalidArguments');
     }
-    const rows = await t.database.db.selectFrom('apiTokens').select('id').where('userId', '=', String(user.id)).execute();
+    const rows = await t.database.db.selectFrom('apiTokens').select('id').where('userId', '=', user.id).execute();
     expect(rows).toEqual([]);
     expect((await create(headers, { name: 'x'.repeat(255) })).statusCode).toBe(201);
   });

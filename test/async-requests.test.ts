@@ -55,16 +55,16 @@ describe('asynchronous requests', () => {
 
   it('asyncResponse stays null until the request finishes', async () => {
     const { organization, user, headers } = await signedInUser(t, 'ADMIN');
-    const request = await newRequest(String(organization.id), String(user.id));
+    const request = await newRequest(organization.id, user.id);
     const pending = (await t.inject({ url: `/api2/v1/async/${request.id}`, headers })).json();
     expect(pending).toMatchObject({
-      id: String(request.id),
+      id: request.id,
       action: 'IMPORT_JOB',
       asyncResponse: null,
       createdBy: { uid: user.uid },
       parent: null,
     });
-    await completeAsyncRequest(t.deps, t.database.db, String(request.id), { acceptedSegmentsCount: 12 });
+    await completeAsyncRequest(t.deps, t.database.db, request.id, { acceptedSegmentsCount: 12 });
     const done = (await t.inject({ url: `/api2/v1/async/${request.id}`, headers })).json();
     expect(done.asyncResponse).toMatchObject({
       errorCode: null,
@@ -77,12 +77,12 @@ describe('asynchronous requests', () => {
   it('lists pending requests of the caller, or with all=true of the organization (ADMIN only)', async () => {
     const { organization, user, headers } = await signedInUser(t, 'ADMIN');
     const linguist = await makeUser(t.database.db, organization, { role: 'LINGUIST' });
-    const mine = await newRequest(String(organization.id), String(user.id));
-    const theirs = await newRequest(String(organization.id), String(linguist.id));
+    const mine = await newRequest(organization.id, user.id);
+    const theirs = await newRequest(organization.id, linguist.id);
     const own = (await t.inject({ url: '/api2/v1/async', headers })).json();
-    expect(own.content.map((r: { id: string }) => r.id)).toEqual([String(mine.id)]);
+    expect(own.content.map((r: { id: string }) => r.id)).toEqual([mine.id]);
     const all = (await t.inject({ url: '/api2/v1/async?all=true', headers })).json();
-    expect(all.content.map((r: { id: string }) => r.id)).toEqual([String(mine.id), String(theirs.id)]);
+    expect(all.content.map((r: { id: string }) => r.id)).toEqual([mine.id, theirs.id]);
     const linguistHeaders = apiToken(await loginAs(t, linguist));
     expect((await t.inject({ url: '/api2/v1/async?all=true', headers: linguistHeaders })).statusCode).toBe(403);
     // A linguist sees its own request, not the admin's.
@@ -92,28 +92,28 @@ describe('asynchronous requests', () => {
 
   it(`an organization over its pending limit (${LIMIT}) gets 429 and nothing is written`, async () => {
     const { organization, user, headers } = await signedInUser(t, 'ADMIN');
-    for (let i = 0; i < LIMIT; i++) await newRequest(String(organization.id), String(user.id));
+    for (let i = 0; i < LIMIT; i++) await newRequest(organization.id, user.id);
     const status = (await t.inject({ url: '/api2/v1/async/status', headers })).json();
     expect(status).toEqual({ concurrentRequests: { limit: LIMIT, count: LIMIT } });
-    const over = newRequest(String(organization.id), String(user.id));
+    const over = newRequest(organization.id, user.id);
     await expect(over).rejects.toMatchObject({ statusCode: 429, errorCode: 'TooManyPendingRequests' });
     expect((await t.inject({ url: '/api2/v1/async/status', headers })).json().concurrentRequests.count).toBe(LIMIT);
     // Other organizations are not affected.
     const other = await signedInUser(t, 'ADMIN', await makeOrganization(t.database.db));
-    await newRequest(String(other.organization.id), String(other.user.id));
+    await newRequest(other.organization.id, other.user.id);
   });
 
   it('a task that fails for good records errorCode and errorDesc on its request', async () => {
     const { organization, user, headers } = await signedInUser(t, 'ADMIN');
     const request = await t.database.db.transaction().execute(async (trx) => {
       const created = await createAsyncRequest(t.deps, trx, {
-        organizationId: String(organization.id),
-        createdById: String(user.id),
+        organizationId: organization.id,
+        createdById: user.id,
         action: 'IMPORT_JOB',
       });
       await enqueue(
         trx,
-        { kind: 'test.always-fails', payload: {}, organizationId: String(organization.id), asyncRequestId: String(created.id) },
+        { kind: 'test.always-fails', payload: {}, organizationId: organization.id, asyncRequestId: created.id },
         t.clock(),
       );
       return created;
@@ -130,20 +130,20 @@ describe('asynchronous requests', () => {
     const { organization, user } = await signedInUser(t, 'ADMIN');
     const receiver = await startReceiver();
     receivers.push(receiver);
-    const request = await newRequest(String(organization.id), String(user.id), { callbackUrl: receiver.url });
-    await completeAsyncRequest(t.deps, t.database.db, String(request.id));
+    const request = await newRequest(organization.id, user.id, { callbackUrl: receiver.url });
+    await completeAsyncRequest(t.deps, t.database.db, request.id);
     t.deps.taskWakeup.notify();
     const [call] = await receiver.waitFor(1);
-    expect(JSON.parse(call!.body)).toMatchObject({ id: String(request.id), action: 'IMPORT_JOB', asyncResponse: { errorCode: null } });
+    expect(JSON.parse(call!.body)).toMatchObject({ id: request.id, action: 'IMPORT_JOB', asyncResponse: { errorCode: null } });
     // Finishing twice changes nothing and calls back once.
-    await completeAsyncRequest(t.deps, t.database.db, String(request.id), { errorCode: 'Late' });
+    await completeAsyncRequest(t.deps, t.database.db, request.id, { errorCode: 'Late' });
     await new Promise((done) => setTimeout(done, 150));
     expect(receiver.calls).toHaveLength(1);
   });
 
   it("another organization's request, or a malformed id, is not found", async () => {
     const { organization, user } = await signedInUser(t, 'ADMIN');
-    const request = await newRequest(String(organization.id), String(user.id));
+    const request = await newRequest(organization.id, user.id);
     const other = await signedInUser(t, 'ADMIN', await makeOrganization(t.database.db));
     expect((await t.inject({ url: `/api2/v1/async/${request.id}`, headers: other.headers })).statusCode).toBe(404);
     expect((await t.inject({ url: '/api2/v1/async/not-a-number', headers: other.headers })).statusCode).toBe(404);

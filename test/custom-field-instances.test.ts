@@ -54,10 +54,10 @@ describe('custom field values on projects, templates and jobs', () => {
       .insertInto('projectTemplates')
       .values({
         uid: newUid(),
-        organizationId: String(organization.id),
+        organizationId: organization.id,
         name: uniqueName('Template'),
         createdAt: now,
-        createdById: String(admin.id),
+        createdById: admin.id,
         lastModifiedAt: now,
       })
       .returning('uid')
@@ -75,7 +75,7 @@ describe('custom field values on projects, templates and jobs', () => {
         .selectFrom('webhookCalls')
         .select('id')
         .where('event', '=', event)
-        .where('organizationId', '=', String(organization.id))
+        .where('organizationId', '=', organization.id)
         .execute()
     ).length;
   const EVENTS = { project: 'PROJECT_METADATA_UPDATED', template: 'PROJECT_TEMPLATE_UPDATED', job: 'JOB_UPDATED' } as const;

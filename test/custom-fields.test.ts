@@ -45,7 +45,7 @@ describe('custom fields', () => {
     const signedIn = await signedInUser(t, 'ADMIN');
     admin = signedIn.headers;
     adminUid = signedIn.user.uid;
-    organizationId = String(signedIn.organization.id);
+    organizationId = signedIn.organization.id;
   });
   afterAll(() => t.close());
 
@@ -391,9 +391,7 @@ describe('custom fields', () => {
       expect((await api('DELETE', `/${field.uid}`, admin)).statusCode).toBe(204);
       expect((await api('GET', `/${field.uid}`, admin)).statusCode).toBe(404);
       expect((await api('GET', `/${field.uid}/options`, admin)).statusCode).toBe(404);
-      expect(await t.database.db.selectFrom('customFieldOptions').select('id').where('fieldId', '=', String(fieldId)).execute()).toEqual(
-        [],
-      );
+      expect(await t.database.db.selectFrom('customFieldOptions').select('id').where('fieldId', '=', fieldId).execute()).toEqual([]);
       expect((await api('DELETE', `/${field.uid}`, admin)).statusCode).toBe(404);
       // Its name is free again.
       await create({ name: field.name, type: 'STRING' });

@@ -41,7 +41,7 @@ export interface UserOverrides {
 export async function makeUser(db: Kysely<DB>, organization: OrganizationRow, overrides: UserOverrides = {}): Promise<UserRow> {
   const userName = overrides.userName ?? unique('user-');
   return insertUser(db, {
-    organizationId: String(organization.id),
+    organizationId: organization.id,
     userName,
     email: overrides.email ?? `${userName}@example.test`,
     firstName: overrides.firstName ?? 'Test',

@@ -25,7 +25,7 @@ describe('file handovers over HTTP', () => {
 
   async function setup(fileHandover = true) {
     const project = await makeProject(t, organization.id, { createdById: admin.id, targetLangs: ['de', 'fr'] });
-    await t.database.db.updateTable('projects').set({ fileHandover }).where('id', '=', String(project.id)).execute();
+    await t.database.db.updateTable('projects').set({ fileHandover }).where('id', '=', project.id).execute();
     const { jobs } = await makeJobs(t, project, { providerUserIds: [linguist.id] });
     return { project, jobs };
   }

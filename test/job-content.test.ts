@@ -267,14 +267,14 @@ describe('job content over HTTP', () => {
     const template = await t.database.db
       .selectFrom('emailTemplates')
       .select(['id', 'subject'])
-      .where('organizationId', '=', String(organization.id))
+      .where('organizationId', '=', organization.id)
       .executeTakeFirstOrThrow();
     const url = `/api2/v1/projects/${project.uid}/jobs/notifyAssigned`;
     const response = await t.inject({
       method: 'POST',
       url,
       headers: adminHeaders,
-      payload: { jobs: [{ uid: jobs[0]!.uid }], emailTemplate: { id: String(template.id) }, cc: ['pm@example.test'] },
+      payload: { jobs: [{ uid: jobs[0]!.uid }], emailTemplate: { id: template.id }, cc: ['pm@example.test'] },
     });
     expect(response.statusCode, response.body).toBe(204);
     const list = await t.inject({ method: 'GET', url: '/api2/v1/notifications', headers: linguistHeaders });

@@ -352,7 +352,7 @@ describe('job files over HTTP', () => {
       const steps = await t.database.db
         .selectFrom('workflowSteps')
         .select('uid')
-        .where('organizationId', '=', String(organization.id))
+        .where('organizationId', '=', organization.id)
         .orderBy('orderIndex')
         .limit(2)
         .execute();

@@ -170,7 +170,7 @@ describe('job operations over HTTP', () => {
       const step = await t.database.db
         .selectFrom('projectWorkflowSteps')
         .select('id')
-        .where('projectId', '=', String(project.id))
+        .where('projectId', '=', project.id)
         .executeTakeFirstOrThrow();
       const linguist = await linguistWith({ targetLocales: ['fr'] });
       const response = await t.inject({
@@ -179,7 +179,7 @@ describe('job operations over HTTP', () => {
         headers: adminHeaders,
         payload: {
           jobPartTargetLangs: [{ uid: jobs[0]!.uid, targetLangs: ['fr', 'es'] }],
-          workflowSettings: [{ workflowStep: { id: String(step.id) }, linguist: { uid: linguist.uid }, due: '2027-02-01T10:00:00Z' }],
+          workflowSettings: [{ workflowStep: { id: step.id }, linguist: { uid: linguist.uid }, due: '2027-02-01T10:00:00Z' }],
         },
       });
       expect(response.statusCode, response.body).toBe(201);
@@ -351,12 +351,12 @@ describe('job operations over HTTP', () => {
       for (const uid of [a.uid, b.uid]) {
         const row = await jobRow(uid);
         expect([row.status, row.dateDue]).toEqual(['ACCEPTED', '2027-03-01T08:00:00.000Z']);
-        const providers = await t.database.db.selectFrom('jobProviders').select('userId').where('jobId', '=', String(row.id)).execute();
-        expect(providers.map((p) => String(p.userId))).toEqual([String(linguist.id)]);
+        const providers = await t.database.db.selectFrom('jobProviders').select('userId').where('jobId', '=', row.id).execute();
+        expect(providers.map((p) => String(p.userId))).toEqual([linguist.id]);
         const history = await t.database.db
           .selectFrom('jobStatusChanges')
           .select('status')
-          .where('jobId', '=', String(row.id))
+          .where('jobId', '=', row.id)
           .orderBy('id')
           .execute();
         expect(history.map((h) => h.status)).toEqual(['NEW', 'ACCEPTED']);

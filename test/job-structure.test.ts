@@ -137,7 +137,7 @@ describe('job structure over HTTP', () => {
     const steps = await t.database.db
       .selectFrom('workflowSteps')
       .select('uid')
-      .where('organizationId', '=', String(organization.id))
+      .where('organizationId', '=', organization.id)
       .orderBy('orderIndex')
       .execute();
     stepUids = steps.map((s) => s.uid);
@@ -150,7 +150,7 @@ describe('job structure over HTTP', () => {
     const job = await jobRow(jobUid);
     await db()
       .insertInto('jobSegments')
-      .values({ jobId: String(job.id), idx, target, confirmed: false, modifiedAt: t.clock().toISOString(), modifiedById: String(admin.id) })
+      .values({ jobId: job.id, idx, target, confirmed: false, modifiedAt: t.clock().toISOString(), modifiedById: admin.id })
       .execute();
   }
   async function twoStepProject(targetLangs = ['de']) {
@@ -247,7 +247,7 @@ describe('job structure over HTTP', () => {
       const rows = await db()
         .selectFrom('jobs')
         .selectAll()
-        .where('projectId', '=', String(project.id))
+        .where('projectId', '=', project.id)
         .orderBy('workflowLevel')
         .orderBy('beginIndex')
         .execute();
@@ -304,7 +304,7 @@ describe('job structure over HTTP', () => {
       const rows = await db()
         .selectFrom('jobs')
         .select(['workflowLevel', 'beginIndex', 'endIndex'])
-        .where('projectId', '=', String(project.id))
+        .where('projectId', '=', project.id)
         .where('workflowLevel', '=', 2)
         .orderBy('beginIndex')
         .execute();
@@ -330,7 +330,7 @@ describe('job structure over HTTP', () => {
         const response = await t.inject({ method: 'POST', url, headers: adminHeaders, payload });
         expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       }
-      const rows = await db().selectFrom('jobs').select(['beginIndex']).where('projectId', '=', String(project.id)).execute();
+      const rows = await db().selectFrom('jobs').select(['beginIndex']).where('projectId', '=', project.id).execute();
       expect(rows).toHaveLength(2);
       expect(rows.every((r) => r.beginIndex === null)).toBe(true);
     });

@@ -276,7 +276,7 @@ describe('updateSource and updateTarget over HTTP', () => {
       expect((await upload('source', project.uid, 'a.txt', 'B.', { jobs: [{ uid }] })).json().errorCode).toBe('JobInFinalStatus');
       await db().updateTable('jobs').set({ status: 'NEW', beginIndex: 0, endIndex: 0 }).where('uid', '=', uid).execute();
       expect((await upload('source', project.uid, 'a.txt', 'B.', { jobs: [{ uid }] })).json().errorCode).toBe('JobIsSplit');
-      expect(String((await sourceOf(uid)).id)).toBe(made.sourceId);
+      expect((await sourceOf(uid)).id).toBe(made.sourceId);
     });
 
     it('keeps the jobs on their file when the new file cannot be imported', async () => {
@@ -286,7 +286,7 @@ describe('updateSource and updateTarget over HTTP', () => {
       expect(response.statusCode, response.body).toBe(200);
       const outcome = await finished(response.json().asyncRequest.id);
       expect(outcome.errorCode).toBe('ImportFailed');
-      expect(String((await sourceOf(made.jobs[0]!.uid)).id)).toBe(made.sourceId);
+      expect((await sourceOf(made.jobs[0]!.uid)).id).toBe(made.sourceId);
       expect((await segments(project.uid, made.jobs[0]!.uid)).map((s) => s.translation)).toEqual(['Bleib.']);
       expect(await db().selectFrom('jobSources').select('id').where('filename', '=', 'broken.json').executeTakeFirst()).toBeUndefined();
     });

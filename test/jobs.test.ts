@@ -102,7 +102,7 @@ describe('jobs', () => {
     const steps = await t.database.db
       .selectFrom('workflowSteps')
       .select('uid')
-      .where('organizationId', '=', String(organization.id))
+      .where('organizationId', '=', organization.id)
       .orderBy('orderIndex')
       .limit(stepCount)
       .execute();
@@ -113,10 +113,10 @@ describe('jobs', () => {
     const rows = await t.database.db
       .selectFrom('projectWorkflowSteps')
       .select('id')
-      .where('projectId', '=', String(project.id))
+      .where('projectId', '=', project.id)
       .orderBy('workflowLevel')
       .execute();
-    return rows.map((r) => String(r.id));
+    return rows.map((r) => r.id);
   }
 
   describe('createJob and the import', () => {
@@ -258,7 +258,7 @@ describe('jobs', () => {
       const template = await t.database.db
         .selectFrom('emailTemplates')
         .select('id')
-        .where('organizationId', '=', String(organization.id))
+        .where('organizationId', '=', organization.id)
         .executeTakeFirstOrThrow();
       const hook = await t.inject({
         method: 'POST',
@@ -274,8 +274,8 @@ describe('jobs', () => {
           {
             id: first,
             due: '2027-01-05T10:00:00.00Z',
-            assignments: [{ targetLang: 'de', providers: [{ type: 'USER', id: String(linguist.id) }] }],
-            notifyProvider: { organizationEmailTemplate: { id: String(template.id) }, notificationIntervalInMinutes: '10' },
+            assignments: [{ targetLang: 'de', providers: [{ type: 'USER', id: linguist.id }] }],
+            notifyProvider: { organizationEmailTemplate: { id: template.id }, notificationIntervalInMinutes: '10' },
           },
           { id: Number(second), assignments: [] },
         ],
@@ -300,7 +300,7 @@ describe('jobs', () => {
       const calls = await t.database.db
         .selectFrom('webhookCalls')
         .select(['event', 'body'])
-        .where('organizationId', '=', String(organization.id))
+        .where('organizationId', '=', organization.id)
         .where('event', '=', 'JOB_CREATED')
         .execute();
       expect(calls).toHaveLength(1);
@@ -513,7 +513,7 @@ describe('jobs', () => {
         method: 'PUT',
         url: jobUrl(uid),
         headers,
-        payload: { status: 'ACCEPTED', dateDue: '2027-03-01T09:00:00Z', providers: [{ type: 'USER', id: String(linguist.id) }] },
+        payload: { status: 'ACCEPTED', dateDue: '2027-03-01T09:00:00Z', providers: [{ type: 'USER', id: linguist.id }] },
       });
       expect(put.statusCode).toBe(200);
       expect(put.json()).toMatchObject({
@@ -610,7 +610,7 @@ describe('jobs', () => {
       const source = await t.database.db
         .selectFrom('jobSources')
         .select(['id', 'sha256'])
-        .where('projectId', '=', String(project.id))
+        .where('projectId', '=', project.id)
         .executeTakeFirstOrThrow();
       const remove = (uids: string[]) =>
         t.inject({
@@ -623,11 +623,9 @@ describe('jobs', () => {
       expect(await t.deps.blobs.has(source.sha256)).toBe(true);
       expect((await t.inject({ method: 'GET', url: `/api2/v1/projects/${project.uid}/jobs/${de}`, headers })).statusCode).toBe(404);
       expect((await remove([fr!])).statusCode).toBe(204);
+      expect(await t.database.db.selectFrom('jobSources').select('id').where('id', '=', source.id).executeTakeFirst()).toBeUndefined();
       expect(
-        await t.database.db.selectFrom('jobSources').select('id').where('id', '=', String(source.id)).executeTakeFirst(),
-      ).toBeUndefined();
-      expect(
-        await t.database.db.selectFrom('sourceSegments').select('idx').where('jobSourceId', '=', String(source.id)).executeTakeFirst(),
+        await t.database.db.selectFrom('sourceSegments').select('idx').where('jobSourceId', '=', source.id).executeTakeFirst(),
       ).toBeUndefined();
       expect(await t.deps.blobs.has(source.sha256)).toBe(false);
       expect((await remove([fr!])).statusCode).toBe(404);

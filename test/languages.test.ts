@@ -46,7 +46,7 @@ describe('supported languages', () => {
     t = await createTestApp();
     const admin = await signedInUser(t, 'ADMIN');
     headers = admin.headers;
-    organizationId = String(admin.organization.id);
+    organizationId = admin.organization.id;
   });
   afterAll(() => t.close());
 

@@ -20,7 +20,7 @@ describe('login, tokens and the users list', () => {
       const body = response.json();
       expect(body.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
       expect(new Date(body.expires).getTime()).toBe(t.clock().getTime() + 24 * 3600 * 1000);
-      expect(body.user).toMatchObject({ uid: user.uid, id: String(user.id), userName: user.userName, role: 'PROJECT_MANAGER' });
+      expect(body.user).toMatchObject({ uid: user.uid, id: user.id, userName: user.userName, role: 'PROJECT_MANAGER' });
     }
   });
 
@@ -61,7 +61,7 @@ describe('login, tokens and the users list', () => {
 
   it("lists only the users of the caller's organization, with filters and paging", async () => {
     const { organization, headers, user: admin } = await signedInUser(t, 'ADMIN');
-    await makeUser(t.database.db, organization, { firstName: 'Zoë', lastName: 'Zimmer', role: 'LINGUIST', createdById: String(admin.id) });
+    await makeUser(t.database.db, organization, { firstName: 'Zoë', lastName: 'Zimmer', role: 'LINGUIST', createdById: admin.id });
     await makeUser(t.database.db, organization, { firstName: 'Ann', lastName: 'Anders', role: 'PROJECT_MANAGER' });
     const other = await makeOrganization(t.database.db);
     await makeUser(t.database.db, other, { firstName: 'Zed', lastName: 'Elsewhere' });

@@ -34,7 +34,7 @@ describe('notifications', () => {
     t = await createTestApp();
     anna = await signedInUser(t, 'LINGUIST');
     ben = await signedInUser(t, 'PROJECT_MANAGER', anna.organization);
-    organizationId = String(anna.organization.id);
+    organizationId = anna.organization.id;
   });
   afterAll(() => t.close());
 

@@ -16,10 +16,10 @@ describe('project access rules', () => {
   let organization: OrganizationRow;
 
   const callerOf = (user: UserRow, settings: RoleSettings | null = null): Caller => ({
-    userId: String(user.id),
+    userId: user.id,
     userUid: user.uid,
     userName: user.userName,
-    organizationId: String(user.organizationId),
+    organizationId: user.organizationId,
     role: user.role,
     isBot: false,
     settings,

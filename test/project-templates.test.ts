@@ -49,7 +49,7 @@ describe('project templates', () => {
         settings: JSON.stringify({ accessSettings: { downloadEnabled: true }, contentGroup: 'x' }),
         ...extra,
       })
-      .where('id', '=', String(project.id))
+      .where('id', '=', project.id)
       .execute();
     const response = await api('POST', 'projectTemplates', headers, { project: { uid: project.uid }, name: uniqueName('Template') });
     expect(response.statusCode, response.body).toBe(201);
@@ -60,14 +60,14 @@ describe('project templates', () => {
     table: 'clients' | 'domains' | 'subDomains' | 'businessUnits' | 'costCenters' | 'vendors',
     uid: string,
   ): Promise<string> {
-    return String((await t.database.db.selectFrom(table).select('id').where('uid', '=', uid).executeTakeFirstOrThrow()).id);
+    return (await t.database.db.selectFrom(table).select('id').where('uid', '=', uid).executeTakeFirstOrThrow()).id;
   }
 
   async function callsOf(event: string): Promise<number> {
     const rows = await t.database.db
       .selectFrom('webhookCalls')
       .select('id')
-      .where('organizationId', '=', String(organization.id))
+      .where('organizationId', '=', organization.id)
       .where('event', '=', event)
       .execute();
     return rows.length;
@@ -150,7 +150,7 @@ describe('project templates', () => {
     const email = await t.database.db
       .selectFrom('emailTemplates')
       .select('id')
-      .where('organizationId', '=', String(organization.id))
+      .where('organizationId', '=', organization.id)
       .executeTakeFirstOrThrow();
     const response = await t.inject({
       method: 'PUT',
@@ -162,10 +162,10 @@ describe('project templates', () => {
           {
             workflowStep: { id: first!.id },
             assignedTo: [{ targetLang: 'de', providers: [{ type: 'USER', id: linguist.uid }] }],
-            notifyProvider: { organizationEmailTemplate: { id: String(email.id) }, notificationIntervalInMinutes: 30 },
+            notifyProvider: { organizationEmailTemplate: { id: email.id }, notificationIntervalInMinutes: 30 },
           },
         ],
-        notifyProvider: { organizationEmailTemplate: { id: String(email.id) } },
+        notifyProvider: { organizationEmailTemplate: { id: email.id } },
         projectWorkflowSettings: { completeUnassigned: true },
       },
     });
@@ -179,10 +179,10 @@ describe('project templates', () => {
       { targetLang: 'de', providers: [expect.objectContaining({ type: 'USER', uid: linguist.uid, userName: linguist.userName })] },
     ]);
     expect(edited.workflowSettings[0].notifyProvider).toEqual({
-      organizationEmailTemplate: { id: String(email.id) },
+      organizationEmailTemplate: { id: email.id },
       notificationIntervalInMinutes: 30,
     });
-    expect(edited.notifyProviders.organizationEmailTemplate.id).toBe(String(email.id));
+    expect(edited.notifyProviders.organizationEmailTemplate.id).toBe(email.id);
     expect(edited.projectWorkflowSettings.completeUnassigned).toBe(true);
     expect(edited.modifiedBy.uid).toBe(admin.uid);
     expect((await api('GET', `projectTemplates/${template.uid}`, headers)).json()).toEqual(edited);
@@ -298,9 +298,9 @@ describe('project templates', () => {
           .select('id')
           .where('uid', '=', template.uid)
           .executeTakeFirstOrThrow()
-          .then((r) => String(r.id)),
+          .then((r) => r.id),
       })
-      .where('id', '=', String(project.id))
+      .where('id', '=', project.id)
       .execute();
     const before = await callsOf('PROJECT_TEMPLATE_DELETED');
     expect((await api('DELETE', `projectTemplates/${template.uid}`, headers)).statusCode).toBe(204);
@@ -308,7 +308,7 @@ describe('project templates', () => {
     const kept = await t.database.db
       .selectFrom('projects')
       .select(['templateId', 'deletedAt'])
-      .where('id', '=', String(project.id))
+      .where('id', '=', project.id)
       .executeTakeFirstOrThrow();
     expect(kept).toEqual({ templateId: null, deletedAt: null });
     expect(await callsOf('PROJECT_TEMPLATE_DELETED')).toBe(before + 1);

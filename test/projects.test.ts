@@ -62,7 +62,7 @@ describe('projects', () => {
       subDomain: { id: subDomain.id },
       costCenter: { id: costCenter.uid },
       businessUnit: { id: businessUnit.id },
-      workflowSteps: [{ id: revision!.uid }, { id: String(translation!.id) }],
+      workflowSteps: [{ id: revision!.uid }, { id: translation!.id }],
       purchaseOrder: 'PO-1',
       dateDue: '2027-01-01T10:00:00Z',
       note: 'A note',
@@ -294,7 +294,7 @@ describe('projects', () => {
     expect(await t.deps.blobs.has(source.sha256)).toBe(true);
     await ok('DELETE', `v1/projects/${project.uid}?purge=true`, home.headers, undefined, 204);
     expect(await t.database.db.selectFrom('projects').select('id').where('uid', '=', project.uid).executeTakeFirst()).toBeUndefined();
-    expect(await t.database.db.selectFrom('jobs').select('id').where('projectId', '=', String(row.id)).executeTakeFirst()).toBeUndefined();
+    expect(await t.database.db.selectFrom('jobs').select('id').where('projectId', '=', row.id).executeTakeFirst()).toBeUndefined();
     expect(await t.deps.blobs.has(source.sha256)).toBe(false);
     expect((await call('PATCH', `v1/projects/${project.uid}/restore`, home.headers)).statusCode).toBe(404);
   });
@@ -432,11 +432,11 @@ describe('projects', () => {
     await makeJobs(t, row, { providerUserIds: [anna.id, bert.id] });
     const page = await ok('GET', `v1/projects/${project.uid}/providers`, home.headers);
     expect(page.content).toEqual([
-      { type: 'USER', id: String(anna.id), uid: anna.uid },
-      { type: 'USER', id: String(bert.id), uid: bert.uid },
+      { type: 'USER', id: anna.id, uid: anna.uid },
+      { type: 'USER', id: bert.id, uid: bert.uid },
     ]);
     expect((await ok('GET', `v1/projects/${project.uid}/providers?providerName=you`, home.headers)).content).toEqual([
-      { type: 'USER', id: String(bert.id), uid: bert.uid },
+      { type: 'USER', id: bert.id, uid: bert.uid },
     ]);
   });
 
@@ -477,10 +477,10 @@ describe('projects', () => {
         .insertInto('projectTemplates')
         .values({
           uid: newUid(),
-          organizationId: String(home.organization.id),
+          organizationId: home.organization.id,
           name: uniqueName('Template'),
           createdAt: now,
-          createdById: String(home.user.id),
+          createdById: home.user.id,
           sourceLang: 'en',
           targetLangs: JSON.stringify(['de', 'fr']),
           note: 'template note',
@@ -506,7 +506,7 @@ describe('projects', () => {
         tSteps.push(
           await t.database.db
             .insertInto('templateWorkflowSteps')
-            .values({ templateId: String(tpl.id), workflowStepId: String(step.id), workflowLevel: level })
+            .values({ templateId: tpl.id, workflowStepId: step.id, workflowLevel: level })
             .returning('id')
             .executeTakeFirstOrThrow(),
         );
@@ -517,17 +517,17 @@ describe('projects', () => {
         .insertInto('templateAssignments')
         .values([
           {
-            templateId: String(tpl.id),
-            templateWorkflowStepId: String(tSteps[0]!.id),
+            templateId: tpl.id,
+            templateWorkflowStepId: tSteps[0]!.id,
             targetLang: 'de',
-            userId: String(linguist.id),
+            userId: linguist.id,
             vendorId: null,
           },
           {
-            templateId: String(tpl.id),
-            templateWorkflowStepId: String(tSteps[1]!.id),
+            templateId: tpl.id,
+            templateWorkflowStepId: tSteps[1]!.id,
             targetLang: null,
-            userId: String(reviewer.id),
+            userId: reviewer.id,
             vendorId: null,
           },
         ])
@@ -572,12 +572,12 @@ describe('projects', () => {
         .selectFrom('jobProviders')
         .innerJoin('jobs', 'jobs.id', 'jobProviders.jobId')
         .select(['jobs.workflowLevel', 'jobProviders.userId'])
-        .where('jobs.projectId', '=', String(row.id))
+        .where('jobs.projectId', '=', row.id)
         .orderBy('jobs.workflowLevel')
         .execute();
       expect(providers.map((p) => [p.workflowLevel, String(p.userId)])).toEqual([
-        [1, String(linguist.id)],
-        [2, String(reviewer.id)],
+        [1, linguist.id],
+        [2, reviewer.id],
       ]);
       expect(
         (
@@ -587,7 +587,7 @@ describe('projects', () => {
         ).statusCode,
       ).toBe(404);
       const assignable = await ok('GET', `v1/projects/${project.uid}/assignableTemplates`, home.headers);
-      expect(assignable.assignableTemplates.map((a: { id: string }) => a.id)).toContain(String(tpl.id));
+      expect(assignable.assignableTemplates.map((a: { id: string }) => a.id)).toContain(tpl.id);
     });
 
     it('lets a submitter create from a template; rejects a template of another organization', async () => {

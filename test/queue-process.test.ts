@@ -70,7 +70,7 @@ async function runs(taskIds?: string[]) {
     workerPid: number;
     attempt: number;
   }>`select task_id, worker_pid, attempt from test_task_runs`.execute(database.db);
-  return rows.filter((r) => !taskIds || taskIds.includes(String(r.taskId)));
+  return rows.filter((r) => !taskIds || taskIds.includes(r.taskId));
 }
 
 function task(id: string) {
@@ -139,7 +139,7 @@ describe(`worker processes (${testDialect})`, () => {
     );
     const recorded = await runs(ids);
     expect(recorded).toHaveLength(1_000);
-    expect(new Set(recorded.map((r) => String(r.taskId))).size).toBe(1_000);
+    expect(new Set(recorded.map((r) => r.taskId)).size).toBe(1_000);
     const byWorker = new Map<number, number>();
     for (const r of recorded) byWorker.set(Number(r.workerPid), (byWorker.get(Number(r.workerPid)) ?? 0) + 1);
     expect([...byWorker.keys()].sort()).toEqual([a!.child.pid, b!.child.pid].sort());

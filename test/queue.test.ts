@@ -103,7 +103,7 @@ describe(`enqueue (${testDialect})`, () => {
       .execute((trx) =>
         enqueue(
           trx,
-          { kind: 'test.noop', payload: { a: [1, 'b'] }, organizationId: String(organization.id), asyncRequestId: '42', maxAttempts: 3 },
+          { kind: 'test.noop', payload: { a: [1, 'b'] }, organizationId: organization.id, asyncRequestId: '42', maxAttempts: 3 },
           t.clock(),
         ),
       );
@@ -111,7 +111,7 @@ describe(`enqueue (${testDialect})`, () => {
     const row = await task(id);
     expect(row).toMatchObject({ kind: 'test.noop', status: 'queued', attempts: 0, maxAttempts: 3, runAt: '2026-11-21T12:00:00.000Z' });
     expect(JSON.parse(row.payload)).toEqual({ a: [1, 'b'] });
-    expect(String(row.organizationId)).toBe(String(organization.id));
+    expect(String(row.organizationId)).toBe(organization.id);
     expect(String(row.asyncRequestId)).toBe('42');
   });
 
@@ -430,8 +430,8 @@ describe(`the worker (${testDialect})`, () => {
   });
 
   it("serves the organization served longest ago: one organization's 1,000 tasks do not starve another's one", async () => {
-    const a = String((await makeOrganization(t.database.db)).id);
-    const b = String((await makeOrganization(t.database.db)).id);
+    const a = (await makeOrganization(t.database.db)).id;
+    const b = (await makeOrganization(t.database.db)).id;
     await t.database.db.transaction().execute(async (trx) => {
       for (let i = 0; i < 1_000; i++) await enqueue(trx, { kind: 'test.fair', payload: { n: i }, organizationId: a }, t.clock());
     });
@@ -459,7 +459,7 @@ describe(`the worker (${testDialect})`, () => {
 
   it('takes turns between organizations while all have work', async () => {
     const organizations = [];
-    for (let i = 0; i < 3; i++) organizations.push(String((await makeOrganization(t.database.db)).id));
+    for (let i = 0; i < 3; i++) organizations.push((await makeOrganization(t.database.db)).id);
     // Organization 0 queued first and most; the others later.
     for (let i = 0; i < 20; i++) await add({ kind: 'test.turns', organizationId: organizations[0]!, payload: { o: 0 } });
     t.clock.advance(1);
@@ -618,7 +618,7 @@ describe(`the worker (${testDialect})`, () => {
       .execute();
     start([]);
     await waitFor('the old done tasks to go', async () => (await t.database.db.selectFrom('tasks').select('id').execute()).length === 2);
-    const left = (await t.database.db.selectFrom('tasks').select('id').orderBy('id').execute()).map((r) => String(r.id));
+    const left = (await t.database.db.selectFrom('tasks').select('id').orderBy('id').execute()).map((r) => r.id);
     expect(left).toEqual([recent, failed]);
   });
 });

@@ -175,7 +175,7 @@ describe('rate limits on the TMS API (memory store)', () => {
 
       // Back to the default; forgetOrganization makes the change count at once.
       await t.database.db.updateTable('organizations').set({ rateLimitPerMinute: null }).where('id', '=', organization.id).execute();
-      t.app.rateLimits.forgetOrganization(String(organization.id));
+      t.app.rateLimits.forgetOrganization(organization.id);
       t.clock.advance(MINUTE + 5_000);
       for (let i = 0; i < 6; i++) expect((await users(t, a.headers)).statusCode).toBe(200);
       const back = await users(t, a.headers);
@@ -184,7 +184,7 @@ describe('rate limits on the TMS API (memory store)', () => {
 
       // 0 lifts the organization's limit; the per-token limit still applies.
       await t.database.db.updateTable('organizations').set({ rateLimitPerMinute: 0 }).where('id', '=', organization.id).execute();
-      t.app.rateLimits.forgetOrganization(String(organization.id));
+      t.app.rateLimits.forgetOrganization(organization.id);
       const unlimited = await users(t, a.headers);
       expect(unlimited.statusCode).toBe(200);
       expect(rateHeaders(unlimited)).toMatchObject({ limit: '100' });

@@ -357,8 +357,8 @@ describe('project reference files', () => {
       .insertInto('vendors')
       .values({
         uid: newUid(),
-        buyerOrganizationId: String(organization.id),
-        vendorOrganizationId: String(vendorOrganization.id),
+        buyerOrganizationId: organization.id,
+        vendorOrganizationId: vendorOrganization.id,
         vendorToken: newUid(),
         priceListId: null,
         netRateSchemeId: null,
@@ -374,11 +374,7 @@ describe('project reference files', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const project = await newProject();
-    await db
-      .updateTable('projects')
-      .set({ vendorId: String(vendor.id) })
-      .where('id', '=', String(project.id))
-      .execute();
+    await db.updateTable('projects').set({ vendorId: vendor.id }).where('id', '=', project.id).execute();
     const [buyerReference] = (await upload(project.uid, [filePart('buyer.txt', 'b')])).json().referenceFiles;
 
     const list = await t.inject({ url: referencesUrl(project.uid), headers: vendorHeaders });
@@ -389,7 +385,7 @@ describe('project reference files', () => {
     await db
       .updateTable('projects')
       .set({ settings: JSON.stringify({ accessSettings: { vendors: { jobVendorsMayUploadReferences: true } } }) })
-      .where('id', '=', String(project.id))
+      .where('id', '=', project.id)
       .execute();
     const vendorUpload = await upload(project.uid, [filePart('v.txt', 'v')], vendorHeaders);
     expect(vendorUpload.statusCode).toBe(201);
@@ -429,10 +425,10 @@ describe('project template reference files', () => {
       .insertInto('projectTemplates')
       .values({
         uid: newUid(),
-        organizationId: String(organization.id),
+        organizationId: organization.id,
         name: `Template ${newUid().slice(0, 6)}`,
         createdAt: now,
-        createdById: String(admin.id),
+        createdById: admin.id,
         lastModifiedAt: now,
       })
       .returning('uid')
@@ -539,11 +535,7 @@ describe('project template reference files', () => {
     const template = await newTemplate();
     const [record] = (await upload(template, [filePart('a.txt', 'a')])).json().referenceFiles;
     const stranger = await makeUser(t.database.db, await makeOrganization(t.database.db), { role: 'ADMIN' });
-    await t.database.db
-      .updateTable('referenceFiles')
-      .set({ createdById: String(stranger.id) })
-      .where('uid', '=', record.uid)
-      .execute();
+    await t.database.db.updateTable('referenceFiles').set({ createdById: stranger.id }).where('uid', '=', record.uid).execute();
     const list = (await t.inject({ url: url(template), headers: adminHeaders })).json();
     expect(list.content[0]).toMatchObject({ uid: record.uid, createdBy: null });
   });

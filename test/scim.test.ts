@@ -243,7 +243,7 @@ describe('SCIM', () => {
         organizationId: admin.organization.id,
         email: 'john.doe@example.com',
       });
-      expect(String(row.createdById)).toBe(String(admin.user.id));
+      expect(String(row.createdById)).toBe(admin.user.id);
       // No password: no password login (single sign-on or tokens come later).
       expect((await login(body.userName, 'whatever password')).statusCode).toBe(401);
 

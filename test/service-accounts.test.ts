@@ -58,7 +58,7 @@ describe('service accounts', () => {
     const bot = await t.database.db.selectFrom('users').selectAll().where('uid', '=', body.botUser.uid).executeTakeFirstOrThrow();
     expect(bool(bot.isBot)).toBe(true);
     expect(bot.passwordHash).toBeNull();
-    expect(String(bot.organizationId)).toBe(String(admin.organization.id));
+    expect(bot.organizationId).toBe(admin.organization.id);
     expect(JSON.parse(bot.roleSettings).rights).toMatchObject({ userCreate: false, userEditOther: false, userDeleteOther: false });
 
     // Stored as a hash; never shown again.

@@ -59,7 +59,7 @@ describe('services', () => {
   }
 
   /** A project template row (templates get their API in issue 6). */
-  const template = (organizationId: string | number) =>
+  const template = (organizationId: string) =>
     t.database.db
       .insertInto('projectTemplates')
       .values({ uid: newUid(), organizationId, name: unique('Template'), createdAt: t.clock().toISOString(), createdById: null })
@@ -111,7 +111,7 @@ describe('services', () => {
         { id: String(second.id), uid: second.uid, name: second.name, order: 2, lqaEnabled: false },
       ],
       priceList: null,
-      projectTemplate: { id: String(tpl.id), uid: tpl.uid, name: tpl.name },
+      projectTemplate: { id: tpl.id, uid: tpl.uid, name: tpl.name },
       createdBy: expect.objectContaining({ uid: home.user.uid, userName: home.user.userName }),
       dateCreated: t.clock().toISOString(),
       lastModifiedBy: expect.objectContaining({ uid: home.user.uid }),

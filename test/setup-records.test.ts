@@ -22,8 +22,8 @@ describe('setup records', () => {
     t = await createTestApp();
     const signedIn = await signedInUser(t, 'ADMIN');
     admin = signedIn.headers;
-    organizationId = String(signedIn.organization.id);
-    adminId = String(signedIn.user.id);
+    organizationId = signedIn.organization.id;
+    adminId = signedIn.user.id;
   });
   afterAll(() => t.close());
 
@@ -69,7 +69,7 @@ describe('setup records', () => {
   const templateRow = (id: string | number) =>
     t.database.db.selectFrom('projectTemplates').selectAll().where('id', '=', String(id)).executeTakeFirstOrThrow();
   const idOf = async (table: 'clients' | 'businessUnits' | 'costCenters' | 'domains' | 'subDomains', uid: string) =>
-    String((await t.database.db.selectFrom(table).select('id').where('uid', '=', uid).executeTakeFirstOrThrow()).id);
+    (await t.database.db.selectFrom(table).select('id').where('uid', '=', uid).executeTakeFirstOrThrow()).id;
 
   describe('clients', () => {
     it('creates, reads, edits and deletes a client with every ClientDto field', async () => {
@@ -280,7 +280,7 @@ describe('setup records', () => {
       const unit = await create('businessUnits', { name: 'Unit' }, org.headers);
       const system = await t.database.db.selectFrom('organizations').selectAll().where('isSystem', '=', true).executeTakeFirst();
       const sysOrg = system ?? (await makeOrganization(t.database.db));
-      if (!system) await t.database.db.updateTable('organizations').set({ isSystem: true }).where('id', '=', String(sysOrg.id)).execute();
+      if (!system) await t.database.db.updateTable('organizations').set({ isSystem: true }).where('id', '=', sysOrg.id).execute();
       const sysAdmin = apiToken(await loginAs(t, await makeUser(t.database.db, sysOrg, { role: 'SYS_ADMIN' })));
 
       const off = await api('PATCH', `admin/organizations/${org.organization.uid}`, sysAdmin, { businessUnitsEnabled: false });

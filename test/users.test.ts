@@ -50,13 +50,13 @@ describe('users', () => {
             editAllTermsInTB: false,
             enableMT: true,
             mayRejectJobs: true,
-            clients: [{ id: String(client.id), uid: client.uid, name: client.name }],
+            clients: [{ id: client.id, uid: client.uid, name: client.name }],
           },
         ],
         [
           'GUEST',
           { client: { uid: client.uid }, projectViewOther: false },
-          { client: { id: String(client.id), uid: client.uid, name: client.name }, projectViewOther: false, enableMT: true },
+          { client: { id: client.id, uid: client.uid, name: client.name }, projectViewOther: false, enableMT: true },
         ],
         ['SUBMITTER', {}, { projectViewCreatedByOtherSubmitters: false, automationWidgets: [] }],
       ];
@@ -140,7 +140,7 @@ describe('users', () => {
   describe("project managers' rights", () => {
     it('a PM with default rights creates linguists but not admins, and sees only own users without userViewOther', async () => {
       const { organization, user: admin, headers: adminHeaders } = await signedInUser(t, 'ADMIN');
-      const pm = await makeUser(t.database.db, organization, { role: 'PROJECT_MANAGER', createdById: String(admin.id) });
+      const pm = await makeUser(t.database.db, organization, { role: 'PROJECT_MANAGER', createdById: admin.id });
       const pmHeaders = apiToken(await loginAs(t, pm));
       const created = await t.inject({ method: 'POST', url: '/api2/v3/users', headers: pmHeaders, payload: newUser('LINGUIST') });
       expect(created.statusCode).toBe(201);

@@ -64,7 +64,7 @@ describe('vendors and buyers', () => {
       201,
     );
     const row = await t.database.db.selectFrom('users').selectAll().where('uid', '=', created.uid).executeTakeFirstOrThrow();
-    return { uid: row.uid, id: String(row.id), headers: apiToken(await loginAs(t, row, 'a good password')) };
+    return { uid: row.uid, id: row.id, headers: apiToken(await loginAs(t, row, 'a good password')) };
   }
 
   const named = async (path: string, headers: Headers, name = `${path} ${newUid().slice(0, 8)}`) =>
@@ -391,7 +391,7 @@ describe('vendors and buyers', () => {
           sourceLocales: ['en'],
           targetLocales: ['fr'],
           createdBy: {
-            id: String(first.admin.id),
+            id: first.admin.id,
             uid: first.admin.uid,
             userName: first.admin.userName,
             firstName: 'Test',

@@ -48,7 +48,7 @@ describe('webhooks', () => {
     t = await createTestApp({ env: { OPENTMS_ALLOW_PRIVATE_CALLBACKS: 'true', OPENTMS_OUTBOUND_TIMEOUT_MS: '1000' } });
     const admin = await signedInUser(t, 'ADMIN');
     headers = admin.headers;
-    organizationId = String(admin.organization.id);
+    organizationId = admin.organization.id;
     worker = startWorker(t.deps, buildTaskRegistry(), { pollMilliseconds: 20, listenConnectionString: null });
   });
   afterEach(async () => {
@@ -308,7 +308,7 @@ describe('webhooks', () => {
         asyncRequestId: null,
         signal: new AbortController().signal,
       };
-      await deliverTask.onFinalFailure!(context, { callId: String(call.id) }, new Error('503'));
+      await deliverTask.onFinalFailure!(context, { callId: call.id }, new Error('503'));
       const after = (await t.inject({ url: `/api2/v2/webhooks/${webhook.uid}`, headers })).json();
       expect(after).toMatchObject({ status: 'DISABLED', failedAttempts: DISABLE_AFTER_FAILED_CALLS });
       // Enabling it again starts the count afresh.

@@ -133,7 +133,7 @@ describe('downloadWorkflowChanges over HTTP', () => {
     const steps = await t.database.db
       .selectFrom('workflowSteps')
       .select('uid')
-      .where('organizationId', '=', String(organization.id))
+      .where('organizationId', '=', organization.id)
       .orderBy('orderIndex')
       .execute();
     stepUids = steps.map((s) => s.uid);
@@ -144,7 +144,7 @@ describe('downloadWorkflowChanges over HTTP', () => {
     const job = await t.database.db.selectFrom('jobs').select('id').where('uid', '=', jobUid).executeTakeFirstOrThrow();
     await t.database.db
       .insertInto('jobSegments')
-      .values({ jobId: String(job.id), idx, target, confirmed: true, modifiedAt: t.clock().toISOString(), modifiedById: String(admin.id) })
+      .values({ jobId: job.id, idx, target, confirmed: true, modifiedAt: t.clock().toISOString(), modifiedById: admin.id })
       .execute();
   }
 

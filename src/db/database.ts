@@ -31,16 +31,52 @@ function bindable(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Whether a result column holds a record id: `id` and the `*_id` references, but not the
+ * per-organization and per-project counters (`internal_id`, `inner_id`), which are numbers on
+ * the wire.
+ */
+export function isIdColumn(name: string): boolean {
+  return name === 'id' || (name.endsWith('_id') && !name.endsWith('internal_id') && !name.endsWith('inner_id'));
+}
+
+/** The id columns of a statement's result, read once per statement. */
+function idColumnsOf(statement: BetterSqlite3.Statement): string[] {
+  return statement.reader
+    ? statement
+        .columns()
+        .map((c) => c.name)
+        .filter(isIdColumn)
+    : [];
+}
+
+/** Ids read as strings, as PostgreSQL answers int8: one representation on both databases. */
+function stringIds<T>(row: T, idColumns: readonly string[]): T {
+  const record = row as Record<string, unknown>;
+  for (const column of idColumns) {
+    const value = record[column];
+    if (typeof value === 'number' || typeof value === 'bigint') record[column] = String(value);
+  }
+  return row;
+}
+
 function wrapSqlite(database: BetterSqlite3.Database): SqliteDatabase {
   return {
     close: () => database.close(),
     prepare(query: string) {
       const statement = database.prepare(query);
+      const idColumns = idColumnsOf(statement);
       return {
         reader: statement.reader,
-        all: (parameters) => statement.all(...parameters.map(bindable)),
+        all: (parameters) => {
+          const rows = statement.all(...parameters.map(bindable));
+          if (idColumns.length) for (const row of rows) stringIds(row, idColumns);
+          return rows;
+        },
         run: (parameters) => statement.run(...parameters.map(bindable)),
-        iterate: (parameters) => statement.iterate(...parameters.map(bindable)) as IterableIterator<unknown>,
+        iterate: function* (parameters) {
+          for (const row of statement.iterate(...parameters.map(bindable))) yield idColumns.length ? stringIds(row, idColumns) : row;
+        },
       };
     },
   };

@@ -11,14 +11,15 @@ import type { WorkflowStepTables } from './tables/workflow-steps.js';
  * (columns are snake_case in the database).
  *
  * Conventions shared by every table (see docs/architecture.md):
- * - `id` is a numeric surrogate key; PostgreSQL returns it as a string (int8), SQLite as a number.
- *   Use `String(row.id)` on the wire.
+ * - `id` is a numeric surrogate key, read as a string on both databases (PostgreSQL returns int8 as
+ *   a string; the SQLite driver wrapper turns `id` and `*_id` columns into strings), so ids
+ *   compare with `===` and go on the wire as they are.
  * - `uid` is a random URL-safe identifier, unique per table.
  * - Timestamps are ISO 8601 UTC strings (`2026-11-21T13:09:29.000Z`) on both databases, so that
  *   they compare and sort the same way everywhere.
  * - Booleans come back as 0/1 from SQLite and true/false from PostgreSQL: read them with `bool()`.
  */
-export type Id = string | number;
+export type Id = string;
 export type Timestamp = string;
 
 export interface OrganizationsTable {
@@ -63,7 +64,7 @@ export type UserRole = (typeof USER_ROLES)[number];
 export interface UsersTable {
   id: Generated<Id>;
   uid: string;
-  organizationId: string | number;
+  organizationId: Id;
   userName: string;
   email: string;
   firstName: string;
@@ -74,7 +75,7 @@ export interface UsersTable {
   note: string | null;
   active: SqlBool;
   createdAt: Timestamp;
-  createdById: string | number | null;
+  createdById: Id | null;
   deletedAt: Timestamp | null;
   /** JSON: the role-specific fields of the spec (rights, locales, references). */
   roleSettings: Generated<string>;
@@ -90,8 +91,8 @@ export interface UsersTable {
 export interface LoginTokensTable {
   id: Generated<Id>;
   tokenHash: string;
-  userId: string | number;
-  organizationId: string | number;
+  userId: Id;
+  organizationId: Id;
   createdAt: Timestamp;
   expiresAt: Timestamp;
   revokedAt: Timestamp | null;

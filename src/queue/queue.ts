@@ -40,7 +40,7 @@ export async function enqueue(db: Db, spec: TaskSpec, now: Date): Promise<string
     kind: spec.kind,
     payload,
     organizationId: spec.organizationId,
-    lane: spec.organizationId ?? 0,
+    lane: spec.organizationId ?? '0',
     status: 'queued' as const,
     maxAttempts: spec.maxAttempts ?? null,
     runAt: (spec.runAt ?? now).toISOString(),
@@ -54,7 +54,7 @@ export async function enqueue(db: Db, spec: TaskSpec, now: Date): Promise<string
   };
   if (!isPostgres(db)) {
     const row = await db.insertInto('tasks').values(values).returning('id').executeTakeFirstOrThrow();
-    return String(row.id);
+    return row.id;
   }
   // One round trip. The notification is sent at commit (and dropped on rollback); its payload,
   // the schema, lets the workers of other installations sharing the database (tests: a schema
@@ -64,7 +64,7 @@ export async function enqueue(db: Db, spec: TaskSpec, now: Date): Promise<string
     .selectFrom('inserted')
     .select(['inserted.id', sql<string>`pg_notify(${TASK_CHANNEL}, current_schema())`.as('notified')])
     .executeTakeFirstOrThrow();
-  return String(row.id);
+  return row.id;
 }
 
 /** The handlers a worker runs; two handlers for one kind are a programming error. */

@@ -16,10 +16,10 @@ const build: FixtureBuilder = async ({ t, organization, admin, client }) => {
     .insertInto('projectTemplates')
     .values({
       uid: newUid(),
-      organizationId: String(organization.id),
+      organizationId: organization.id,
       name: 'Matrix template',
       createdAt: now,
-      createdById: String(admin.id),
+      createdById: admin.id,
       sourceLang: 'en',
       targetLangs: JSON.stringify(['de']),
       lastModifiedAt: now,

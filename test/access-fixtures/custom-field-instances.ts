@@ -22,10 +22,10 @@ const build: FixtureBuilder = async ({ t, organization, admin, adminHeaders, cli
     .insertInto('projectTemplates')
     .values({
       uid: newUid(),
-      organizationId: String(organization.id),
+      organizationId: organization.id,
       name: 'Matrix instance template',
       createdAt: now,
-      createdById: String(admin.id),
+      createdById: admin.id,
       lastModifiedAt: now,
     })
     .returning('uid')

@@ -5,7 +5,7 @@ const build: FixtureBuilder = async ({ t, organization }) => {
   const job = await t.database.db
     .selectFrom('jobs')
     .select('uid')
-    .where('organizationId', '=', String(organization.id))
+    .where('organizationId', '=', organization.id)
     .orderBy('id', 'asc')
     .executeTakeFirstOrThrow();
   return { bodies: { 'DELETE /api2/v1/projects/:projectUid/fileHandovers': { jobs: [{ uid: job.uid }] } } };

@@ -6,13 +6,13 @@ const build: FixtureBuilder = async ({ t, organization }) => {
   const job = await db
     .selectFrom('jobs')
     .select('uid')
-    .where('organizationId', '=', String(organization.id))
+    .where('organizationId', '=', organization.id)
     .orderBy('id', 'asc')
     .executeTakeFirstOrThrow();
   const template = await db
     .selectFrom('emailTemplates')
     .select('id')
-    .where('organizationId', '=', String(organization.id))
+    .where('organizationId', '=', organization.id)
     .executeTakeFirstOrThrow();
   const jobs = [{ uid: job.uid }];
   return {
@@ -22,7 +22,7 @@ const build: FixtureBuilder = async ({ t, organization }) => {
       'DELETE /api2/v2/projects/:projectUid/jobs/translations': { jobs },
       'POST /api2/v1/projects/:projectUid/jobs/:jobUid/pseudoTranslate': { prefix: '[' },
       'POST /api2/v2/projects/:projectUid/jobs/pseudoTranslate': { jobParts: { jobs }, pseudoTranslate: { suffix: ']' } },
-      'POST /api2/v1/projects/:projectUid/jobs/notifyAssigned': { jobs, emailTemplate: { id: String(template.id) } },
+      'POST /api2/v1/projects/:projectUid/jobs/notifyAssigned': { jobs, emailTemplate: { id: template.id } },
       'PUT /api2/v1/projects/:projectUid/jobs/:jobUid/importSettings': {},
     },
   };

@@ -11,10 +11,10 @@ const build: FixtureBuilder = async ({ t, organization }) => {
   const shared = await db
     .selectFrom('jobs')
     .selectAll()
-    .where('organizationId', '=', String(organization.id))
+    .where('organizationId', '=', organization.id)
     .orderBy('id')
     .executeTakeFirstOrThrow();
-  const project = await db.selectFrom('projects').selectAll().where('id', '=', String(shared.projectId)).executeTakeFirstOrThrow();
+  const project = await db.selectFrom('projects').selectAll().where('id', '=', shared.projectId).executeTakeFirstOrThrow();
   const disposable = await makeJobs(t, project, { filename: 'matrix-delete.txt', targetLangs: ['de'] });
   const jobs = [{ uid: shared.uid }];
   return {

@@ -12,10 +12,10 @@ const build: FixtureBuilder = async ({ t, organization, admin }) => {
     .insertInto('projectTemplates')
     .values({
       uid: newUid(),
-      organizationId: String(organization.id),
+      organizationId: organization.id,
       name: 'Matrix own template',
       createdAt: now,
-      createdById: String(admin.id),
+      createdById: admin.id,
       sourceLang: 'en',
       targetLangs: JSON.stringify(['de']),
       lastModifiedAt: now,

@@ -12,14 +12,14 @@ const build: FixtureBuilder = async ({ t, organization, admin, client }) => {
   const step = await t.database.db
     .selectFrom('workflowSteps')
     .select('uid')
-    .where('organizationId', '=', String(organization.id))
+    .where('organizationId', '=', organization.id)
     .orderBy('orderIndex', 'desc')
     .executeTakeFirstOrThrow();
   // A job of the shared project (_workflow.ts runs first).
   const job = await t.database.db
     .selectFrom('jobs')
     .select('uid')
-    .where('organizationId', '=', String(organization.id))
+    .where('organizationId', '=', organization.id)
     .orderBy('id')
     .executeTakeFirstOrThrow();
   const ownFor = (pattern: string) => ({ [`${pattern}:projectUid`]: own.uid });

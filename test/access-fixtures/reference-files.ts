@@ -12,13 +12,13 @@ const build: FixtureBuilder = async ({ t, organization, adminHeaders }) => {
   const project = await db
     .selectFrom('projects')
     .select('uid')
-    .where('organizationId', '=', String(organization.id))
+    .where('organizationId', '=', organization.id)
     .orderBy('id', 'asc')
     .executeTakeFirstOrThrow();
   const template = await db
     .selectFrom('projectTemplates')
     .select('uid')
-    .where('organizationId', '=', String(organization.id))
+    .where('organizationId', '=', organization.id)
     .where('name', '=', 'Matrix template')
     .orderBy('id', 'asc')
     .executeTakeFirstOrThrow();

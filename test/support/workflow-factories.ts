@@ -31,7 +31,7 @@ export async function makeProject(t: TestApp, organizationId: Id, options: Proje
     const first = await db
       .selectFrom('workflowSteps')
       .select('id')
-      .where('organizationId', '=', String(organizationId))
+      .where('organizationId', '=', organizationId)
       .orderBy('orderIndex')
       .executeTakeFirst();
     stepIds = first ? [first.id] : [];
@@ -39,7 +39,7 @@ export async function makeProject(t: TestApp, organizationId: Id, options: Proje
     const rows = await db
       .selectFrom('workflowSteps')
       .select(['id', 'uid'])
-      .where('organizationId', '=', String(organizationId))
+      .where('organizationId', '=', organizationId)
       .where('uid', 'in', options.workflowStepUids.length ? options.workflowStepUids : ['-'])
       .execute();
     stepIds = options.workflowStepUids.map((uid) => rows.find((r) => r.uid === uid)!.id);
@@ -54,7 +54,7 @@ export async function makeProject(t: TestApp, organizationId: Id, options: Proje
       ownerId: options.ownerId ?? options.createdById ?? null,
       createdById: options.createdById ?? null,
       now: t.clock().toISOString(),
-      fields: options.clientId == null ? {} : { clientId: String(options.clientId) },
+      fields: options.clientId == null ? {} : { clientId: options.clientId },
     }),
   );
 }
@@ -91,17 +91,12 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
   const targetLangs =
     options.targetLangs ??
     (
-      await db
-        .selectFrom('projectTargetLanguages')
-        .select('targetLang')
-        .where('projectId', '=', String(project.id))
-        .orderBy('position')
-        .execute()
+      await db.selectFrom('projectTargetLanguages').select('targetLang').where('projectId', '=', project.id).orderBy('position').execute()
     ).map((r) => r.targetLang);
   const steps = await db
     .selectFrom('projectWorkflowSteps')
     .select(['id', 'workflowLevel'])
-    .where('projectId', '=', String(project.id))
+    .where('projectId', '=', project.id)
     .orderBy('workflowLevel')
     .execute();
   return db.transaction().execute(async (trx) => {
@@ -112,8 +107,8 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
       .insertInto('jobSources')
       .values({
         uid: newUid(),
-        organizationId: String(project.organizationId),
-        projectId: String(project.id),
+        organizationId: project.organizationId,
+        projectId: project.id,
         innerId,
         filename: options.filename ?? 'source.txt',
         directory: null,
@@ -126,7 +121,7 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
         segmentCount: segments.length,
         wordCount: words.reduce((a, b) => a + b, 0),
         createdAt: now,
-        createdById: options.createdById == null ? null : String(options.createdById),
+        createdById: options.createdById == null ? null : options.createdById,
       })
       .returning(['id', 'uid'])
       .executeTakeFirstOrThrow();
@@ -135,7 +130,7 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
         .insertInto('sourceSegments')
         .values(
           segments.map((text, idx) => ({
-            jobSourceId: String(source.id),
+            jobSourceId: source.id,
             idx,
             unitLocator: String(idx + 1),
             unitIndex: idx,
@@ -158,10 +153,10 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
           .insertInto('jobs')
           .values({
             uid: newUid(),
-            organizationId: String(project.organizationId),
-            projectId: String(project.id),
-            jobSourceId: String(source.id),
-            projectWorkflowStepId: step.id === null ? null : String(step.id),
+            organizationId: project.organizationId,
+            projectId: project.id,
+            jobSourceId: source.id,
+            projectWorkflowStepId: step.id === null ? null : step.id,
             workflowLevel: step.workflowLevel,
             targetLang,
             dateDue: null,
@@ -169,7 +164,7 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
             beginIndex: null,
             endIndex: null,
             createdAt: now,
-            createdById: options.createdById == null ? null : String(options.createdById),
+            createdById: options.createdById == null ? null : options.createdById,
             lastModifiedAt: now,
             lastModifiedById: null,
           })
@@ -178,21 +173,18 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
         await trx
           .insertInto('jobStatusChanges')
           .values({
-            jobId: String(job.id),
+            jobId: job.id,
             status: 'NEW',
             changedAt: now,
-            changedById: options.createdById == null ? null : String(options.createdById),
+            changedById: options.createdById == null ? null : options.createdById,
           })
           .execute();
         for (const userId of options.providerUserIds ?? []) {
-          await trx
-            .insertInto('jobProviders')
-            .values({ jobId: String(job.id), userId: String(userId), vendorId: null })
-            .execute();
+          await trx.insertInto('jobProviders').values({ jobId: job.id, userId: userId, vendorId: null }).execute();
         }
-        jobs.push({ id: String(job.id), uid: job.uid, targetLang, workflowLevel: step.workflowLevel });
+        jobs.push({ id: job.id, uid: job.uid, targetLang, workflowLevel: step.workflowLevel });
       }
     }
-    return { sourceId: String(source.id), sourceUid: source.uid, jobs };
+    return { sourceId: source.id, sourceUid: source.uid, jobs };
   });
 }

@@ -139,7 +139,7 @@ export function normalizeFieldValue(field: Pick<CustomFieldDefinition, 'type'>, 
       return new Date(at).toISOString();
     }
     default:
-      throw invalidValue('ValueNotAllowed', `A ${String(field.type)} field takes no value.`);
+      throw invalidValue('ValueNotAllowed', `A ${field.type} field takes no value.`);
   }
 }
 

@@ -180,7 +180,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         if (!user || !organization) throw notFound('User');
         return {
           user: toUserReference(user),
-          organization: { id: String(organization.id), uid: organization.uid, name: organization.name },
+          organization: { id: organization.id, uid: organization.uid, name: organization.name },
           // Only its hash is stored; the page that logged in keeps the token it was given.
           csrfToken: null,
           edition: { id: 'opentms', name: 'OpenTMS', title: 'OpenTMS' },

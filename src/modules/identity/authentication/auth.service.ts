@@ -64,7 +64,7 @@ async function checkPassword(deps: AppDeps, userName: string, password: string):
  * restricts authentication to SSO.
  */
 async function assertPasswordLoginAllowed(deps: AppDeps, user: UserRow, kind: 'login' | 'session'): Promise<void> {
-  const organization = await findOrganizationById(deps.database.db, String(user.organizationId));
+  const organization = await findOrganizationById(deps.database.db, user.organizationId);
   const ssoOnly = bool(organization?.ssoOnly);
   const refused = kind === 'session' ? ssoOnly : ssoOnly && bool(organization?.apiTokenSsoEnforced);
   if (refused) {
@@ -81,8 +81,8 @@ async function issue(
 ): Promise<IssuedLogin> {
   const now = deps.clock();
   const { token, expiresAt, csrfToken } = await createLoginToken(deps.database.db, {
-    userId: String(user.id),
-    organizationId: String(user.organizationId),
+    userId: user.id,
+    organizationId: user.organizationId,
     now,
     ttlSeconds: deps.config.loginTokenTtlSeconds,
     kind,
@@ -125,7 +125,7 @@ export async function loginOther(
   const target = input.userUid
     ? await findUserByUid(db, caller.organizationId, input.userUid)
     : await findUserByUserName(db, input.userName);
-  if (!target || String(target.organizationId) !== caller.organizationId || target.deletedAt) throw notFound('User');
+  if (!target || target.organizationId !== caller.organizationId || target.deletedAt) throw notFound('User');
   if (input.userUid && target.userName.toLowerCase() !== input.userName.toLowerCase()) throw notFound('User');
   if (!bool(target.active)) throw invalid('The user is not active.');
   if (bool(target.isBot)) throw invalid('Bot users of service accounts cannot log in interactively.');

@@ -65,10 +65,10 @@ function toCaller(
   extra: { scopes?: readonly string[] | null; impersonatorId?: string | null; csrfTokenHash?: string | null } = {},
 ): Caller {
   return {
-    userId: String(user.id),
+    userId: user.id,
     userUid: user.uid,
     userName: user.userName,
-    organizationId: String(user.organizationId),
+    organizationId: user.organizationId,
     role: user.role,
     isBot: bool(user.isBot),
     settings: parseRoleSettings(user.role, user.roleSettings),
@@ -90,9 +90,9 @@ export function createAuthenticator(deps: AppDeps) {
     if (presented.source === 'cookie') {
       const session = await findLiveLoginToken(db, presented.token, 'session', now);
       if (!session) return null;
-      const user = await findUserById(db, String(session.organizationId), String(session.userId));
+      const user = await findUserById(db, session.organizationId, session.userId);
       if (!usable(user, session.createdAt)) return null;
-      return toCaller(user, { kind: 'session', id: String(session.id) }, { csrfTokenHash: session.csrfTokenHash });
+      return toCaller(user, { kind: 'session', id: session.id }, { csrfTokenHash: session.csrfTokenHash });
     }
 
     const token = presented.token;
@@ -107,20 +107,16 @@ export function createAuthenticator(deps: AppDeps) {
     if (looksLikeApiToken(token)) {
       const row = await findLiveApiToken(db, token, now);
       if (!row) return null;
-      const user = await findUserById(db, String(row.organizationId), String(row.userId));
+      const user = await findUserById(db, row.organizationId, row.userId);
       if (!usable(user, null)) return null;
       await touchApiToken(db, row, now);
-      return toCaller(user, { kind: 'api_token', id: String(row.id) });
+      return toCaller(user, { kind: 'api_token', id: row.id });
     }
 
     const login = await findLiveLoginToken(db, token, 'login', now);
     if (!login) return null;
-    const user = await findUserById(db, String(login.organizationId), String(login.userId));
+    const user = await findUserById(db, login.organizationId, login.userId);
     if (!usable(user, login.createdAt)) return null;
-    return toCaller(
-      user,
-      { kind: 'login', id: String(login.id) },
-      { impersonatorId: login.impersonatorId === null ? null : String(login.impersonatorId) },
-    );
+    return toCaller(user, { kind: 'login', id: login.id }, { impersonatorId: login.impersonatorId === null ? null : login.impersonatorId });
   };
 }

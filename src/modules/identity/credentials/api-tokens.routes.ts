@@ -65,7 +65,7 @@ export function apiTokensRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           now,
         });
         return reply.code(201).send({
-          id: String(row.id),
+          id: row.id,
           uid: row.uid,
           name: row.name,
           token,

@@ -51,7 +51,7 @@ export const ApiTokenPage = PageOf(ApiTokenDto, 'PageDtoApiTokenDto');
 
 export function toApiTokenDto(row: ApiTokenRow): ApiTokenDto {
   return {
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     name: row.name,
     dateCreated: row.createdAt,

@@ -23,7 +23,7 @@ export async function ensureFirstAdmin(db: Kysely<DB>, config: Config, log: Fast
     await db.transaction().execute(async (trx) => {
       const organization = await insertOrganization(trx, 'My organization');
       await insertUser(trx, {
-        organizationId: String(organization.id),
+        organizationId: organization.id,
         userName: config.admin.username,
         email: `${config.admin.username}@localhost`,
         firstName: 'Admin',
@@ -72,7 +72,7 @@ export async function ensureSysAdmin(db: Kysely<DB>, config: Config, log: Fastif
     await db.transaction().execute(async (trx) => {
       const system = (await findSystemOrganization(trx)) ?? (await insertOrganization(trx, { name: 'OpenTMS system', isSystem: true }));
       await insertUser(trx, {
-        organizationId: String(system.id),
+        organizationId: system.id,
         userName: wanted.username,
         email: `${wanted.username}@localhost`,
         firstName: 'System',

@@ -66,14 +66,14 @@ const OrganizationParams = Type.Object({ organizationUid: Type.String({ minLengt
 
 async function view(db: Kysely<DB>, row: OrganizationRow) {
   return {
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     name: row.name,
     dateCreated: row.createdAt,
     ssoOnly: bool(row.ssoOnly),
     apiTokenSsoEnforced: bool(row.apiTokenSsoEnforced),
     seatLimit: row.seatLimit,
-    usedSeats: await countSeats(db, String(row.id)),
+    usedSeats: await countSeats(db, row.id),
     rateLimitPerMinute: row.rateLimitPerMinute,
     businessUnitsEnabled: bool(row.businessUnitsEnabled),
   };
@@ -111,7 +111,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             });
           }
           const row = await insertOrganization(trx, organization);
-          const user = await insertUser(trx, { organizationId: String(row.id), ...admin, timezone, role: 'ADMIN', passwordHash });
+          const user = await insertUser(trx, { organizationId: row.id, ...admin, timezone, role: 'ADMIN', passwordHash });
           return { row, user };
         });
         return reply.code(201).send({ ...(await view(db, created.row)), admin: toUserReference(created.user) });
@@ -173,7 +173,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const row = await findOrganizationByUid(db, request.params.organizationUid);
         if (!row) throw notFound('Organization');
         const changes = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
-        const updated = Object.keys(changes).length > 0 ? await updateOrganization(db, String(row.id), changes) : row;
+        const updated = Object.keys(changes).length > 0 ? await updateOrganization(db, row.id, changes) : row;
         return view(db, updated);
       },
     );

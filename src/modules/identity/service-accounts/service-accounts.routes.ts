@@ -21,7 +21,7 @@ const ADMINS_ONLY: Access = { roles: ['ADMIN'], humansOnly: true };
 
 function toDto({ row, botUser }: ServiceAccountView): ServiceAccountDto {
   return {
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     name: row.name,
     clientId: row.clientId,

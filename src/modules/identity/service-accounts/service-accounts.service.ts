@@ -83,7 +83,7 @@ export async function createServiceAccount(
       clientId,
       clientSecretHash: hashClientSecret(clientSecret),
       products: configured.value,
-      botUserId: String(botUser.id),
+      botUserId: botUser.id,
       createdById: caller.userId,
       now: deps.clock(),
     });
@@ -95,7 +95,7 @@ export async function createServiceAccount(
 export async function getServiceAccount(deps: AppDeps, caller: Caller, uid: string): Promise<ServiceAccountView> {
   const db = deps.database.db;
   const row = await findServiceAccountByUid(db, caller.organizationId, uid);
-  const botUser = row && (await findUserById(db, caller.organizationId, String(row.botUserId)));
+  const botUser = row && (await findUserById(db, caller.organizationId, row.botUserId));
   if (!row || !botUser) throw notFound('Service account');
   return { row, botUser };
 }
@@ -112,12 +112,12 @@ export async function listServiceAccountViews(
       await findUsersByIds(
         db,
         caller.organizationId,
-        rows.map((r) => String(r.botUserId)),
+        rows.map((r) => r.botUserId),
       )
-    ).map((u) => [String(u.id), u]),
+    ).map((u) => [u.id, u]),
   );
   const views = rows.flatMap((row) => {
-    const botUser = bots.get(String(row.botUserId));
+    const botUser = bots.get(row.botUserId);
     return botUser ? [{ row, botUser }] : [];
   });
   return { views, total };
@@ -128,7 +128,7 @@ export async function deleteServiceAccount(deps: AppDeps, caller: Caller, uid: s
   await deps.database.db.transaction().execute(async (trx) => {
     const row = await findServiceAccountByUid(trx, caller.organizationId, uid);
     if (!row) throw notFound('Service account');
-    await deleteServiceAccountRow(trx, caller.organizationId, String(row.id));
-    await deleteBotUser(trx, caller.organizationId, String(row.botUserId));
+    await deleteServiceAccountRow(trx, caller.organizationId, row.id);
+    await deleteBotUser(trx, caller.organizationId, row.botUserId);
   });
 }

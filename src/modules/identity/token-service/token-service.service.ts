@@ -69,17 +69,17 @@ async function tokenExchange(deps: AppDeps, form: TokenForm): Promise<TokenRespo
   const db = deps.database.db;
   const now = deps.clock();
   const row = looksLikeApiToken(subjectToken) ? await findLiveApiToken(db, subjectToken, now) : undefined;
-  const user = row && (await findUserById(db, String(row.organizationId), String(row.userId)));
+  const user = row && (await findUserById(db, row.organizationId, row.userId));
   if (!row || !usable(user))
     throw new OAuthError('invalid_grant', 'The subject_token is not a valid API token (unknown, revoked or expired).');
   await touchApiToken(db, row, now);
 
   const { token, expiresIn } = await issueAccessToken(deps, {
     subject: user.uid,
-    organizationUid: await organizationUid(db, String(user.organizationId)),
+    organizationUid: await organizationUid(db, user.organizationId),
     audience: PRODUCT_UIDS,
     scope: ALL_SCOPES,
-    source: { kind: 'api_token', id: String(row.id) },
+    source: { kind: 'api_token', id: row.id },
     notAfter: row.expiresAt ? new Date(row.expiresAt) : null,
   });
   return { access_token: token, issued_token_type: ACCESS_TOKEN_TYPE_URN, token_type: 'Bearer', expires_in: expiresIn };
@@ -128,7 +128,7 @@ async function clientCredentials(deps: AppDeps, form: TokenForm, authorization: 
   const db = deps.database.db;
   const account = await findServiceAccountByClientId(db, clientId);
   const secretOk = verifyClientSecret(clientSecret, account?.clientSecretHash ?? '');
-  const botUser = account && secretOk ? await findUserById(db, String(account.organizationId), String(account.botUserId)) : undefined;
+  const botUser = account && secretOk ? await findUserById(db, account.organizationId, account.botUserId) : undefined;
   if (!account || !secretOk || !usable(botUser)) throw new OAuthError('invalid_client', 'Client authentication failed.');
 
   const resource = param(form, 'resource');
@@ -139,10 +139,10 @@ async function clientCredentials(deps: AppDeps, form: TokenForm, authorization: 
   const grantedScope = narrowed.value.scopes.join(' ');
   const { token, expiresIn } = await issueAccessToken(deps, {
     subject: botUser.uid,
-    organizationUid: await organizationUid(db, String(account.organizationId)),
+    organizationUid: await organizationUid(db, account.organizationId),
     audience: narrowed.value.audience,
     scope: grantedScope,
-    source: { kind: 'service_account', id: String(account.id) },
+    source: { kind: 'service_account', id: account.id },
     clientId: account.clientId,
   });
   return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: grantedScope };

@@ -36,7 +36,7 @@ export async function liveSourceUserId(db: Kysely<DB>, source: TokenSource, subj
       .where('apiTokens.revokedAt', 'is', null)
       .where((eb) => eb.or([eb('apiTokens.expiresAt', 'is', null), eb('apiTokens.expiresAt', '>', now.toISOString())]))
       .executeTakeFirst();
-    return row ? String(row.userId) : null;
+    return row ? row.userId : null;
   }
   const row = await db
     .selectFrom('serviceAccounts')
@@ -45,7 +45,7 @@ export async function liveSourceUserId(db: Kysely<DB>, source: TokenSource, subj
     .where('serviceAccounts.id', '=', source.id)
     .where('users.uid', '=', subject)
     .executeTakeFirst();
-  return row ? String(row.botUserId) : null;
+  return row ? row.botUserId : null;
 }
 
 /** The uid of an organization, for the `org` claim. */

@@ -43,7 +43,7 @@ export async function findReferencedRecords(
   const rows = await sql<{ id: Id; uid: string; name: string }>`
     select id, uid, name from ${sql.table(table)}
     where organization_id = ${organizationId} and uid in (${sql.join(wanted)})`.execute(db);
-  return new Map(rows.rows.map((r) => [r.uid, { id: String(r.id), uid: r.uid, name: r.name }]));
+  return new Map(rows.rows.map((r) => [r.uid, { id: r.id, uid: r.uid, name: r.name }]));
 }
 
 /** Every referenced record of the given kinds and uids, by kind then uid. */
@@ -79,7 +79,7 @@ export async function forgetSettingReferences(trx: Kysely<DB>, organizationId: s
       await trx
         .updateTable('users')
         .set({ roleSettings: JSON.stringify(changed) })
-        .where('id', '=', String(user.id))
+        .where('id', '=', user.id)
         .execute();
   }
 }

@@ -14,6 +14,6 @@ export async function userReferenceLookup(
   ids: ReadonlyArray<Id | null | undefined>,
 ): Promise<(id: Id | null | undefined) => UserReference | null> {
   const wanted = [...new Set(ids.filter((id): id is Id => id !== null && id !== undefined).map(String))];
-  const users = new Map((await findUsersByIds(db, organizationId, wanted)).map((u) => [String(u.id), toUserReference(u)]));
-  return (id) => (id === null || id === undefined ? null : (users.get(String(id)) ?? null));
+  const users = new Map((await findUsersByIds(db, organizationId, wanted)).map((u) => [u.id, toUserReference(u)]));
+  return (id) => (id === null || id === undefined ? null : (users.get(id) ?? null));
 }

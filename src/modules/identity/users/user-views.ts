@@ -11,7 +11,7 @@ import type { UserRow } from './users.repository.js';
 
 export function toUserReference(row: UserRow): UserReference {
   return {
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     userName: row.userName,
     firstName: row.firstName,
@@ -65,11 +65,11 @@ export function toUserDetailsV3(
   }
   if (row.role === 'GUEST') {
     const client = records.guestClient;
-    roleFields.client = client ? { id: String(client.id), uid: client.uid, name: client.name } : null;
+    roleFields.client = client ? { id: client.id, uid: client.uid, name: client.name } : null;
   }
   return {
     ...roleFields,
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     userName: row.userName,
     firstName: row.firstName,

@@ -44,8 +44,8 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           .map(String),
       ),
     ];
-    const creators = new Map((await findUsersByIds(db, organizationId, ids)).map((u) => [String(u.id), u]));
-    return rows.map((row) => toUserDto(row, row.createdById === null ? undefined : creators.get(String(row.createdById))));
+    const creators = new Map((await findUsersByIds(db, organizationId, ids)).map((u) => [u.id, u]));
+    return rows.map((row) => toUserDto(row, row.createdById === null ? undefined : creators.get(row.createdById)));
   }
 
   return async (app) => {
@@ -224,7 +224,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const caller = callerOf(request);
         const user = await getUserOr404(deps, caller, request.params.userUid);
         if (!mayAccessUser(caller, user, 'userViewOther')) throw forbidden('You may not view this user.');
-        const events = await listLoginEvents(db, String(user.id));
+        const events = await listLoginEvents(db, user.id);
         return { userStatistics: events.map((e) => ({ date: e.at, ipAddress: e.ipAddress, ipCountry: null, userAgent: e.userAgent })) };
       },
     );

@@ -47,11 +47,11 @@ export function assignableRoles(caller: Caller): readonly UserRole[] {
  */
 export function mayAccessUser(caller: Caller, target: UserRow, right: Extract<ProjectManagerRight, `user${string}Other`>): boolean {
   if (caller.role === 'ADMIN') return true;
-  const self = String(target.id) === caller.userId;
+  const self = target.id === caller.userId;
   if (right === 'userViewOther' && self) return true;
   if (caller.role !== 'PROJECT_MANAGER') return false;
   if (right !== 'userViewOther' && target.role === 'ADMIN') return false;
-  const own = target.createdById !== null && String(target.createdById) === caller.userId;
+  const own = target.createdById !== null && target.createdById === caller.userId;
   return own || hasRight(caller.role, caller.settings, right);
 }
 
@@ -129,7 +129,7 @@ async function assertSeatAvailable(db: Kysely<DB>, organizationId: string): Prom
 
 async function assertUserNameFree(db: Kysely<DB>, userName: string, exceptId?: string): Promise<void> {
   const existing = await findUserByUserName(db, userName);
-  if (existing && String(existing.id) !== exceptId) {
+  if (existing && existing.id !== exceptId) {
     throw new ApiError('conflict', 'UserNameAlreadyExists', `The user name "${userName}" is taken.`, {
       details: [{ field: 'userName', message: 'already exists' }],
     });
@@ -158,8 +158,8 @@ export async function userDetails(deps: AppDeps, caller: Caller, user: UserRow):
   const settings = parseRoleSettings(user.role, user.roleSettings);
   const [records, [createdBy], [guestClient]] = await Promise.all([
     findAllReferencedRecords(db, caller.organizationId, referencedKeys(user.role, settings)),
-    user.createdById === null ? Promise.resolve([]) : findUsersByIds(db, caller.organizationId, [String(user.createdById)]),
-    user.guestClientId === null ? Promise.resolve([]) : findClientsByIds(db, caller.organizationId, [String(user.guestClientId)]),
+    user.createdById === null ? Promise.resolve([]) : findUsersByIds(db, caller.organizationId, [user.createdById]),
+    user.guestClientId === null ? Promise.resolve([]) : findClientsByIds(db, caller.organizationId, [user.guestClientId]),
   ]);
   return toUserDetailsV3(user, createdBy, { records, guestClient }, assignableRoles(caller));
 }
@@ -199,7 +199,7 @@ export async function editUser(deps: AppDeps, caller: Caller, uid: string, body:
   const target = await getUserOr404(deps, caller, uid);
   if (!mayAccessUser(caller, target, 'userEditOther')) throw forbidden('You may not edit this user.');
   assertNotBot(target);
-  const self = String(target.id) === caller.userId;
+  const self = target.id === caller.userId;
   if (body.role !== target.role) {
     if (self) throw invalid('You cannot change your own role.', [{ field: 'role', message: 'cannot change your own role' }]);
     if (!assignableRoles(caller).includes(body.role)) throw forbidden(`You may not give users the role ${body.role}.`);
@@ -208,7 +208,7 @@ export async function editUser(deps: AppDeps, caller: Caller, uid: string, body:
     throw invalid('You cannot deactivate yourself.', [{ field: 'active', message: 'cannot deactivate yourself' }]);
   assertTimezone(body.timezone);
   const previousGuestClient =
-    target.guestClientId === null ? undefined : (await findClientsByIds(db, caller.organizationId, [String(target.guestClientId)]))[0];
+    target.guestClientId === null ? undefined : (await findClientsByIds(db, caller.organizationId, [target.guestClientId]))[0];
   const { settings, guestClientId } = await resolveRoleSettings(db, caller.organizationId, body.role, body, {
     role: target.role,
     settings: parseRoleSettings(target.role, target.roleSettings),
@@ -229,14 +229,14 @@ export async function editUser(deps: AppDeps, caller: Caller, uid: string, body:
     guestClientId,
   };
   return db.transaction().execute(async (trx) => {
-    if (body.userName !== target.userName) await assertUserNameFree(trx, body.userName, String(target.id));
+    if (body.userName !== target.userName) await assertUserNameFree(trx, body.userName, target.id);
     const losesAdmin = target.role === 'ADMIN' && (body.role !== 'ADMIN' || !active);
-    if (losesAdmin && (await countOtherAdmins(trx, caller.organizationId, String(target.id))) === 0) {
+    if (losesAdmin && (await countOtherAdmins(trx, caller.organizationId, target.id)) === 0) {
       throw new ApiError('invalid', 'LastAdmin', 'The organization must keep at least one active ADMIN.');
     }
     if (active && !bool(target.active)) await assertSeatAvailable(trx, caller.organizationId);
-    const updated = await updateUser(trx, caller.organizationId, String(target.id), changes);
-    if (!active) await revokeUserLoginTokens(trx, String(target.id), deps.clock());
+    const updated = await updateUser(trx, caller.organizationId, target.id, changes);
+    if (!active) await revokeUserLoginTokens(trx, target.id, deps.clock());
     return updated;
   });
 }
@@ -248,13 +248,13 @@ export async function deleteUser(deps: AppDeps, caller: Caller, uid: string): Pr
   if (target.deletedAt) throw notFound('User');
   if (!mayAccessUser(caller, target, 'userDeleteOther')) throw forbidden('You may not delete this user.');
   assertNotBot(target);
-  if (String(target.id) === caller.userId) throw invalid('You cannot delete yourself.');
+  if (target.id === caller.userId) throw invalid('You cannot delete yourself.');
   await db.transaction().execute(async (trx) => {
-    if (target.role === 'ADMIN' && (await countOtherAdmins(trx, caller.organizationId, String(target.id))) === 0) {
+    if (target.role === 'ADMIN' && (await countOtherAdmins(trx, caller.organizationId, target.id)) === 0) {
       throw new ApiError('invalid', 'LastAdmin', 'The organization must keep at least one active ADMIN.');
     }
-    await updateUser(trx, caller.organizationId, String(target.id), { deletedAt: deps.clock().toISOString() });
-    await revokeUserLoginTokens(trx, String(target.id), deps.clock());
+    await updateUser(trx, caller.organizationId, target.id, { deletedAt: deps.clock().toISOString() });
+    await revokeUserLoginTokens(trx, target.id, deps.clock());
   });
 }
 
@@ -265,7 +265,7 @@ export async function undeleteUser(deps: AppDeps, caller: Caller, uid: string): 
   if (!target.deletedAt) throw invalid('The user is not deleted.');
   return db.transaction().execute(async (trx) => {
     if (bool(target.active)) await assertSeatAvailable(trx, caller.organizationId);
-    return updateUser(trx, caller.organizationId, String(target.id), { deletedAt: null });
+    return updateUser(trx, caller.organizationId, target.id, { deletedAt: null });
   });
 }
 
@@ -278,8 +278,8 @@ export async function setPassword(deps: AppDeps, caller: Caller, uid: string, pa
   checkPassword(password, target.userName);
   const passwordHash = await hashPassword(password);
   await deps.database.db.transaction().execute(async (trx) => {
-    await updateUser(trx, caller.organizationId, String(target.id), { passwordHash });
-    const own = String(target.id) === caller.userId && caller.credential.kind !== 'jwt' ? caller.credential.id : undefined;
-    await revokeUserLoginTokens(trx, String(target.id), deps.clock(), caller.credential.kind === 'api_token' ? undefined : own);
+    await updateUser(trx, caller.organizationId, target.id, { passwordHash });
+    const own = target.id === caller.userId && caller.credential.kind !== 'jwt' ? caller.credential.id : undefined;
+    await revokeUserLoginTokens(trx, target.id, deps.clock(), caller.credential.kind === 'api_token' ? undefined : own);
   });
 }

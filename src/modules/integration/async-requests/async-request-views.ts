@@ -13,9 +13,9 @@ export type AsyncRequestDto = Static<typeof AsyncRequestSchema>;
 export async function toAsyncRequestDtos(db: Db, organizationId: string, rows: AsyncRequestRow[]): Promise<AsyncRequestDto[]> {
   const parents = new Map<string, AsyncRequestRow>();
   for (const row of rows) {
-    if (row.parentId !== null && !parents.has(String(row.parentId))) {
-      const parent = await findAsyncRequestById(db, String(row.parentId));
-      if (parent) parents.set(String(parent.id), parent);
+    if (row.parentId !== null && !parents.has(row.parentId)) {
+      const parent = await findAsyncRequestById(db, row.parentId);
+      if (parent) parents.set(parent.id, parent);
     }
   }
   const creatorIds = [
@@ -26,11 +26,11 @@ export async function toAsyncRequestDtos(db: Db, organizationId: string, rows: A
         .map(String),
     ),
   ];
-  const creators = new Map((await findUsersByIds(db, organizationId, creatorIds)).map((u) => [String(u.id), u]));
+  const creators = new Map((await findUsersByIds(db, organizationId, creatorIds)).map((u) => [u.id, u]));
   const core = (row: AsyncRequestRow) => {
-    const creator = row.createdById === null ? undefined : creators.get(String(row.createdById));
+    const creator = row.createdById === null ? undefined : creators.get(row.createdById);
     return {
-      id: String(row.id),
+      id: row.id,
       uid: row.uid,
       createdBy: creator ? toUserReference(creator) : null,
       dateCreated: row.createdAt,
@@ -40,7 +40,7 @@ export async function toAsyncRequestDtos(db: Db, organizationId: string, rows: A
     };
   };
   return rows.map((row) => {
-    const parent = row.parentId === null ? undefined : parents.get(String(row.parentId));
+    const parent = row.parentId === null ? undefined : parents.get(row.parentId);
     return { ...core(row), parent: parent ? { ...core(parent), parent: null } : null };
   });
 }

@@ -58,7 +58,7 @@ export async function completeAsyncRequest(
   if (!(await finishAsyncRequest(db, id, response, now))) return;
   const request = await findAsyncRequestById(db, id);
   if (request?.callbackUrl) {
-    await enqueue(db, { kind: CALLBACK_TASK, payload: { asyncRequestId: id }, organizationId: String(request.organizationId) }, now);
+    await enqueue(db, { kind: CALLBACK_TASK, payload: { asyncRequestId: id }, organizationId: request.organizationId }, now);
   }
 }
 

@@ -22,7 +22,7 @@ export const callbackTask: AppTaskHandler<typeof CALLBACK_TASK> = {
     const { deps } = context;
     const request = await findAsyncRequestById(deps.database.db, payload.asyncRequestId);
     if (!request?.callbackUrl || !request.finishedAt) return;
-    const [dto] = await toAsyncRequestDtos(deps.database.db, String(request.organizationId), [request]);
+    const [dto] = await toAsyncRequestDtos(deps.database.db, request.organizationId, [request]);
     const result = await postJson(request.callbackUrl, JSON.stringify(dto), {
       headers: { 'x-opentms-event': 'ASYNC_REQUEST_FINISHED' },
       timeoutMs: deps.config.outboundTimeoutMilliseconds,

@@ -57,7 +57,7 @@ export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { offset, limit } = pageWindow({ pageNumber, pageSize });
         const rows = await query.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
         const content = rows.map((row) => ({
-          id: String(row.id),
+          id: row.id,
           uid: row.uid,
           type: row.type,
           title: row.title,

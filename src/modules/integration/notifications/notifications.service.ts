@@ -27,7 +27,7 @@ export async function notifyUsers(db: Kysely<DB>, notification: NewNotification)
   const users = await db
     .selectFrom('users')
     .select('id')
-    .where('organizationId', '=', String(notification.organizationId))
+    .where('organizationId', '=', notification.organizationId)
     .where('id', 'in', wanted)
     .execute();
   if (users.length === 0) return 0;

@@ -29,7 +29,7 @@ export const deliverTask: AppTaskHandler<typeof DELIVER_TASK> = {
     const db = deps.database.db;
     const call = await findCallById(db, payload.callId);
     if (!call || call.status === 'SUCCESS') return;
-    const webhook = await findWebhookById(db, String(call.webhookId));
+    const webhook = await findWebhookById(db, call.webhookId);
     if (!webhook) return;
     const now = () => deps.clock().toISOString();
     if (webhook.status === 'DISABLED' && !call.forced) {
@@ -87,7 +87,7 @@ export const deliverTask: AppTaskHandler<typeof DELIVER_TASK> = {
     if (!call || call.status === 'SUCCESS') return;
     await db.updateTable('webhookCalls').set({ status: 'FAIL' }).where('id', '=', call.id).execute();
     // Persistent failure: DISABLE_AFTER_FAILED_CALLS calls in a row that failed for good.
-    const webhook = await findWebhookById(db, String(call.webhookId));
+    const webhook = await findWebhookById(db, call.webhookId);
     if (!webhook) return;
     const failed = webhook.failedAttempts + 1;
     await db

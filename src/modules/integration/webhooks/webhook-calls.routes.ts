@@ -16,7 +16,7 @@ const ADMINS: Access = { roles: ['ADMIN'] };
 /** Sends `calls` again, in the given order, as new calls that name the original as parent. */
 async function replay(deps: AppDeps, db: Db, calls: WebhookCallRow[]): Promise<void> {
   for (const call of calls) {
-    const webhook = await findWebhookById(db, String(call.webhookId));
+    const webhook = await findWebhookById(db, call.webhookId);
     if (!webhook) continue;
     await queueCall(deps, db, webhook, { event: call.event, eventUid: call.eventUid, body: call.body, parentUid: call.uid, forced: true });
   }
@@ -48,16 +48,16 @@ export function webhookCallsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         if (webhookUid) {
           const webhook = await findWebhook(db, caller.organizationId, webhookUid);
           if (!webhook) return toPage([], 0, page);
-          webhookId = String(webhook.id);
+          webhookId = webhook.id;
         }
         const { rows, total } = await listCalls(db, caller.organizationId, { ...filter, webhookId }, page);
         const uids = new Map<string, string>();
         for (const row of rows) {
-          const key = String(row.webhookId);
+          const key = row.webhookId;
           if (!uids.has(key)) uids.set(key, (await findWebhookById(db, key))?.uid ?? '');
         }
         return toPage(
-          rows.map((row) => toWebhookCallDto(row, uids.get(String(row.webhookId)) ?? '')),
+          rows.map((row) => toWebhookCallDto(row, uids.get(row.webhookId) ?? '')),
           total,
           page,
         );

@@ -48,8 +48,8 @@ export async function queueCall(
     db,
     {
       kind: DELIVER_TASK,
-      payload: { callId: String(row.id) },
-      organizationId: String(webhook.organizationId),
+      payload: { callId: row.id },
+      organizationId: webhook.organizationId,
       maxAttempts: DELIVERY_ATTEMPTS,
     },
     now,

@@ -16,10 +16,10 @@ export async function toWebhookDtos(db: Db, organizationId: string, rows: Webhoo
         .map(String),
     ),
   ];
-  const users = new Map((await findUsersByIds(db, organizationId, ids)).map((u) => [String(u.id), toUserReference(u)]));
-  const ref = (id: string | number | null) => (id === null ? null : (users.get(String(id)) ?? null));
+  const users = new Map((await findUsersByIds(db, organizationId, ids)).map((u) => [u.id, toUserReference(u)]));
+  const ref = (id: string | null) => (id === null ? null : (users.get(id) ?? null));
   return rows.map((row) => ({
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     name: row.name,
     url: row.url,

@@ -61,11 +61,11 @@ export async function listWebhooks(
     );
   if (filter.createdBy?.length) {
     const ids = await userIds(filter.createdBy);
-    query = ids.length ? query.where('createdById', 'in', ids) : query.where('id', '=', -1);
+    query = ids.length ? query.where('createdById', 'in', ids) : query.where('id', '=', '-1');
   }
   if (filter.modifiedBy?.length) {
     const ids = await userIds(filter.modifiedBy);
-    query = ids.length ? query.where('lastModifiedById', 'in', ids) : query.where('id', '=', -1);
+    query = ids.length ? query.where('lastModifiedById', 'in', ids) : query.where('id', '=', '-1');
   }
   // Events are a small JSON list per webhook: matched here, on at most the organization's webhooks.
   let rows = await query

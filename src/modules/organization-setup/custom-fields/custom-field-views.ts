@@ -33,7 +33,7 @@ export async function toCustomFieldDtos(db: Kysely<DB>, organizationId: string, 
     TRUNCATED_OPTIONS,
   );
   return rows.map((row) => {
-    const preview = previews.get(String(row.id)) ?? { first: [], total: 0 };
+    const preview = previews.get(row.id) ?? { first: [], total: 0 };
     return {
       uid: row.uid,
       name: row.name,

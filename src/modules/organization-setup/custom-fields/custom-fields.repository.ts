@@ -28,7 +28,7 @@ export async function fieldNameTaken(db: Db, organizationId: string, name: strin
     .select('id')
     .where('organizationId', '=', organizationId)
     .where(sql`lower(name)`, '=', sql`lower(${name})`);
-  if (exceptId !== undefined) query = query.where('id', '!=', String(exceptId));
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
@@ -88,11 +88,11 @@ export async function listFields(
 
 /** Every option of a field, in the order they were added. */
 export function optionsOf(db: Db, fieldId: Id): Promise<CustomFieldOptionRow[]> {
-  return db.selectFrom('customFieldOptions').selectAll().where('fieldId', '=', String(fieldId)).orderBy('id', 'asc').execute();
+  return db.selectFrom('customFieldOptions').selectAll().where('fieldId', '=', fieldId).orderBy('id', 'asc').execute();
 }
 
 export function findOption(db: Db, fieldId: Id, uid: string): Promise<CustomFieldOptionRow | undefined> {
-  return db.selectFrom('customFieldOptions').selectAll().where('fieldId', '=', String(fieldId)).where('uid', '=', uid).executeTakeFirst();
+  return db.selectFrom('customFieldOptions').selectAll().where('fieldId', '=', fieldId).where('uid', '=', uid).executeTakeFirst();
 }
 
 export async function listOptions(
@@ -101,7 +101,7 @@ export async function listOptions(
   filter: { name?: string | undefined; sortField?: 'NAME' | undefined; sortTrend?: 'ASC' | 'DESC' | undefined },
   page: PageRequest,
 ): Promise<{ rows: CustomFieldOptionRow[]; total: number }> {
-  let query = db.selectFrom('customFieldOptions').where('fieldId', '=', String(fieldId));
+  let query = db.selectFrom('customFieldOptions').where('fieldId', '=', fieldId);
   if (filter.name) query = query.where(containsText('value', filter.name));
   const { total } = await query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
   const direction = filter.sortTrend === 'DESC' ? 'desc' : 'asc';
@@ -126,7 +126,7 @@ export async function optionPreviews(
     .where('fieldId', 'in', ids)
     .groupBy('fieldId')
     .execute();
-  for (const row of totals) previews.set(String(row.fieldId), { first: [], total: num(row.total) });
+  for (const row of totals) previews.set(row.fieldId, { first: [], total: num(row.total) });
   const ranked = db
     .selectFrom('customFieldOptions')
     .selectAll()
@@ -134,7 +134,7 @@ export async function optionPreviews(
     .where('fieldId', 'in', ids)
     .as('ranked');
   const first = await db.selectFrom(ranked).selectAll().where('position', '<=', count).orderBy('fieldId').orderBy('id').execute();
-  for (const { position: _position, ...option } of first) previews.get(String(option.fieldId))?.first.push(option);
+  for (const { position: _position, ...option } of first) previews.get(option.fieldId)?.first.push(option);
   return previews;
 }
 

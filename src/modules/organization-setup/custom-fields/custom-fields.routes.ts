@@ -234,7 +234,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
               body,
             ),
           );
-          const idOf = new Map(existing.map((o) => [o.uid, String(o.id)]));
+          const idOf = new Map(existing.map((o) => [o.uid, o.id]));
           if (plan.remove.length)
             await trx
               .deleteFrom('customFieldOptions')
@@ -283,7 +283,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
               lastModifiedAt: at,
               lastModifiedById: caller.userId,
             })
-            .where('id', '=', String(current.id))
+            .where('id', '=', current.id)
             .returningAll()
             .executeTakeFirstOrThrow();
         });
@@ -342,12 +342,12 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             await trx
               .updateTable('customFieldOptions')
               .set({ deprecated: move === 'DEPRECATE' })
-              .where('id', '=', String(option.id))
+              .where('id', '=', option.id)
               .execute();
             await trx
               .updateTable('customFields')
               .set({ lastModifiedAt: now(), lastModifiedById: caller.userId })
-              .where('id', '=', String(field.id))
+              .where('id', '=', field.id)
               .execute();
           });
         }
@@ -370,7 +370,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const caller = callerOf(request);
         const current = await one(caller, request.params.fieldUid);
-        await db.deleteFrom('customFields').where('id', '=', String(current.id)).execute();
+        await db.deleteFrom('customFields').where('id', '=', current.id).execute();
         return reply.code(204).send();
       },
     );

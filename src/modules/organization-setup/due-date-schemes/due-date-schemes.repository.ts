@@ -63,8 +63,8 @@ export async function schemeSteps(db: Db, schemeIds: readonly Id[]): Promise<Sch
     .orderBy('w.id')
     .execute();
   return rows.map((r) => ({
-    dueDateSchemeId: String(r.dueDateSchemeId),
-    workflowStep: { id: String(r.id), uid: r.uid, name: r.name, order: r.orderIndex, lqaEnabled: bool(r.lqaEnabled) },
+    dueDateSchemeId: r.dueDateSchemeId,
+    workflowStep: { id: r.id, uid: r.uid, name: r.name, order: r.orderIndex, lqaEnabled: bool(r.lqaEnabled) },
     offsetDays: r.offsetDays,
     offsetHours: r.offsetHours,
   }));

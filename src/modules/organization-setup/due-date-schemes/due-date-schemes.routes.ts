@@ -42,12 +42,12 @@ async function toDtos(db: Db, organizationId: string, rows: DueDateSchemeRow[]):
     ),
   ]);
   return rows.map((row) => ({
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     name: row.name,
     description: row.description,
     workflowSteps: steps
-      .filter((s) => s.dueDateSchemeId === String(row.id))
+      .filter((s) => s.dueDateSchemeId === row.id)
       .map(({ workflowStep, offsetDays, offsetHours }) => ({ workflowStep, offsetDays, offsetHours })),
     createdBy: users(row.createdById),
     dateCreated: row.createdAt,
@@ -201,7 +201,7 @@ export function dueDateSchemesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const caller = callerOf(request);
         const row = await one(caller, request.params.dueDateSchemeUid);
-        await db.deleteFrom('dueDateSchemes').where('id', '=', String(row.id)).execute();
+        await db.deleteFrom('dueDateSchemes').where('id', '=', row.id).execute();
         return reply.code(204).send();
       },
     );

@@ -18,7 +18,7 @@ type EmailTemplateRow = Selectable<EmailTemplatesTable>;
 
 function toEmailTemplateDto(row: EmailTemplateRow): Static<typeof EmailTemplateSchema> {
   return {
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     type: row.type as EmailTemplateType,
     name: row.name,

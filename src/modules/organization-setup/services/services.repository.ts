@@ -27,7 +27,7 @@ export async function serviceNameTaken(db: Kysely<DB>, organizationId: string, n
     .select('id')
     .where('organizationId', '=', organizationId)
     .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
-  if (exceptId !== undefined) query = query.where('id', '!=', String(exceptId));
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
@@ -48,7 +48,7 @@ export async function listServices(
 
 /** Replaces the service's workflow steps (ids already checked to be the organization's). */
 export async function replaceServiceWorkflowSteps(db: Kysely<DB>, serviceId: Id, workflowStepIds: string[]): Promise<void> {
-  await db.deleteFrom('serviceWorkflowSteps').where('serviceId', '=', String(serviceId)).execute();
+  await db.deleteFrom('serviceWorkflowSteps').where('serviceId', '=', serviceId).execute();
   if (workflowStepIds.length) {
     await db
       .insertInto('serviceWorkflowSteps')
@@ -68,7 +68,7 @@ export function findProjectTemplate(db: Kysely<DB>, organizationId: string, uid:
 }
 
 export async function toServiceDtos(db: Kysely<DB>, organizationId: string, rows: ServiceRow[]): Promise<Static<typeof ServiceSchema>[]> {
-  const ids = rows.map((r) => String(r.id));
+  const ids = rows.map((r) => r.id);
   const links = ids.length ? await db.selectFrom('serviceWorkflowSteps').selectAll().where('serviceId', 'in', ids).execute() : [];
   const templateIds = [
     ...new Set(
@@ -92,22 +92,22 @@ export async function toServiceDtos(db: Kysely<DB>, organizationId: string, rows
       ? db.selectFrom('projectTemplates').select(['id', 'uid', 'name']).where('id', 'in', templateIds).execute()
       : Promise.resolve([]),
   ]);
-  const templateById = new Map(templates.map((t) => [String(t.id), { id: String(t.id), uid: t.uid, name: t.name }]));
+  const templateById = new Map(templates.map((t) => [t.id, { id: t.id, uid: t.uid, name: t.name }]));
   return rows.map((row) => ({
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     name: row.name,
     description: row.description,
     active: bool(row.active),
     workflowSteps: inWorkflowOrder(
       links
-        .filter((l) => String(l.serviceId) === String(row.id))
-        .map((l) => steps.get(String(l.workflowStepId)))
+        .filter((l) => l.serviceId === row.id)
+        .map((l) => steps.get(l.workflowStepId))
         .filter((s) => s !== undefined),
     ),
     // Price lists do not exist yet: no service can reference one.
     priceList: null,
-    projectTemplate: row.projectTemplateId === null ? null : (templateById.get(String(row.projectTemplateId)) ?? null),
+    projectTemplate: row.projectTemplateId === null ? null : (templateById.get(row.projectTemplateId) ?? null),
     createdBy: users(row.createdById),
     dateCreated: row.createdAt,
     lastModifiedBy: users(row.lastModifiedById),

@@ -75,10 +75,10 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         else if (body.projectTemplate !== undefined) {
           const template = await findProjectTemplate(trx, caller.organizationId, body.projectTemplate.uid);
           if (!template) throw referenceNotFound('projectTemplate', 'project template', body.projectTemplate.uid);
-          changes.projectTemplateId = String(template.id);
+          changes.projectTemplateId = template.id;
         }
         const row = existing
-          ? await trx.updateTable('services').set(changes).where('id', '=', String(existing.id)).returningAll().executeTakeFirstOrThrow()
+          ? await trx.updateTable('services').set(changes).where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow()
           : await trx
               .insertInto('services')
               .values({
@@ -218,7 +218,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           .where(
             'id',
             'in',
-            rows.map((r) => String(r.id)),
+            rows.map((r) => r.id),
           )
           .execute();
         return reply.code(204).send();

@@ -83,19 +83,17 @@ async function clientColumns(
 
 async function writeContacts(_ctx: KindContext, trx: Transaction<DB>, row: NamedRow, body: ClientBodyValue): Promise<void> {
   if (body.contacts === undefined) return;
-  await trx.deleteFrom('clientContacts').where('clientId', '=', String(row.id)).execute();
+  await trx.deleteFrom('clientContacts').where('clientId', '=', row.id).execute();
   const contacts = body.contacts ?? [];
   if (contacts.length === 0) return;
   await trx
     .insertInto('clientContacts')
-    .values(
-      contacts.map((c, position) => ({ clientId: String(row.id), position, name: c.name, email: c.email ?? null, phone: c.phone ?? null })),
-    )
+    .values(contacts.map((c, position) => ({ clientId: row.id, position, name: c.name, email: c.email ?? null, phone: c.phone ?? null })))
     .execute();
 }
 
 async function clientViews(ctx: KindContext, rows: NamedRow[]) {
-  const ids = rows.map((r) => String(r.id));
+  const ids = rows.map((r) => r.id);
   const contacts =
     ids.length === 0
       ? []
@@ -113,13 +111,13 @@ async function clientViews(ctx: KindContext, rows: NamedRow[]) {
     // Price lists and net rate schemes do not exist yet, so no client can point at one.
     priceList: null,
     netRateScheme: null,
-    contacts: contacts.filter((c) => String(c.clientId) === String(row.id)).map((c) => ({ name: c.name, email: c.email, phone: c.phone })),
+    contacts: contacts.filter((c) => c.clientId === row.id).map((c) => ({ name: c.name, email: c.email, phone: c.phone })),
   });
 }
 
 /** Deleting a client deletes its contacts and business units (foreign keys) and takes both out of users' settings. */
 async function beforeClientDelete(ctx: KindContext, trx: Transaction<DB>, row: NamedRow): Promise<void> {
-  const units = await trx.selectFrom('businessUnits').select('uid').where('clientId', '=', String(row.id)).execute();
+  const units = await trx.selectFrom('businessUnits').select('uid').where('clientId', '=', row.id).execute();
   await forgetSettingReferences(trx, ctx.caller.organizationId, 'client', [row.uid]);
   await forgetSettingReferences(
     trx,
@@ -176,7 +174,7 @@ async function businessUnitColumns(
   if (body.client === null) return { clientId: null };
   const [client] = await findNamedRecordsByUids(db, CLIENT_TABLE, ctx.caller.organizationId, [body.client.uid]);
   if (!client) throw referenceNotFound('client', 'client', body.client.uid);
-  return { clientId: String(client.id) };
+  return { clientId: client.id };
 }
 
 async function businessUnitViews(ctx: KindContext, rows: NamedRow[]) {
@@ -189,11 +187,11 @@ async function businessUnitViews(ctx: KindContext, rows: NamedRow[]) {
     ),
   ];
   const clients = new Map(
-    (await findNamedRecordsByIds(ctx.deps.database.db, CLIENT_TABLE, ctx.caller.organizationId, ids)).map((c) => [String(c.id), c]),
+    (await findNamedRecordsByIds(ctx.deps.database.db, CLIENT_TABLE, ctx.caller.organizationId, ids)).map((c) => [c.id, c]),
   );
   return (row: NamedRow) => {
     const client = row.clientId === null || row.clientId === undefined ? undefined : clients.get(String(row.clientId));
-    return { client: client ? { id: String(client.id), uid: client.uid, name: client.name } : null };
+    return { client: client ? { id: client.id, uid: client.uid, name: client.name } : null };
   };
 }
 

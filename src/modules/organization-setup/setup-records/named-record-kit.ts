@@ -70,7 +70,7 @@ export interface NamedRecordKind<B = Record<string, unknown>> extends NamedTable
 
 function mayTouch(caller: Caller, row: NamedRow, right: ProjectManagerRight | undefined): boolean {
   if (!right || caller.role !== 'PROJECT_MANAGER') return true;
-  if (row.createdById !== null && String(row.createdById) === caller.userId) return true;
+  if (row.createdById !== null && row.createdById === caller.userId) return true;
   return hasRight(caller.role, caller.settings, right);
 }
 
@@ -99,7 +99,7 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
       rows.map((r) => r.createdById),
     );
     const extra = kind.views ? await kind.views(ctx, rows) : () => ({});
-    return rows.map((row) => ({ id: String(row.id), uid: row.uid, name: row.name, createdBy: users(row.createdById), ...extra(row) }));
+    return rows.map((row) => ({ id: row.id, uid: row.uid, name: row.name, createdBy: users(row.createdById), ...extra(row) }));
   }
 
   /**

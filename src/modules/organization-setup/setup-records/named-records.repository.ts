@@ -103,7 +103,7 @@ export async function nameTaken(
   let query = live(info, db, organizationId)
     .select('id')
     .where(sql`lower(name)`, '=', sql`lower(${name})`);
-  if (exceptId !== undefined) query = query.where('id', '!=', String(exceptId));
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
@@ -119,15 +119,15 @@ export async function updateNamedRecord(db: Kysely<DB>, info: NamedTableInfo, id
   return (await named(db)
     .updateTable(info.table)
     .set(changes as never)
-    .where('id', '=', String(id))
+    .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow()) as NamedRow;
 }
 
 export async function deleteNamedRecord(db: Kysely<DB>, info: NamedTableInfo, id: Id, now: Timestamp): Promise<void> {
   if (info.softDelete) {
-    await named(db).updateTable(info.table).set({ deletedAt: now }).where('id', '=', String(id)).execute();
+    await named(db).updateTable(info.table).set({ deletedAt: now }).where('id', '=', id).execute();
   } else {
-    await named(db).deleteFrom(info.table).where('id', '=', String(id)).execute();
+    await named(db).deleteFrom(info.table).where('id', '=', id).execute();
   }
 }

@@ -80,7 +80,7 @@ export async function resolveReferences(
     .where('organizationId', '=', organizationId)
     .where('uid', 'in', uids)
     .execute();
-  const byUid = new Map(rows.map((r) => [r.uid, String(r.id)]));
+  const byUid = new Map(rows.map((r) => [r.uid, r.id]));
   const missing = uids.find((uid) => !byUid.has(uid));
   if (missing !== undefined) throw referenceNotFound(field, LABEL[kind], missing);
   return uids.map((uid) => byUid.get(uid)!);
@@ -98,7 +98,7 @@ export async function namedReferences(
     .select(['id', 'uid', 'name'])
     .where('id', 'in', [...new Set(ids.map(String))])
     .execute();
-  return new Map(rows.map((r) => [String(r.id), { id: String(r.id), uid: r.uid, name: r.name }]));
+  return new Map(rows.map((r) => [r.id, { id: r.id, uid: r.uid, name: r.name }]));
 }
 
 /** Workflow step references by id. */
@@ -109,9 +109,7 @@ export async function workflowStepReferences(db: Kysely<DB>, ids: readonly Id[])
     .select(['id', 'uid', 'name', 'orderIndex', 'lqaEnabled'])
     .where('id', 'in', [...new Set(ids.map(String))])
     .execute();
-  return new Map(
-    rows.map((r) => [String(r.id), { id: String(r.id), uid: r.uid, name: r.name, order: r.orderIndex, lqaEnabled: bool(r.lqaEnabled) }]),
-  );
+  return new Map(rows.map((r) => [r.id, { id: r.id, uid: r.uid, name: r.name, order: r.orderIndex, lqaEnabled: bool(r.lqaEnabled) }]));
 }
 
 /** Workflow steps in the organization's workflow order (the spec's `order`, then id). */

@@ -18,7 +18,7 @@ export async function clearCostCenterReferences(trx: Kysely<DB>, costCenterId: I
     await trx
       .updateTable(table)
       .set({ [column]: null })
-      .where(column, '=', String(costCenterId))
+      .where(column, '=', costCenterId)
       .execute();
   }
 }

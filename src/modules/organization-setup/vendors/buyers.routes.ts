@@ -81,7 +81,7 @@ export function buyersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           const owner = await findUserByUid(db, caller.organizationId, body.buyerOwner.uid);
           if (!owner || owner.deletedAt !== null || !bool(owner.active) || !OWNER_ROLES.has(owner.role))
             throw referenceNotFound('buyerOwner', 'active administrator or project manager', body.buyerOwner.uid);
-          changes.buyerOwnerId = String(owner.id);
+          changes.buyerOwnerId = owner.id;
         }
         if (Object.keys(changes).length > 0) {
           await db

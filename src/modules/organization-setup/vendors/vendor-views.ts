@@ -18,8 +18,8 @@ import type { BuyerSchema, VendorSchema } from './vendors.schemas.js';
 async function userLookup(db: Kysely<DB>, ids: (Id | null)[]): Promise<(id: Id | null) => UserReference | null> {
   const wanted = [...new Set(ids.filter((id): id is Id => id !== null).map(String))];
   const rows = wanted.length ? await db.selectFrom('users').selectAll().where('id', 'in', wanted).execute() : [];
-  const users = new Map(rows.map((u) => [String(u.id), toUserReference(u)]));
-  return (id) => (id === null ? null : (users.get(String(id)) ?? null));
+  const users = new Map(rows.map((u) => [u.id, toUserReference(u)]));
+  return (id) => (id === null ? null : (users.get(id) ?? null));
 }
 
 const locales = (json: string) => JSON.parse(json) as string[];
@@ -41,10 +41,10 @@ export async function toVendorDtos(db: Kysely<DB>, rows: VendorLinkRow[]): Promi
     workflowStepReferences(db, all(refs.workflowSteps)),
   ]);
   const pick = <T>(map: Map<string, Id[]>, lookup: Map<string, T>, id: Id): T[] =>
-    (map.get(String(id)) ?? []).map((ref) => lookup.get(String(ref))).filter((r): r is T => r !== undefined);
+    (map.get(id) ?? []).map((ref) => lookup.get(ref)).filter((r): r is T => r !== undefined);
   const byName = (list: NamedReference[]) => [...list].sort((a, b) => a.name.localeCompare(b.name) || Number(a.id) - Number(b.id));
   return rows.map((row) => ({
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     name: row.partnerName,
     vendorToken: row.vendorToken,
@@ -71,7 +71,7 @@ export async function toBuyerDtos(db: Kysely<DB>, rows: VendorLinkRow[]): Promis
     rows.flatMap((r) => [r.createdById, r.buyerOwnerId]),
   );
   return rows.map((row) => ({
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     name: row.partnerName,
     organization: { uid: row.partnerUid, name: row.partnerName },

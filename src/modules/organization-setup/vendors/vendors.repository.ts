@@ -139,7 +139,7 @@ export interface LinkReferenceIds {
 function group<T extends { vendorId: Id }>(rows: T[], id: (row: T) => Id): Map<string, Id[]> {
   const map = new Map<string, Id[]>();
   for (const row of rows) {
-    const key = String(row.vendorId);
+    const key = row.vendorId;
     map.set(key, [...(map.get(key) ?? []), id(row)]);
   }
   return map;

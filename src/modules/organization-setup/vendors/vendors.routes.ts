@@ -44,7 +44,7 @@ export const DEFAULT_VENDOR_TIMEZONE = 'Europe/London';
 /** Project managers touch vendors others created only with the matching right; ADMIN holds every right. */
 function mayTouch(caller: Caller, row: VendorRow, right: ProjectManagerRight): boolean {
   if (caller.role !== 'PROJECT_MANAGER') return true;
-  if (row.createdById !== null && String(row.createdById) === caller.userId) return true;
+  if (row.createdById !== null && row.createdById === caller.userId) return true;
   return hasRight(caller.role, caller.settings, right);
 }
 
@@ -115,7 +115,7 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             details: [{ field: 'vendorToken', message: 'unknown token' }],
           });
         }
-        if (String(vendor.id) === caller.organizationId) {
+        if (vendor.id === caller.organizationId) {
           throw new ApiError('invalid', 'CannotLinkOwnOrganization', 'An organization cannot be its own vendor.', {
             details: [{ field: 'vendorToken', message: "is your organization's own token" }],
           });
@@ -124,7 +124,7 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         let uid: string;
         try {
           uid = await db.transaction().execute(async (trx) => {
-            if (await linkExists(trx, caller.organizationId, String(vendor.id))) throw alreadyLinked(vendor.name);
+            if (await linkExists(trx, caller.organizationId, vendor.id)) throw alreadyLinked(vendor.name);
             const refs = {
               clients: await resolveReferences(trx, caller.organizationId, 'client', 'clients', body.clients ?? []),
               domains: await resolveReferences(trx, caller.organizationId, 'domain', 'domains', body.domains ?? []),
@@ -215,7 +215,7 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           .where(
             'id',
             'in',
-            [...visible.values()].map((r) => String(r.id)),
+            [...visible.values()].map((r) => r.id),
           )
           .execute();
         return reply.code(204).send();

@@ -112,7 +112,7 @@ export function additionalWorkflowStepsRoutes(deps: AppDeps): FastifyPluginAsync
         const caller = callerOf(request);
         const row = await findAdditionalWorkflowStep(db, caller.organizationId, request.params.id);
         if (!row) throw notFound('Additional workflow step');
-        await db.deleteFrom('additionalWorkflowSteps').where('id', '=', String(row.id)).execute();
+        await db.deleteFrom('additionalWorkflowSteps').where('id', '=', row.id).execute();
         return reply.code(204).send();
       },
     );

@@ -57,7 +57,7 @@ export async function takenFields(
       .select('id')
       .where('organizationId', '=', organizationId)
       .where(sql<boolean>`lower(${sql.ref(column)}) = ${value.toLowerCase()}`);
-    if (exceptId !== undefined) query = query.where('id', '!=', String(exceptId));
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     return (await query.executeTakeFirst()) !== undefined;
   };
   return { name: await clash('name', fields.name), abbr: await clash('abbr', fields.abbr) };

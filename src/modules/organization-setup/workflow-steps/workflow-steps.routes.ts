@@ -33,7 +33,7 @@ export const WORKFLOW_STEP_READERS: Access = roles('ADMIN', 'PROJECT_MANAGER', '
 export const WORKFLOW_STEP_WRITERS: Access = { roles: ['ADMIN', 'PROJECT_MANAGER'], right: 'setupServer' };
 
 export function toWorkflowStepDto(row: WorkflowStepRow): Static<typeof WorkflowStepSchema> {
-  return { id: String(row.id), uid: row.uid, name: row.name, abbr: row.abbr, order: row.orderIndex, lqaEnabled: bool(row.lqaEnabled) };
+  return { id: row.id, uid: row.uid, name: row.name, abbr: row.abbr, order: row.orderIndex, lqaEnabled: bool(row.lqaEnabled) };
 }
 
 const nameAlreadyExists = (name: string) => nameTaken('a workflow step', name);
@@ -192,7 +192,7 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
                 lastModifiedAt: deps.clock().toISOString(),
                 lastModifiedById: caller.userId,
               })
-              .where('id', '=', String(current.id))
+              .where('id', '=', current.id)
               .returningAll()
               .executeTakeFirstOrThrow();
           });
@@ -226,7 +226,7 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             const refusal = deletionRefusal(steps.length);
             if (refusal) throw new ApiError('invalid', 'LastWorkflowStep', refusal);
             await forgetSettingReferences(trx, caller.organizationId, 'workflowStep', [current.uid]);
-            await trx.deleteFrom('workflowSteps').where('id', '=', String(current.id)).execute();
+            await trx.deleteFrom('workflowSteps').where('id', '=', current.id).execute();
           });
         } catch (error) {
           if (isForeignKeyViolation(error)) {

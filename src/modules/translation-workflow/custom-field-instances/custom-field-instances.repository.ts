@@ -50,7 +50,7 @@ export function findValueOfField(db: Kysely<DB>, owner: CustomFieldOwner, fieldI
     .selectFrom('customFieldValues')
     .selectAll()
     .where(OWNER_COLUMN[owner.kind], '=', owner.id)
-    .where('customFieldId', '=', String(fieldId))
+    .where('customFieldId', '=', fieldId)
     .executeTakeFirst();
 }
 
@@ -96,26 +96,26 @@ export async function selectedOptionUids(db: Kysely<DB>, valueIds: readonly Id[]
     .orderBy('customFieldOptions.id')
     .execute();
   for (const row of rows) {
-    const list = byValue.get(String(row.valueId)) ?? [];
+    const list = byValue.get(row.valueId) ?? [];
     list.push(row.uid);
-    byValue.set(String(row.valueId), list);
+    byValue.set(row.valueId, list);
   }
   return byValue;
 }
 
 /** Replaces the options a value selects (option uids of its field). */
 export async function replaceSelectedOptions(trx: Kysely<DB>, valueId: Id, fieldId: Id, optionUids: readonly string[]): Promise<void> {
-  await trx.deleteFrom('customFieldValueOptions').where('valueId', '=', String(valueId)).execute();
+  await trx.deleteFrom('customFieldValueOptions').where('valueId', '=', valueId).execute();
   if (optionUids.length === 0) return;
   const options = await trx
     .selectFrom('customFieldOptions')
     .select('id')
-    .where('fieldId', '=', String(fieldId))
+    .where('fieldId', '=', fieldId)
     .where('uid', 'in', [...optionUids])
     .execute();
   await trx
     .insertInto('customFieldValueOptions')
-    .values(options.map((o) => ({ valueId: String(valueId), optionId: String(o.id) })))
+    .values(options.map((o) => ({ valueId: valueId, optionId: o.id })))
     .execute();
 }
 
@@ -141,8 +141,8 @@ export async function copyCustomFieldValues(
       .insertInto('customFieldValues')
       .values({
         uid: newUid(),
-        organizationId: String(value.organizationId),
-        customFieldId: String(value.customFieldId),
+        organizationId: value.organizationId,
+        customFieldId: value.customFieldId,
         ...ownerColumns(to),
         value: value.value,
         createdAt: now,
@@ -152,11 +152,11 @@ export async function copyCustomFieldValues(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const options = await trx.selectFrom('customFieldValueOptions').select('optionId').where('valueId', '=', String(value.id)).execute();
+    const options = await trx.selectFrom('customFieldValueOptions').select('optionId').where('valueId', '=', value.id).execute();
     if (options.length)
       await trx
         .insertInto('customFieldValueOptions')
-        .values(options.map((o) => ({ valueId: String(copy.id), optionId: String(o.optionId) })))
+        .values(options.map((o) => ({ valueId: copy.id, optionId: o.optionId })))
         .execute();
   }
 }

@@ -43,7 +43,7 @@ const instanceNotFound = () => notFound('Custom field instance');
 
 /** The uid of the field a value belongs to. */
 async function fieldUidOf(db: Kysely<DB>, row: CustomFieldValueRow): Promise<string> {
-  const field = await db.selectFrom('customFields').select('uid').where('id', '=', String(row.customFieldId)).executeTakeFirstOrThrow();
+  const field = await db.selectFrom('customFields').select('uid').where('id', '=', row.customFieldId).executeTakeFirstOrThrow();
   return field.uid;
 }
 
@@ -55,7 +55,7 @@ async function userIdsOf(db: Kysely<DB>, organizationId: string, uids: readonly 
     .where('organizationId', '=', organizationId)
     .where('uid', 'in', [...uids])
     .execute();
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => r.id);
 }
 
 /** An instance named in a batch edit that the record does not have: 400, naming the input. */

@@ -85,7 +85,7 @@ const valueRequired = (path: string, fieldName: string) =>
 async function previousValue(db: Kysely<DB>, row: CustomFieldValueRow | undefined): Promise<CustomFieldValue | null> {
   if (!row) return null;
   const options = await selectedOptionUids(db, [row.id]);
-  return { selectedOptionUids: options.get(String(row.id)) ?? [], value: row.value };
+  return { selectedOptionUids: options.get(row.id) ?? [], value: row.value };
 }
 
 /** Inserts or updates the value of one field on `owner`; returns its row. */
@@ -103,7 +103,7 @@ async function storeValue(
     ? await trx
         .updateTable('customFieldValues')
         .set({ value: value.value, lastModifiedAt: now, lastModifiedById: caller.userId })
-        .where('id', '=', String(existing.id))
+        .where('id', '=', existing.id)
         .returningAll()
         .executeTakeFirstOrThrow()
     : await trx
@@ -111,7 +111,7 @@ async function storeValue(
         .values({
           uid: newUid(),
           organizationId: caller.organizationId,
-          customFieldId: String(field.id),
+          customFieldId: field.id,
           ...ownerColumns(owner),
           value: value.value,
           createdAt: now,
@@ -176,7 +176,7 @@ export async function removeCustomFieldValues(
       .where(
         'id',
         'in',
-        rows.map((r) => String(r.customFieldId)),
+        rows.map((r) => r.customFieldId),
       )
       .execute();
     const blocking = fields.find((f) => valueRequiredFor({ required: bool(f.required), requiredFrom: f.requiredFrom }, owner.createdAt));
@@ -221,8 +221,8 @@ export async function writeCustomFieldValues(
     written.push(await writeCustomFieldValue(deps, trx, caller, owner, input, `${path}[${index}]`, mode === 'add'));
   }
   if (mode === 'replace') {
-    const kept = new Set(written.map((r) => String(r.id)));
-    const others = (await valuesOf(trx, owner)).filter((r) => !kept.has(String(r.id)));
+    const kept = new Set(written.map((r) => r.id));
+    const others = (await valuesOf(trx, owner)).filter((r) => !kept.has(r.id));
     await removeCustomFieldValues(trx, owner, others, path);
   }
   return written;
@@ -246,9 +246,9 @@ export async function assertRequiredValuesSet(
     .where('required', '=', true)
     .execute();
   if (required.length === 0) return;
-  const have = new Set((await valuesOf(db, owner)).map((r) => String(r.customFieldId)));
+  const have = new Set((await valuesOf(db, owner)).map((r) => r.customFieldId));
   const missing = required.find(
-    (f) => !have.has(String(f.id)) && valueRequiredFor({ required: true, requiredFrom: f.requiredFrom }, owner.createdAt),
+    (f) => !have.has(f.id) && valueRequiredFor({ required: true, requiredFrom: f.requiredFrom }, owner.createdAt),
   );
   if (missing) {
     throw new ApiError('invalid', 'ValueRequired', `The custom field "${missing.name}" is required: give it a value.`, {
@@ -260,11 +260,11 @@ export async function assertRequiredValuesSet(
 /** CustomFieldInstanceDto of value rows (fields, options and users in a few queries). */
 export async function toInstanceDtos(db: Kysely<DB>, rows: readonly CustomFieldValueRow[]): Promise<CustomFieldInstanceDto[]> {
   if (rows.length === 0) return [];
-  const fieldIds = [...new Set(rows.map((r) => String(r.customFieldId)))];
+  const fieldIds = [...new Set(rows.map((r) => r.customFieldId))];
   const fieldRows = await db.selectFrom('customFields').selectAll().where('id', 'in', fieldIds).execute();
-  const organizationId = String(rows[0]!.organizationId);
+  const organizationId = rows[0]!.organizationId;
   const fieldDtos = await toCustomFieldDtos(db, organizationId, fieldRows);
-  const fields = new Map(fieldRows.map((row, i) => [String(row.id), fieldDtos[i]!]));
+  const fields = new Map(fieldRows.map((row, i) => [row.id, fieldDtos[i]!]));
   const options = await selectedOptionRows(
     db,
     rows.map((r) => r.id),
@@ -275,8 +275,8 @@ export async function toInstanceDtos(db: Kysely<DB>, rows: readonly CustomFieldV
   );
   return rows.map((row) => ({
     uid: row.uid,
-    customField: fields.get(String(row.customFieldId))!,
-    selectedOptions: options.get(String(row.id)) ?? [],
+    customField: fields.get(row.customFieldId)!,
+    selectedOptions: options.get(row.id) ?? [],
     value: row.value,
     createdAt: row.createdAt,
     createdBy: users(row.createdById),
@@ -300,9 +300,9 @@ async function selectedOptionRows(db: Kysely<DB>, valueIds: readonly Id[]): Prom
     .execute();
   const byValue = new Map<string, CustomFieldOptionDto[]>();
   for (const row of rows) {
-    const list = byValue.get(String(row.valueId)) ?? [];
+    const list = byValue.get(row.valueId) ?? [];
     list.push({ uid: row.uid, value: row.value, deprecated: bool(row.deprecated) });
-    byValue.set(String(row.valueId), list);
+    byValue.set(row.valueId, list);
   }
   return byValue;
 }
@@ -311,9 +311,9 @@ async function selectedOptionRows(db: Kysely<DB>, valueIds: readonly Id[]): Prom
 async function userUids(db: Kysely<DB>, ids: ReadonlyArray<Id | null>): Promise<(id: Id | null) => { uid: string } | null> {
   const wanted = [...new Set(ids.filter((id): id is Id => id !== null).map(String))];
   const rows = wanted.length ? await db.selectFrom('users').select(['id', 'uid']).where('id', 'in', wanted).execute() : [];
-  const byId = new Map(rows.map((r) => [String(r.id), r.uid]));
+  const byId = new Map(rows.map((r) => [r.id, r.uid]));
   return (id) => {
-    const uid = id === null ? undefined : byId.get(String(id));
+    const uid = id === null ? undefined : byId.get(id);
     return uid === undefined ? null : { uid };
   };
 }

@@ -62,8 +62,8 @@ export const PROJECT_OWNER: OwnerKind = {
   async resolve(db, caller, params, need) {
     const { project } = await requireProject(db, caller, params['projectUid']!, need);
     return {
-      owner: { kind: 'project', id: String(project.id), createdAt: project.createdAt },
-      announce: (deps, trx, by) => emitProjectEvents(deps, trx, by, String(project.id), ['PROJECT_METADATA_UPDATED']),
+      owner: { kind: 'project', id: project.id, createdAt: project.createdAt },
+      announce: (deps, trx, by) => emitProjectEvents(deps, trx, by, project.id, ['PROJECT_METADATA_UPDATED']),
     };
   },
 };
@@ -87,8 +87,8 @@ export const TEMPLATE_OWNER: OwnerKind = {
   async resolve(db, caller, params, need) {
     const template = await requireTemplate(db, caller, params['projectTemplateUid']!, need);
     return {
-      owner: { kind: 'template', id: String(template.id), createdAt: template.createdAt },
-      announce: (deps, trx, by) => emitTemplateEvent(deps, trx, by, String(template.id), 'PROJECT_TEMPLATE_UPDATED'),
+      owner: { kind: 'template', id: template.id, createdAt: template.createdAt },
+      announce: (deps, trx, by) => emitTemplateEvent(deps, trx, by, template.id, 'PROJECT_TEMPLATE_UPDATED'),
     };
   },
 };
@@ -144,11 +144,11 @@ export const JOB_OWNER: OwnerKind = {
   async resolve(db, caller, params, need) {
     const { job } = await requireJob(db, caller, params['projectUid']!, params['jobPartUid']!, need);
     return {
-      owner: { kind: 'job', id: String(job.id), createdAt: job.createdAt },
+      owner: { kind: 'job', id: job.id, createdAt: job.createdAt },
       announce: async (deps, trx, by) => {
-        const records = [await jobEventRecord(trx, String(job.id))];
+        const records = [await jobEventRecord(trx, job.id)];
         await emitEvent(deps, trx, {
-          organizationId: String(job.organizationId),
+          organizationId: job.organizationId,
           event: 'JOB_UPDATED',
           records,
           user: await eventUser(trx, by),

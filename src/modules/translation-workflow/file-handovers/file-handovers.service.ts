@@ -53,15 +53,15 @@ export async function uploadHandover(deps: AppDeps, caller: Caller, projectUid: 
   const replaced = await withUploads(deps, [blob], () =>
     db.transaction().execute(async (trx) => {
       await recordStoredFile(deps, trx, blob);
-      const jobIds = jobs.map((j) => String(j.id));
+      const jobIds = jobs.map((j) => j.id);
       const previous = await trx.selectFrom('jobHandoverFiles').select('sha256').where('jobId', 'in', jobIds).execute();
       await trx.deleteFrom('jobHandoverFiles').where('jobId', 'in', jobIds).execute();
       await trx
         .insertInto('jobHandoverFiles')
         .values(
           jobs.map((job) => ({
-            jobId: String(job.id),
-            organizationId: String(job.organizationId),
+            jobId: job.id,
+            organizationId: job.organizationId,
             fileUid,
             filename,
             sha256: blob.sha256,
@@ -93,7 +93,7 @@ async function handoverJob(deps: AppDeps, caller: Caller, projectUid: string, jo
   const source = await deps.database.db
     .selectFrom('jobSources')
     .select('format')
-    .where('id', '=', String(job.jobSourceId))
+    .where('id', '=', job.jobSourceId)
     .executeTakeFirstOrThrow();
   if (source.format !== null && MULTILINGUAL_FORMATS.includes(source.format))
     throw invalid(`Job ${job.uid} is a multilingual job; multilingual jobs have no handover file.`, [
@@ -103,7 +103,7 @@ async function handoverJob(deps: AppDeps, caller: Caller, projectUid: string, jo
 }
 
 interface HandoverRow {
-  jobId: string | number;
+  jobId: string;
   fileUid: string;
   filename: string;
   sha256: string;
@@ -131,7 +131,7 @@ async function visibleHandovers(
       'jobHandoverFiles.size',
       'jobHandoverFiles.contentType',
     ])
-    .where('jobs.projectId', '=', String(access.project.id));
+    .where('jobs.projectId', '=', access.project.id);
   if (jobUids !== null) query = query.where('jobs.uid', 'in', jobUids.length ? [...jobUids] : ['-']);
   if (access.view === 'LINGUIST') {
     query = query.where((eb) =>
@@ -166,7 +166,7 @@ export async function sendHandovers(
 export async function deleteHandovers(deps: AppDeps, caller: Caller, projectUid: string, jobUids: readonly string[]): Promise<void> {
   const db = deps.database.db;
   const jobIds: string[] = [];
-  for (const uid of new Set(jobUids)) jobIds.push(String((await requireJob(db, caller, projectUid, uid, 'edit')).job.id));
+  for (const uid of new Set(jobUids)) jobIds.push((await requireJob(db, caller, projectUid, uid, 'edit')).job.id);
   const rows = await db.selectFrom('jobHandoverFiles').select('sha256').where('jobId', 'in', jobIds).execute();
   if (rows.length === 0) throw notFound('Handover file');
   await db.deleteFrom('jobHandoverFiles').where('jobId', 'in', jobIds).execute();

@@ -69,5 +69,5 @@ export function insertFile(trx: Kysely<DB>, caller: Caller, file: NewUploadedFil
 }
 
 export async function deleteFile(trx: Kysely<DB>, id: Id): Promise<void> {
-  await trx.deleteFrom('uploadedFiles').where('id', '=', String(id)).execute();
+  await trx.deleteFrom('uploadedFiles').where('id', '=', id).execute();
 }

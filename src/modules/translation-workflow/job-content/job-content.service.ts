@@ -59,11 +59,7 @@ export async function requireContentJobs(
 
 /** 409 while the job's file is being imported (it has no segments yet), 400 when its import failed. */
 export async function assertImported(db: Kysely<DB>, job: JobRow): Promise<void> {
-  const source = await db
-    .selectFrom('jobSources')
-    .select('importStatus')
-    .where('id', '=', String(job.jobSourceId))
-    .executeTakeFirstOrThrow();
+  const source = await db.selectFrom('jobSources').select('importStatus').where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
   if (source.importStatus === 'RUNNING')
     throw new ApiError('conflict', 'JobImportNotFinished', `Job ${job.uid} is still being imported; try again once its import finished.`);
   if (source.importStatus === 'ERROR')
@@ -79,7 +75,7 @@ export interface SourceSegment {
 
 /** The source segments of the job's part of its file (split jobs: beginIndex..endIndex). */
 export async function jobSourceSegments(db: Kysely<DB>, job: JobRow): Promise<SourceSegment[]> {
-  let query = db.selectFrom('sourceSegments').select(['idx', 'source', 'tags', 'key']).where('jobSourceId', '=', String(job.jobSourceId));
+  let query = db.selectFrom('sourceSegments').select(['idx', 'source', 'tags', 'key']).where('jobSourceId', '=', job.jobSourceId);
   if (job.beginIndex !== null) query = query.where('idx', '>=', job.beginIndex);
   if (job.endIndex !== null) query = query.where('idx', '<=', job.endIndex);
   const rows = await query.orderBy('idx').execute();
@@ -108,16 +104,16 @@ export async function fillUntranslated(
   userId: string,
   now: string,
 ): Promise<number> {
-  const existing = await trx.selectFrom('jobSegments').select(['idx', 'target']).where('jobId', '=', String(job.id)).execute();
+  const existing = await trx.selectFrom('jobSegments').select(['idx', 'target']).where('jobId', '=', job.id).execute();
   const translated = new Set(existing.filter((r) => r.target !== '').map((r) => Number(r.idx)));
   const empty = existing.filter((r) => r.target === '').map((r) => Number(r.idx));
   const wanted = [...targets].filter(([idx, text]) => !translated.has(idx) && text !== '');
   if (wanted.length === 0) return 0;
-  if (empty.length) await trx.deleteFrom('jobSegments').where('jobId', '=', String(job.id)).where('idx', 'in', empty).execute();
+  if (empty.length) await trx.deleteFrom('jobSegments').where('jobId', '=', job.id).where('idx', 'in', empty).execute();
   for (let i = 0; i < wanted.length; i += INSERT_CHUNK) {
     const rows = wanted
       .slice(i, i + INSERT_CHUNK)
-      .map(([idx, target]) => ({ jobId: String(job.id), idx, target, modifiedAt: now, modifiedById: userId }));
+      .map(([idx, target]) => ({ jobId: job.id, idx, target, modifiedAt: now, modifiedById: userId }));
     await trx.insertInto('jobSegments').values(rows).execute();
   }
   return wanted.length;
@@ -130,7 +126,7 @@ export interface TranslationSelection {
 
 /** Removes the job's translations that `selection` names; returns how many went. */
 export async function removeTranslations(trx: Kysely<DB>, job: JobRow, selection: TranslationSelection): Promise<number> {
-  let query = trx.deleteFrom('jobSegments').where('jobId', '=', String(job.id));
+  let query = trx.deleteFrom('jobSegments').where('jobId', '=', job.id);
   if (selection.confirmed !== null) query = query.where('confirmed', '=', selection.confirmed);
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
@@ -147,7 +143,7 @@ export async function emitTargetUpdated(deps: AppDeps, trx: Kysely<DB>, caller: 
     .orderBy('id')
     .execute();
   await emitEvent(deps, trx, {
-    organizationId: String(jobs[0]!.organizationId),
+    organizationId: jobs[0]!.organizationId,
     event,
     records: await jobEventRecords(trx, jobs),
     user: await eventUser(trx, caller),
@@ -165,7 +161,7 @@ export async function changeTargets(
   await deps.database.db.transaction().execute(async (trx) => {
     const changed: string[] = [];
     for (const job of jobs) {
-      if ((await change(trx, job, now)) > 0) changed.push(String(job.id));
+      if ((await change(trx, job, now)) > 0) changed.push(job.id);
     }
     if (changed.length) {
       await trx.updateTable('jobs').set({ lastModifiedAt: now, lastModifiedById: caller.userId }).where('id', 'in', changed).execute();

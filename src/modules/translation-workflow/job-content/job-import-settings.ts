@@ -20,7 +20,7 @@ export async function jobImportSettings(
   const source = await deps.database.db
     .selectFrom('jobSources')
     .select('importSettings')
-    .where('id', '=', String(job.jobSourceId))
+    .where('id', '=', job.jobSourceId)
     .executeTakeFirstOrThrow();
   return importSettingsOf({ importSettings: parseDocument(source.importSettings) });
 }
@@ -44,7 +44,7 @@ export async function replaceJobImportSettings(
   await deps.database.db
     .updateTable('jobSources')
     .set({ importSettings: JSON.stringify(document) })
-    .where('id', '=', String(job.jobSourceId))
+    .where('id', '=', job.jobSourceId)
     .execute();
   return importSettingsOf({ importSettings: document });
 }

@@ -51,13 +51,13 @@ async function notifyJobProviders(
   trx: Kysely<DB>,
   deps: AppDeps,
   job: JobRow,
-  template: { id: string | number; subject: string },
+  template: { id: string; subject: string },
   body: NotifyJobPartsRequest,
 ): Promise<number> {
   const providers = await trx
     .selectFrom('jobProviders')
     .select('userId')
-    .where('jobId', '=', String(job.id))
+    .where('jobId', '=', job.id)
     .where('userId', 'is not', null)
     .execute();
   const userIds = providers.map((p) => String(p.userId));
@@ -67,10 +67,10 @@ async function notifyJobProviders(
     .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
     .innerJoin('projects', 'projects.id', 'jobs.projectId')
     .select(['jobSources.filename', 'projects.uid as projectUid', 'projects.name as projectName'])
-    .where('jobs.id', '=', String(job.id))
+    .where('jobs.id', '=', job.id)
     .executeTakeFirstOrThrow();
   return notifyUsers(trx, {
-    organizationId: String(job.organizationId),
+    organizationId: job.organizationId,
     userIds,
     type: 'JOB_ASSIGNED',
     title: template.subject || 'You have been assigned a job',

@@ -67,7 +67,7 @@ function pseudoSettings(input: PseudoTranslateInput): PseudoTranslateSettings {
 }
 
 async function sourceUidOf(db: Kysely<DB>, job: JobRow): Promise<string> {
-  const row = await db.selectFrom('jobSources').select('uid').where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();
+  const row = await db.selectFrom('jobSources').select('uid').where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
   return row.uid;
 }
 
@@ -130,11 +130,11 @@ async function filteredProjectJobs(
     .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
     .selectAll('jobs')
     .select(['jobSources.filename', 'jobSources.importStatus'])
-    .where('jobs.projectId', '=', String(project.id))
+    .where('jobs.projectId', '=', project.id)
     .where('jobs.workflowLevel', '=', body.workflowLevel ?? 1)
     .orderBy('jobs.id')
     .execute();
-  const keep = await jobFilter(db, String(project.ownerId ?? ''), body.filter ?? null, deps.clock());
+  const keep = await jobFilter(db, project.ownerId ?? '', body.filter ?? null, deps.clock());
   const kept: JobRow[] = [];
   for (const { filename, importStatus, ...job } of jobs) {
     if (importStatus === 'OK' && (await keep(job, filename))) kept.push(job);
@@ -169,7 +169,7 @@ async function jobFilter(
     if (dueBy !== null && (due === null || due > dueBy)) return false;
     if (dueWithin !== null && (due === null || due > dueWithin)) return false;
     if (filter.overdue != null && (due !== null && due < now.getTime()) !== filter.overdue) return false;
-    if (providerJobIds && !providerJobIds.has(String(job.id))) return false;
+    if (providerJobIds && !providerJobIds.has(job.id)) return false;
     return true;
   };
 }
@@ -194,5 +194,5 @@ async function jobsOfProvider(db: Kysely<DB>, provider: NonNullable<DeleteTransl
           .select('jobProviders.jobId')
           .where(byId && provider.uid == null ? 'vendors.id' : 'vendors.uid', '=', key)
           .execute();
-  return new Set(rows.map((r) => String(r.jobId)));
+  return new Set(rows.map((r) => r.jobId));
 }

@@ -24,7 +24,7 @@ export async function jobSourceFile(db: Db, jobSourceId: string): Promise<JobSou
     .select(['id', 'filename', 'sha256', 'size', 'contentType', 'format', 'importSettings', 'importStatus'])
     .where('id', '=', jobSourceId)
     .executeTakeFirstOrThrow();
-  return { ...row, id: String(row.id) };
+  return { ...row, id: row.id };
 }
 
 export function insertTargetFile(
@@ -97,12 +97,12 @@ export async function findTargetFileWork(db: Kysely<DB>, asyncRequestId: string)
   return {
     sha256: row.sha256,
     job: {
-      id: String(row.jobId),
-      jobSourceId: String(row.jobSourceId),
+      id: row.jobId,
+      jobSourceId: row.jobSourceId,
       targetLang: row.targetLang,
       workflowLevel: Number(row.workflowLevel),
     },
-    source: await jobSourceFile(db, String(row.jobSourceId)),
+    source: await jobSourceFile(db, row.jobSourceId),
   };
 }
 
@@ -129,7 +129,7 @@ export async function candidateTranslations(db: Kysely<DB>, job: TargetFileWork[
   return rows.map((row) => ({
     idx: Number(row.idx),
     target: row.target,
-    jobId: String(row.jobId),
+    jobId: row.jobId,
     workflowLevel: Number(row.workflowLevel),
     beginIndex: row.beginIndex === null ? null : Number(row.beginIndex),
     endIndex: row.endIndex === null ? null : Number(row.endIndex),

@@ -40,7 +40,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const access = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
-        const source = await jobSourceFile(db, String(access.job.jobSourceId));
+        const source = await jobSourceFile(db, access.job.jobSourceId);
         return sendStoredFile(deps, reply, source);
       },
     );
@@ -64,7 +64,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           const caller = callerOf(request);
           const access = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'view');
           const row = await requestTargetFile(deps, access, caller.userId);
-          const [asyncRequest] = await toAsyncRequestDtos(db, String(row.organizationId), [row]);
+          const [asyncRequest] = await toAsyncRequestDtos(db, row.organizationId, [row]);
           return reply.code(202).send({ asyncRequest: asyncRequest! });
         },
       );

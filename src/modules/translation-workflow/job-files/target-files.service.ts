@@ -18,7 +18,7 @@ export const TARGET_FILE_ACTION = 'EXPORT_COMPLETE_FILE';
  */
 export async function requestTargetFile(deps: AppDeps, access: JobAccess, createdById: string): Promise<AsyncRequestRow> {
   const db = deps.database.db;
-  const source = await jobSourceFile(db, String(access.job.jobSourceId));
+  const source = await jobSourceFile(db, access.job.jobSourceId);
   if (source.importStatus === 'RUNNING')
     throw new ApiError(
       'conflict',
@@ -31,16 +31,16 @@ export async function requestTargetFile(deps: AppDeps, access: JobAccess, create
   const now = deps.clock().toISOString();
   const request = await db.transaction().execute(async (trx) => {
     const asyncRequest = await createAsyncRequest(deps, trx, {
-      organizationId: String(project.organizationId),
+      organizationId: project.organizationId,
       createdById,
       action: TARGET_FILE_ACTION,
       project: { uid: project.uid, name: project.name },
     });
-    const asyncRequestId = String(asyncRequest.id);
-    await insertTargetFile(trx, { asyncRequestId, jobId: String(access.job.id), filename: source.filename, now });
+    const asyncRequestId = asyncRequest.id;
+    await insertTargetFile(trx, { asyncRequestId, jobId: access.job.id, filename: source.filename, now });
     await enqueue(
       trx,
-      { kind: TARGET_FILE_TASK, payload: { asyncRequestId }, organizationId: String(project.organizationId), asyncRequestId },
+      { kind: TARGET_FILE_TASK, payload: { asyncRequestId }, organizationId: project.organizationId, asyncRequestId },
       deps.clock(),
     );
     return asyncRequest;
@@ -62,7 +62,7 @@ export interface DownloadableTargetFile {
  */
 export async function claimTargetFile(deps: AppDeps, access: JobAccess, asyncRequestId: string): Promise<DownloadableTargetFile> {
   const db = deps.database.db;
-  const file = await findTargetFile(db, String(access.job.id), asyncRequestId);
+  const file = await findTargetFile(db, access.job.id, asyncRequestId);
   if (!file)
     throw new ApiError(
       'not_found',
@@ -81,7 +81,7 @@ export async function claimTargetFile(deps: AppDeps, access: JobAccess, asyncReq
     throw new ApiError('conflict', 'TargetFileFailed', failure.errorDesc ?? 'The target file could not be built; ask for a new one.');
   }
   if (!(await claimDownload(db, asyncRequestId, deps.clock().toISOString()))) throw alreadyDownloaded();
-  const source = await jobSourceFile(db, String(access.job.jobSourceId));
+  const source = await jobSourceFile(db, access.job.jobSourceId);
   return { asyncRequestId, filename: file.filename, sha256: file.sha256, contentType: source.contentType };
 }
 

@@ -96,7 +96,7 @@ async function editRefusal(
   job: JobRow,
   projects: Map<string, ProjectAccess | null>,
 ): Promise<JobError | null> {
-  const projectId = String(job.projectId);
+  const projectId = job.projectId;
   if (!projects.has(projectId)) {
     const project = await db.selectFrom('projects').select('uid').where('id', '=', projectId).executeTakeFirstOrThrow();
     projects.set(projectId, await findVisibleProject(db, caller, project.uid));
@@ -115,7 +115,7 @@ async function editJob(deps: AppDeps, trx: Kysely<DB>, caller: Caller, job: JobR
     update.status = changes.status;
     await trx
       .insertInto('jobStatusChanges')
-      .values({ jobId: String(job.id), status: changes.status, changedAt: now, changedById: caller.userId })
+      .values({ jobId: job.id, status: changes.status, changedAt: now, changedById: caller.userId })
       .execute();
     events.push('JOB_STATUS_CHANGED');
   }
@@ -124,25 +124,25 @@ async function editJob(deps: AppDeps, trx: Kysely<DB>, caller: Caller, job: JobR
     events.push('JOB_DUE_DATE_CHANGED');
   }
   // Assigning providers is JOB_ASSIGNED; taking them all away is an update of the job.
-  if (changes.providers !== null && (await replaceProviders(trx, String(job.id), changes.providers)))
+  if (changes.providers !== null && (await replaceProviders(trx, job.id, changes.providers)))
     events.push(changes.providers.length ? 'JOB_ASSIGNED' : 'JOB_UPDATED');
   if (changes.customFields.length) {
     await writeCustomFieldValues(
       deps,
       trx,
       caller,
-      { kind: 'job', id: String(job.id), createdAt: job.createdAt },
+      { kind: 'job', id: job.id, createdAt: job.createdAt },
       changes.customFields,
       'merge',
       'customFields',
     );
     if (!events.includes('JOB_UPDATED')) events.push('JOB_UPDATED');
   }
-  await trx.updateTable('jobs').set(update).where('id', '=', String(job.id)).execute();
+  await trx.updateTable('jobs').set(update).where('id', '=', job.id).execute();
   if (events.length === 0) return;
   const records = await jobEventSummaries(trx, [job]);
   const user = await eventUser(trx, caller);
-  for (const event of events) await emitEvent(deps, trx, { organizationId: String(job.organizationId), event, records, user });
+  for (const event of events) await emitEvent(deps, trx, { organizationId: job.organizationId, event, records, user });
 }
 
 const sameInstant = (a: string | null, b: string | null) =>

@@ -48,8 +48,8 @@ const NO_STEP = { step: null, dateDue: null, notifyProvider: null, providers: []
 
 export async function cloneJobs(deps: AppDeps, caller: Caller, project: ProjectRow, body: CloneJobsBody): Promise<JobRow[]> {
   const db = deps.database.db;
-  const projectId = String(project.id);
-  const organizationId = String(project.organizationId);
+  const projectId = project.id;
+  const organizationId = project.organizationId;
   const targetLangs = (await db.selectFrom('projectTargetLanguages').select('targetLang').where('projectId', '=', projectId).execute()).map(
     (r) => r.targetLang,
   );
@@ -86,7 +86,7 @@ export async function cloneJobs(deps: AppDeps, caller: Caller, project: ProjectR
 /** The source jobs and target languages, validated: jobs of this project, project languages other than the job's own, no multilingual files. */
 async function clonePlans(db: Kysely<DB>, project: ProjectRow, body: CloneJobsBody, projectLangs: Set<string>): Promise<ClonePlan[]> {
   const uids = [...new Set(body.jobPartTargetLangs.map((entry) => entry.uid))];
-  const jobs = await db.selectFrom('jobs').selectAll().where('projectId', '=', String(project.id)).where('uid', 'in', uids).execute();
+  const jobs = await db.selectFrom('jobs').selectAll().where('projectId', '=', project.id).where('uid', 'in', uids).execute();
   const byUid = new Map(jobs.map((job) => [job.uid, job]));
   const missing = uids.filter((uid) => !byUid.has(uid));
   if (missing.length) {
@@ -126,13 +126,11 @@ async function assertNotMultilingual(db: Kysely<DB>, jobs: JobRow[]): Promise<vo
     .where(
       'id',
       'in',
-      jobs.map((j) => String(j.jobSourceId)),
+      jobs.map((j) => j.jobSourceId),
     )
     .execute();
-  const multilingual = new Set(
-    sources.filter((s) => s.format !== null && MULTILINGUAL_FORMATS.includes(s.format)).map((s) => String(s.id)),
-  );
-  const refused = jobs.filter((job) => multilingual.has(String(job.jobSourceId)));
+  const multilingual = new Set(sources.filter((s) => s.format !== null && MULTILINGUAL_FORMATS.includes(s.format)).map((s) => s.id));
+  const refused = jobs.filter((job) => multilingual.has(job.jobSourceId));
   if (refused.length) {
     throw new ApiError(
       'invalid',
@@ -152,7 +150,7 @@ async function projectSteps(db: Kysely<DB>, projectId: string): Promise<StepRow[
     .where('projectId', '=', projectId)
     .orderBy('workflowLevel')
     .execute();
-  return rows.map((r) => ({ id: String(r.id), workflowLevel: Number(r.workflowLevel) }));
+  return rows.map((r) => ({ id: r.id, workflowLevel: Number(r.workflowLevel) }));
 }
 
 /** The settings of each project workflow step for the clones; a setting for a step the project does not have is 400. */
@@ -245,9 +243,9 @@ async function insertClone(
     .insertInto('jobs')
     .values({
       uid: newUid(),
-      organizationId: String(plan.source.organizationId),
-      projectId: String(plan.source.projectId),
-      jobSourceId: String(plan.source.jobSourceId),
+      organizationId: plan.source.organizationId,
+      projectId: plan.source.projectId,
+      jobSourceId: plan.source.jobSourceId,
       projectWorkflowStepId: stepPlan.step?.id ?? null,
       workflowLevel: stepPlan.step?.workflowLevel ?? 1,
       targetLang: plan.targetLang,
@@ -262,14 +260,11 @@ async function insertClone(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('jobStatusChanges')
-    .values({ jobId: String(job.id), status: 'NEW', changedAt: now, changedById: input.callerId })
-    .execute();
+  await trx.insertInto('jobStatusChanges').values({ jobId: job.id, status: 'NEW', changedAt: now, changedById: input.callerId }).execute();
   for (const provider of stepPlan.providers)
     await trx
       .insertInto('jobProviders')
-      .values({ jobId: String(job.id), ...provider })
+      .values({ jobId: job.id, ...provider })
       .execute();
   return job;
 }

@@ -67,12 +67,7 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const access = await requireProject(db, callerOf(request), request.params.projectUid, 'edit');
         const uids = [...new Set(request.body.jobs.map((j) => j.uid))];
-        const jobs = await db
-          .selectFrom('jobs')
-          .selectAll()
-          .where('projectId', '=', String(access.project.id))
-          .where('uid', 'in', uids)
-          .execute();
+        const jobs = await db.selectFrom('jobs').selectAll().where('projectId', '=', access.project.id).where('uid', 'in', uids).execute();
         const missing = uids.filter((uid) => !jobs.some((j) => j.uid === uid));
         if (missing.length)
           throw new ApiError('not_found', 'ResourceNotFound', `Job not found in the project: ${missing.join(', ')}.`, {

@@ -23,7 +23,7 @@ async function uidsById(
   ids: string[],
 ): Promise<Map<string, string>> {
   const rows = await db.selectFrom(table).select(['id', 'uid']).where('id', 'in', orNone(ids)).execute();
-  return new Map(rows.map((r) => [String(r.id), r.uid]));
+  return new Map(rows.map((r) => [r.id, r.uid]));
 }
 
 /** What the scoring compares for each job: languages, the job's workflow step and the project's client, domain, subdomain (uids). */
@@ -32,10 +32,10 @@ export async function jobFacts(db: Kysely<DB>, project: ProjectRow, jobs: readon
     .selectFrom('projectWorkflowSteps')
     .innerJoin('workflowSteps', 'workflowSteps.id', 'projectWorkflowSteps.workflowStepId')
     .select(['projectWorkflowSteps.id', 'workflowSteps.uid'])
-    .where('projectWorkflowSteps.projectId', '=', String(project.id))
+    .where('projectWorkflowSteps.projectId', '=', project.id)
     .execute();
-  const stepUid = new Map(steps.map((s) => [String(s.id), s.uid]));
-  const uidOf = async (table: 'clients' | 'domains' | 'subDomains', id: string | number | null) =>
+  const stepUid = new Map(steps.map((s) => [s.id, s.uid]));
+  const uidOf = async (table: 'clients' | 'domains' | 'subDomains', id: string | null) =>
     id === null ? null : ((await uidsById(db, table, [String(id)])).get(String(id)) ?? null);
   const [client, domain, subDomain] = await Promise.all([
     uidOf('clients', project.clientId),
@@ -45,7 +45,7 @@ export async function jobFacts(db: Kysely<DB>, project: ProjectRow, jobs: readon
   return jobs.map((job) => ({
     sourceLang: project.sourceLang,
     targetLang: job.targetLang,
-    workflowStep: job.projectWorkflowStepId === null ? null : (stepUid.get(String(job.projectWorkflowStepId)) ?? null),
+    workflowStep: job.projectWorkflowStepId === null ? null : (stepUid.get(job.projectWorkflowStepId) ?? null),
     client,
     domain,
     subDomain,
@@ -74,7 +74,7 @@ async function linguistCandidates(db: Kysely<DB>, organizationId: string): Promi
     return {
       provider: {
         type: 'USER',
-        id: String(user.id),
+        id: user.id,
         uid: user.uid,
         userName: user.userName,
         firstName: user.firstName,
@@ -107,17 +107,17 @@ async function vendorCandidates(db: Kysely<DB>, organizationId: string): Promise
     db,
     vendors.map((v) => v.id),
   );
-  const all = (map: Map<string, (string | number)[]>) => [...map.values()].flat().map(String);
+  const all = (map: Map<string, string[]>) => [...map.values()].flat().map(String);
   const [clients, domains, subDomains, workflowSteps] = await Promise.all([
     uidsById(db, 'clients', all(refs.clients)),
     uidsById(db, 'domains', all(refs.domains)),
     uidsById(db, 'subDomains', all(refs.subDomains)),
     uidsById(db, 'workflowSteps', all(refs.workflowSteps)),
   ]);
-  const uids = (map: Map<string, (string | number)[]>, lookup: Map<string, string>, vendorId: string) =>
+  const uids = (map: Map<string, string[]>, lookup: Map<string, string>, vendorId: string) =>
     (map.get(vendorId) ?? []).map((id) => lookup.get(String(id))).filter((uid): uid is string => uid !== undefined);
   return vendors.map((vendor) => {
-    const id = String(vendor.id);
+    const id = vendor.id;
     return {
       provider: {
         type: 'VENDOR',
@@ -146,7 +146,7 @@ export async function suggestProviders(
   jobs: readonly JobRow[],
   limit: number | undefined,
 ): Promise<{ providers: { all: ProviderReference[]; relevant: ProviderReference[] } }> {
-  const organizationId = String(project.organizationId);
+  const organizationId = project.organizationId;
   const [facts, linguists, vendors] = await Promise.all([
     jobFacts(db, project, jobs),
     linguistCandidates(db, organizationId),

@@ -31,7 +31,7 @@ async function segmentWords(db: Kysely<DB>, source: JobSourceRow, range: IndexRa
   const rows = await db
     .selectFrom('sourceSegments')
     .select('words')
-    .where('jobSourceId', '=', String(source.id))
+    .where('jobSourceId', '=', source.id)
     .where('idx', '>=', range.first)
     .where('idx', '<=', range.last)
     .orderBy('idx')
@@ -41,7 +41,7 @@ async function segmentWords(db: Kysely<DB>, source: JobSourceRow, range: IndexRa
 
 /** The jobs split together with `job`: same file, target language and range, every workflow level. */
 async function jobsAcrossWorkflow(db: Kysely<DB>, job: JobRow): Promise<JobRow[]> {
-  let query = db.selectFrom('jobs').selectAll().where('jobSourceId', '=', String(job.jobSourceId)).where('targetLang', '=', job.targetLang);
+  let query = db.selectFrom('jobs').selectAll().where('jobSourceId', '=', job.jobSourceId).where('targetLang', '=', job.targetLang);
   query = job.beginIndex === null ? query.where('beginIndex', 'is', null) : query.where('beginIndex', '=', job.beginIndex);
   query = job.endIndex === null ? query.where('endIndex', 'is', null) : query.where('endIndex', '=', job.endIndex);
   return query.orderBy('workflowLevel').orderBy('id').execute();
@@ -58,7 +58,7 @@ async function narrowToFirstPart(ctx: SplitContext, job: JobRow, first: IndexRan
   let update = ctx.trx
     .updateTable('jobs')
     .set({ beginIndex: first.first, endIndex: first.last, lastModifiedAt: ctx.now, lastModifiedById: ctx.callerId })
-    .where('id', '=', String(job.id));
+    .where('id', '=', job.id);
   update = job.beginIndex === null ? update.where('beginIndex', 'is', null) : update.where('beginIndex', '=', job.beginIndex);
   update = job.endIndex === null ? update.where('endIndex', 'is', null) : update.where('endIndex', '=', job.endIndex);
   const row = await update.returningAll().executeTakeFirst();
@@ -73,10 +73,10 @@ async function insertPart(ctx: SplitContext, job: JobRow, part: IndexRange): Pro
     .insertInto('jobs')
     .values({
       uid: newUid(),
-      organizationId: String(job.organizationId),
-      projectId: String(job.projectId),
-      jobSourceId: String(job.jobSourceId),
-      projectWorkflowStepId: job.projectWorkflowStepId === null ? null : String(job.projectWorkflowStepId),
+      organizationId: job.organizationId,
+      projectId: job.projectId,
+      jobSourceId: job.jobSourceId,
+      projectWorkflowStepId: job.projectWorkflowStepId === null ? null : job.projectWorkflowStepId,
       workflowLevel: Number(job.workflowLevel),
       targetLang: job.targetLang,
       status: job.status,
@@ -91,13 +91,8 @@ async function insertPart(ctx: SplitContext, job: JobRow, part: IndexRange): Pro
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const newId = String(created.id);
-  const providers = await trx
-    .selectFrom('jobProviders')
-    .select(['userId', 'vendorId'])
-    .where('jobId', '=', String(job.id))
-    .orderBy('id')
-    .execute();
+  const newId = created.id;
+  const providers = await trx.selectFrom('jobProviders').select(['userId', 'vendorId']).where('jobId', '=', job.id).orderBy('id').execute();
   if (providers.length)
     await trx
       .insertInto('jobProviders')
@@ -106,7 +101,7 @@ async function insertPart(ctx: SplitContext, job: JobRow, part: IndexRange): Pro
   const history = await trx
     .selectFrom('jobStatusChanges')
     .select(['status', 'changedAt', 'changedById'])
-    .where('jobId', '=', String(job.id))
+    .where('jobId', '=', job.id)
     .orderBy('id')
     .execute();
   if (history.length)
@@ -117,7 +112,7 @@ async function insertPart(ctx: SplitContext, job: JobRow, part: IndexRange): Pro
   await trx
     .updateTable('jobSegments')
     .set({ jobId: newId })
-    .where('jobId', '=', String(job.id))
+    .where('jobId', '=', job.id)
     .where('idx', '>=', part.first)
     .where('idx', '<=', part.last)
     .execute();
@@ -130,13 +125,13 @@ async function insertPart(ctx: SplitContext, job: JobRow, part: IndexRange): Pro
  */
 export async function splitJob(deps: AppDeps, caller: Caller, job: JobRow, request: SplitRequest): Promise<JobRow[]> {
   const db = deps.database.db;
-  const source = await db.selectFrom('jobSources').selectAll().where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();
+  const source = await db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
   if (source.importStatus !== 'OK') throw new ApiError('invalid', 'JobNotImported', 'A job can be split once its file is imported.');
   const range = jobRange(job, source);
   const words = request.wordCount ? await segmentWords(db, source, range) : [];
   const parts = splitRanges(range, request, words);
   const siblings = await jobsAcrossWorkflow(db, job);
-  await assertJobCapacity(deps, db, String(job.projectId), siblings.length * (parts.length - 1));
+  await assertJobCapacity(deps, db, job.projectId, siblings.length * (parts.length - 1));
 
   const result = await db.transaction().execute(async (trx) => {
     const ctx: SplitContext = { trx, now: deps.clock().toISOString(), callerId: caller.userId };
@@ -148,10 +143,10 @@ export async function splitJob(deps: AppDeps, caller: Caller, job: JobRow, reque
       for (const part of parts.slice(1)) partsOfSibling.push(await insertPart(ctx, sibling, part));
       narrowed.push(partsOfSibling[0]!);
       created.push(...partsOfSibling.slice(1));
-      if (String(sibling.id) === String(job.id)) ownParts = partsOfSibling;
+      if (sibling.id === job.id) ownParts = partsOfSibling;
     }
     const user = await eventUser(trx, caller);
-    const organizationId = String(job.organizationId);
+    const organizationId = job.organizationId;
     await emitEvent(deps, trx, { organizationId, event: 'JOB_CREATED', records: await jobEventSummaries(trx, created), user });
     await emitEvent(deps, trx, { organizationId, event: 'JOB_UPDATED', records: await jobEventSummaries(trx, narrowed), user });
     return ownParts;

@@ -99,7 +99,7 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const project = await requireProject(db, caller, projectUid, 'view');
         const at = request.query.atWorkflowLevel ?? 1;
         const withLevel = request.query.withWorkflowLevel ?? 1;
-        const levels = await assertLevels(db, String(project.project.id), { atWorkflowLevel: at, withWorkflowLevel: withLevel });
+        const levels = await assertLevels(db, project.project.id, { atWorkflowLevel: at, withWorkflowLevel: withLevel });
         const jobs = [];
         for (const uid of new Set(request.body.jobs.map((j) => j.uid)))
           jobs.push((await requireJob(db, caller, projectUid, uid, 'view')).job);

@@ -56,7 +56,7 @@ export async function compareJobs(
 ): Promise<ComparedSegment[]> {
   const result: ComparedSegment[] = [];
   for (const job of jobs) {
-    const source = await db.selectFrom('jobSources').selectAll().where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();
+    const source = await db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
     const versions = await loadSegmentVersions(db, source, job.targetLang, jobRange(job, source), levels);
     for (const segment of versions) {
       const state = compareState(segment, at, withLevel);

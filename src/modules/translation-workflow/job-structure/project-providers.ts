@@ -29,7 +29,7 @@ function distinctShapes(jobs: readonly JobShape[]): JobShape[] {
 
 /** The jobs a project without jobs would get: its target languages × its workflow steps. */
 async function plannedJobShapes(db: Kysely<DB>, project: ProjectRow): Promise<JobShape[]> {
-  const projectId = String(project.id);
+  const projectId = project.id;
   const [langs, steps] = await Promise.all([
     db.selectFrom('projectTargetLanguages').select('targetLang').where('projectId', '=', projectId).orderBy('position').execute(),
     db.selectFrom('projectWorkflowSteps').select('id').where('projectId', '=', projectId).orderBy('workflowLevel').execute(),
@@ -43,7 +43,7 @@ async function namedJobs(db: Kysely<DB>, project: ProjectRow, uids: readonly str
   const jobs = await db
     .selectFrom('jobs')
     .select(['uid', 'targetLang', 'projectWorkflowStepId'])
-    .where('projectId', '=', String(project.id))
+    .where('projectId', '=', project.id)
     .where('uid', 'in', wanted)
     .execute();
   const missing = wanted.filter((uid) => !jobs.some((j) => j.uid === uid));
@@ -59,7 +59,7 @@ async function projectJobShapes(db: Kysely<DB>, project: ProjectRow): Promise<Jo
     .selectFrom('jobs')
     .select(['targetLang', 'projectWorkflowStepId'])
     .distinct()
-    .where('projectId', '=', String(project.id))
+    .where('projectId', '=', project.id)
     .execute();
   return jobs.length ? jobs : plannedJobShapes(db, project);
 }

@@ -55,7 +55,7 @@ export async function loadSegmentVersions(
     db
       .selectFrom('sourceSegments')
       .select(['idx', 'source', 'importedTarget'])
-      .where('jobSourceId', '=', String(source.id))
+      .where('jobSourceId', '=', source.id)
       .where('idx', '>=', range.first)
       .where('idx', '<=', range.last)
       .orderBy('idx')
@@ -64,7 +64,7 @@ export async function loadSegmentVersions(
       .selectFrom('jobSegments')
       .innerJoin('jobs', 'jobs.id', 'jobSegments.jobId')
       .select(['jobs.workflowLevel', 'jobSegments.idx', 'jobSegments.target'])
-      .where('jobs.jobSourceId', '=', String(source.id))
+      .where('jobs.jobSourceId', '=', source.id)
       .where('jobs.targetLang', '=', targetLang)
       .where('jobSegments.idx', '>=', range.first)
       .where('jobSegments.idx', '<=', range.last)

@@ -71,7 +71,7 @@ async function carryTranslations(trx: Kysely<DB>, jobId: string, map: ReadonlyMa
 async function emitJobs(deps: AppDeps, trx: Kysely<DB>, event: WebhookEvent, jobs: readonly JobRow[], userId: string): Promise<void> {
   if (jobs.length === 0) return;
   await emitEvent(deps, trx, {
-    organizationId: String(jobs[0]!.organizationId),
+    organizationId: jobs[0]!.organizationId,
     event,
     records: await jobEventRecords(trx, jobs),
     user: await userReference(trx, userId),
@@ -108,8 +108,8 @@ async function moveJobs(
       };
     }
     const targetsChanged: string[] = [];
-    for (const job of jobs) if (await carryTranslations(trx, String(job.id), map)) targetsChanged.push(String(job.id));
-    const jobIds = jobs.map((job) => String(job.id));
+    for (const job of jobs) if (await carryTranslations(trx, job.id, map)) targetsChanged.push(job.id);
+    const jobIds = jobs.map((job) => job.id);
     await trx
       .updateTable('jobs')
       .set({ jobSourceId: group.newSourceId, lastModifiedAt: now, lastModifiedById: userId })
@@ -122,7 +122,7 @@ async function moveJobs(
       deps,
       trx,
       'JOB_TARGET_UPDATED',
-      moved.filter((job) => targetsChanged.includes(String(job.id))),
+      moved.filter((job) => targetsChanged.includes(job.id)),
       userId,
     );
     return { outcome: null, released };

@@ -69,7 +69,7 @@ async function jobsOfFileAndLanguage(db: Kysely<DB>, job: JobRow): Promise<JobRo
   return db
     .selectFrom('jobs')
     .selectAll()
-    .where('jobSourceId', '=', String(job.jobSourceId))
+    .where('jobSourceId', '=', job.jobSourceId)
     .where('targetLang', '=', job.targetLang)
     .orderBy('workflowLevel')
     .orderBy('id')
@@ -125,9 +125,9 @@ export async function planSourceUpdate(
 
   const byGroup = new Map<string, Map<string, JobRow>>();
   for (const job of listed) {
-    const key = String(job.jobSourceId);
+    const key = job.jobSourceId;
     const group = byGroup.get(key) ?? new Map<string, JobRow>();
-    for (const sibling of await jobsOfFileAndLanguage(db, job)) group.set(String(sibling.id), sibling);
+    for (const sibling of await jobsOfFileAndLanguage(db, job)) group.set(sibling.id, sibling);
     byGroup.set(key, group);
   }
   const affected = [...byGroup.values()].flatMap((group) => [...group.values()]);
@@ -174,9 +174,9 @@ async function insertNewSource(
     .insertInto('jobSources')
     .values({
       uid: newUid(),
-      organizationId: String(old.organizationId),
-      projectId: String(old.projectId),
-      innerId: await nextJobInnerId(trx, String(old.projectId)),
+      organizationId: old.organizationId,
+      projectId: old.projectId,
+      innerId: await nextJobInnerId(trx, old.projectId),
       filename: upload.filename,
       directory: old.directory,
       sha256: upload.blob.sha256,
@@ -190,7 +190,7 @@ async function insertNewSource(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return String(row.id);
+  return row.id;
 }
 
 export interface StartedSourceUpdate {
@@ -215,19 +215,19 @@ export async function startSourceUpdate(
       groups.push({ ...group, newSourceId: await insertNewSource(deps, trx, caller, old, upload, now) });
     }
     const request = await createAsyncRequest(deps, trx, {
-      organizationId: String(project.organizationId),
+      organizationId: project.organizationId,
       createdById: caller.userId,
       action: 'UPDATE_SOURCE',
       project: { uid: project.uid, name: project.name },
       callbackUrl: plan.callbackUrl,
     });
-    const payload: UpdateSourcePayload = { asyncRequestId: String(request.id), userId: caller.userId, groups };
+    const payload: UpdateSourcePayload = { asyncRequestId: request.id, userId: caller.userId, groups };
     await enqueue(
       trx,
-      { kind: UPDATE_SOURCE_TASK, payload, organizationId: String(project.organizationId), asyncRequestId: String(request.id) },
+      { kind: UPDATE_SOURCE_TASK, payload, organizationId: project.organizationId, asyncRequestId: request.id },
       deps.clock(),
     );
-    return { id: String(request.id), dateCreated: request.createdAt, action: request.action };
+    return { id: request.id, dateCreated: request.createdAt, action: request.action };
   });
   deps.taskWakeup.notify();
   return { asyncRequest, jobs: await updateSourceDtos(deps.database.db, plan.jobs, upload.filename) };

@@ -77,7 +77,7 @@ export async function planTargetUpdate(
   const { project, job } = await requireJob(db, caller, projectUid, request.jobs[0]!.uid, 'edit');
   if (job.beginIndex !== null || job.endIndex !== null) throw refuse('JobIsSplit', 'A split job cannot take a translated file.');
   await assertImported(db, job);
-  const source = await db.selectFrom('jobSources').selectAll().where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();
+  const source = await db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
   assertTargetFileFits(source, filename);
   return { project: project.project, job, callbackUrl, unconfirmChangedSegments: isTrue(request.unconfirmChangedSegments) };
 }
@@ -115,25 +115,25 @@ export async function startTargetUpdate(
   const asyncRequest = await deps.database.db.transaction().execute(async (trx) => {
     await recordStoredFile(deps, trx, blob);
     const request = await createAsyncRequest(deps, trx, {
-      organizationId: String(plan.project.organizationId),
+      organizationId: plan.project.organizationId,
       createdById: caller.userId,
       action: 'UPDATE_TARGET',
       project: { uid: plan.project.uid, name: plan.project.name },
       callbackUrl: plan.callbackUrl,
     });
     const payload: UpdateTargetPayload = {
-      asyncRequestId: String(request.id),
-      jobId: String(plan.job.id),
+      asyncRequestId: request.id,
+      jobId: plan.job.id,
       userId: caller.userId,
       sha256: blob.sha256,
       unconfirmChangedSegments: plan.unconfirmChangedSegments,
     };
     await enqueue(
       trx,
-      { kind: UPDATE_TARGET_TASK, payload, organizationId: String(plan.project.organizationId), asyncRequestId: String(request.id) },
+      { kind: UPDATE_TARGET_TASK, payload, organizationId: plan.project.organizationId, asyncRequestId: request.id },
       deps.clock(),
     );
-    return { id: String(request.id), dateCreated: request.createdAt, action: request.action };
+    return { id: request.id, dateCreated: request.createdAt, action: request.action };
   });
   deps.taskWakeup.notify();
   return { asyncRequest, jobs: await updateSourceDtos(deps.database.db, [plan.job], null) };
@@ -173,14 +173,14 @@ async function userReference(db: Kysely<DB>, userId: string) {
 /** Reads the file, aligns it and writes the changed translations with JOB_TARGET_UPDATED; returns how many segments changed. */
 async function applyTargetFile(deps: AppDeps, payload: UpdateTargetPayload, job: JobRow): Promise<number> {
   const db = deps.database.db;
-  const source = await db.selectFrom('jobSources').selectAll().where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();
+  const source = await db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
   const filter = FORMAT_FILTERS.find((f) => f.name === source.format);
   if (!filter) throw new FormatError(`The job's file (${source.filename}) was not imported, so its format is unknown.`);
   const units = await translatedUnits(deps, filter, payload.sha256, source.importSettings, job.targetLang);
   const segments = await db
     .selectFrom('sourceSegments')
     .select(['idx', 'unitLocator', 'source'])
-    .where('jobSourceId', '=', String(source.id))
+    .where('jobSourceId', '=', source.id)
     .orderBy('idx')
     .execute();
   const aligned = alignTranslatedUnits(
@@ -189,7 +189,7 @@ async function applyTargetFile(deps: AppDeps, payload: UpdateTargetPayload, job:
   );
   const now = deps.clock().toISOString();
   return db.transaction().execute(async (trx) => {
-    const rows = await trx.selectFrom('jobSegments').select(['idx', 'target', 'confirmed']).where('jobId', '=', String(job.id)).execute();
+    const rows = await trx.selectFrom('jobSegments').select(['idx', 'target', 'confirmed']).where('jobId', '=', job.id).execute();
     const current = new Map<number, CurrentTranslation>(
       rows.map((r) => [Number(r.idx), { target: r.target, confirmed: bool(r.confirmed) }]),
     );
@@ -204,7 +204,7 @@ async function applyTargetFile(deps: AppDeps, payload: UpdateTargetPayload, job:
     for (let i = 0; i < idxs.length; i += 500)
       await trx
         .deleteFrom('jobSegments')
-        .where('jobId', '=', String(job.id))
+        .where('jobId', '=', job.id)
         .where('idx', 'in', idxs.slice(i, i + 500))
         .execute();
     for (let i = 0; i < writes.length; i += 500) {
@@ -212,7 +212,7 @@ async function applyTargetFile(deps: AppDeps, payload: UpdateTargetPayload, job:
         .insertInto('jobSegments')
         .values(
           writes.slice(i, i + 500).map((w) => ({
-            jobId: String(job.id),
+            jobId: job.id,
             idx: w.idx,
             target: w.target,
             confirmed: w.confirmed,
@@ -222,10 +222,10 @@ async function applyTargetFile(deps: AppDeps, payload: UpdateTargetPayload, job:
         )
         .execute();
     }
-    await trx.updateTable('jobs').set({ lastModifiedAt: now, lastModifiedById: payload.userId }).where('id', '=', String(job.id)).execute();
-    const updated = await trx.selectFrom('jobs').selectAll().where('id', '=', String(job.id)).execute();
+    await trx.updateTable('jobs').set({ lastModifiedAt: now, lastModifiedById: payload.userId }).where('id', '=', job.id).execute();
+    const updated = await trx.selectFrom('jobs').selectAll().where('id', '=', job.id).execute();
     await emitEvent(deps, trx, {
-      organizationId: String(job.organizationId),
+      organizationId: job.organizationId,
       event: 'JOB_TARGET_UPDATED',
       records: await jobEventRecords(trx, updated),
       user: await userReference(trx, payload.userId),

@@ -138,12 +138,12 @@ async function providersByLanguage(
  */
 export async function planJobs(db: Kysely<DB>, project: ProjectRow, request: JobCreateRequest): Promise<JobPlan> {
   refuseLaterCapabilities(request);
-  const organizationId = String(project.organizationId);
+  const organizationId = project.organizationId;
   const langs = await targetLanguages(db, project, request.targetLangs);
   const steps = await db
     .selectFrom('projectWorkflowSteps')
     .select(['id', 'workflowLevel'])
-    .where('projectId', '=', String(project.id))
+    .where('projectId', '=', project.id)
     .orderBy('workflowLevel')
     .execute();
   const settings = request.workflowSettings ?? [];
@@ -173,7 +173,7 @@ export async function planJobs(db: Kysely<DB>, project: ProjectRow, request: Job
     throw invalid('The project has workflow steps: give providers per step in workflowSettings.', [
       { field: 'assignments', message: 'the project has a workflow' },
     ]);
-  const stepIds = new Set(steps.map((s) => String(s.id)));
+  const stepIds = new Set(steps.map((s) => s.id));
   const perStep = new Map<string, { due: string | null; notify: string | null; providers: Map<string, ResolvedProvider[]> }>();
   for (const [i, setting] of settings.entries()) {
     const id = String(setting.id);
@@ -191,10 +191,10 @@ export async function planJobs(db: Kysely<DB>, project: ProjectRow, request: Job
   }
   for (const targetLang of langs) {
     for (const step of steps) {
-      const own = perStep.get(String(step.id));
+      const own = perStep.get(step.id);
       jobs.push({
         targetLang,
-        projectWorkflowStepId: String(step.id),
+        projectWorkflowStepId: step.id,
         workflowLevel: Number(step.workflowLevel),
         dateDue: own?.due ?? due,
         notifyProvider: own?.notify ?? notify,
@@ -237,9 +237,9 @@ async function insertSource(
     .insertInto('jobSources')
     .values({
       uid: newUid(),
-      organizationId: String(project.organizationId),
-      projectId: String(project.id),
-      innerId: await nextJobInnerId(trx, String(project.id)),
+      organizationId: project.organizationId,
+      projectId: project.id,
+      innerId: await nextJobInnerId(trx, project.id),
       filename: upload.filename,
       directory: plan.directory,
       sha256: upload.blob.sha256,
@@ -255,7 +255,7 @@ async function insertSource(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return String(row.id);
+  return row.id;
 }
 
 async function insertJob(
@@ -270,8 +270,8 @@ async function insertJob(
     .insertInto('jobs')
     .values({
       uid: newUid(),
-      organizationId: String(project.organizationId),
-      projectId: String(project.id),
+      organizationId: project.organizationId,
+      projectId: project.id,
       jobSourceId,
       projectWorkflowStepId: planned.projectWorkflowStepId,
       workflowLevel: planned.workflowLevel,
@@ -288,11 +288,8 @@ async function insertJob(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await replaceJobProviders(trx, String(job.id), planned.providers);
-  await trx
-    .insertInto('jobStatusChanges')
-    .values({ jobId: String(job.id), status: 'NEW', changedAt: now, changedById: caller.userId })
-    .execute();
+  await replaceJobProviders(trx, job.id, planned.providers);
+  await trx.insertInto('jobStatusChanges').values({ jobId: job.id, status: 'NEW', changedAt: now, changedById: caller.userId }).execute();
   return job;
 }
 
@@ -312,7 +309,7 @@ export async function createJobs(
   const project = access.project;
   const now = deps.clock().toISOString();
   const result = await deps.database.db.transaction().execute(async (trx) => {
-    await assertJobCapacity(deps, trx, String(project.id), plan.jobs.length * uploads.length);
+    await assertJobCapacity(deps, trx, project.id, plan.jobs.length * uploads.length);
     const jobs: JobRow[] = [];
     const jobSourceIds: string[] = [];
     for (const upload of uploads) {
@@ -321,25 +318,25 @@ export async function createJobs(
       for (const planned of plan.jobs) jobs.push(await insertJob(trx, caller, project, jobSourceId, planned, now));
     }
     const request = await createAsyncRequest(deps, trx, {
-      organizationId: String(project.organizationId),
+      organizationId: project.organizationId,
       createdById: caller.userId,
       action: 'IMPORT_JOB',
       project: { uid: project.uid, name: project.name },
       callbackUrl: plan.callbackUrl,
     });
-    const payload: ImportJobPayload = { jobSourceIds, asyncRequestId: String(request.id) };
+    const payload: ImportJobPayload = { jobSourceIds, asyncRequestId: request.id };
     await enqueue(
       trx,
-      { kind: IMPORT_JOB_TASK, payload, organizationId: String(project.organizationId), asyncRequestId: String(request.id) },
+      { kind: IMPORT_JOB_TASK, payload, organizationId: project.organizationId, asyncRequestId: request.id },
       deps.clock(),
     );
     await emitEvent(deps, trx, {
-      organizationId: String(project.organizationId),
+      organizationId: project.organizationId,
       event: 'JOB_CREATED',
       records: await jobEventRecords(trx, jobs),
       user: await eventUser(trx, caller),
     });
-    return { jobs, asyncRequest: { id: String(request.id), dateCreated: request.createdAt, action: request.action } };
+    return { jobs, asyncRequest: { id: request.id, dateCreated: request.createdAt, action: request.action } };
   });
   deps.taskWakeup.notify();
   return result;

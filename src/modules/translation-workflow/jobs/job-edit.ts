@@ -47,7 +47,7 @@ async function changeJob(trx: Kysely<DB>, caller: Caller, job: JobRow, changes: 
   const set: { status?: string; dateDue?: string | null } = {};
   if (changes.status !== undefined && changes.status !== job.status) {
     set.status = changes.status;
-    await recordStatus(trx, String(job.id), changes.status, now, caller.userId);
+    await recordStatus(trx, job.id, changes.status, now, caller.userId);
     events.push('JOB_STATUS_CHANGED');
   }
   if (changes.dateDue !== undefined && !sameInstant(changes.dateDue, job.dateDue)) {
@@ -55,9 +55,9 @@ async function changeJob(trx: Kysely<DB>, caller: Caller, job: JobRow, changes: 
     events.push('JOB_DUE_DATE_CHANGED');
   }
   if (changes.providers !== undefined) {
-    const before = await currentProviders(trx, String(job.id));
+    const before = await currentProviders(trx, job.id);
     if (providerSetKey(before) !== providerSetKey(changes.providers)) {
-      await replaceJobProviders(trx, String(job.id), changes.providers);
+      await replaceJobProviders(trx, job.id, changes.providers);
       if (changes.providers.length) events.push('JOB_ASSIGNED');
       else events.push('JOB_UPDATED');
     }
@@ -66,7 +66,7 @@ async function changeJob(trx: Kysely<DB>, caller: Caller, job: JobRow, changes: 
   await trx
     .updateTable('jobs')
     .set({ ...set, lastModifiedAt: now, lastModifiedById: caller.userId })
-    .where('id', '=', String(job.id))
+    .where('id', '=', job.id)
     .execute();
   if (!events.includes('JOB_UPDATED')) events.push('JOB_UPDATED');
   return events;
@@ -83,7 +83,7 @@ async function emitJobEvents(deps: AppDeps, trx: Kysely<DB>, caller: Caller, byE
   const user = await eventUser(trx, caller);
   for (const [event, jobIds] of byEvent) {
     const jobs = await trx.selectFrom('jobs').selectAll().where('id', 'in', jobIds).orderBy('id').execute();
-    await emitEvent(deps, trx, { organizationId: String(jobs[0]!.organizationId), event, records: await jobEventRecords(trx, jobs), user });
+    await emitEvent(deps, trx, { organizationId: jobs[0]!.organizationId, event, records: await jobEventRecords(trx, jobs), user });
   }
 }
 
@@ -93,8 +93,7 @@ export async function editJobs(deps: AppDeps, caller: Caller, jobs: readonly Job
   const result = await deps.database.db.transaction().execute(async (trx) => {
     const byEvent = new Map<WebhookEvent, string[]>();
     for (const job of jobs) {
-      for (const event of await changeJob(trx, caller, job, changes, now))
-        byEvent.set(event, [...(byEvent.get(event) ?? []), String(job.id)]);
+      for (const event of await changeJob(trx, caller, job, changes, now)) byEvent.set(event, [...(byEvent.get(event) ?? []), job.id]);
     }
     await emitJobEvents(deps, trx, caller, byEvent);
     if (jobs.length === 0) return [];
@@ -104,11 +103,11 @@ export async function editJobs(deps: AppDeps, caller: Caller, jobs: readonly Job
       .where(
         'id',
         'in',
-        jobs.map((j) => String(j.id)),
+        jobs.map((j) => j.id),
       )
       .execute();
-    const byId = new Map(rows.map((r) => [String(r.id), r]));
-    return jobs.map((j) => byId.get(String(j.id))!);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return jobs.map((j) => byId.get(j.id)!);
   });
   deps.taskWakeup.notify();
   return result;
@@ -141,10 +140,10 @@ export async function setJobStatus(deps: AppDeps, caller: Caller, access: JobAcc
     await trx
       .updateTable('jobs')
       .set({ status: requested, lastModifiedAt: now, lastModifiedById: caller.userId })
-      .where('id', '=', String(access.job.id))
+      .where('id', '=', access.job.id)
       .execute();
-    await recordStatus(trx, String(access.job.id), requested, now, caller.userId);
-    await emitJobEvents(deps, trx, caller, new Map([['JOB_STATUS_CHANGED', [String(access.job.id)]]]));
+    await recordStatus(trx, access.job.id, requested, now, caller.userId);
+    await emitJobEvents(deps, trx, caller, new Map([['JOB_STATUS_CHANGED', [access.job.id]]]));
   });
   deps.taskWakeup.notify();
 }

@@ -29,10 +29,8 @@ function jobRange(job: JobRow, source: JobSourceRow): { first: number; last: num
 function segmentRows(db: Kysely<DB>, job: JobRow) {
   return db
     .selectFrom('sourceSegments')
-    .leftJoin('jobSegments', (join) =>
-      join.onRef('jobSegments.idx', '=', 'sourceSegments.idx').on('jobSegments.jobId', '=', String(job.id)),
-    )
-    .where('sourceSegments.jobSourceId', '=', String(job.jobSourceId));
+    .leftJoin('jobSegments', (join) => join.onRef('jobSegments.idx', '=', 'sourceSegments.idx').on('jobSegments.jobId', '=', job.id))
+    .where('sourceSegments.jobSourceId', '=', job.jobSourceId);
 }
 
 const epoch = (iso: string) => new Date(iso).getTime();
@@ -66,7 +64,7 @@ export async function listJobSegments(db: Kysely<DB>, job: JobRow, source: JobSo
     .where('sourceSegments.idx', '<=', to)
     .orderBy('sourceSegments.idx')
     .execute();
-  const step = job.projectWorkflowStepId === null ? null : await workflowStepOf(db, String(job.projectWorkflowStepId));
+  const step = job.projectWorkflowStepId === null ? null : await workflowStepOf(db, job.projectWorkflowStepId);
   const users = await usersById(db, [source.createdById, ...rows.map((r) => r.modifiedById)]);
   const created = epoch(source.createdAt);
   return rows.map((r) => ({
@@ -78,8 +76,8 @@ export async function listJobSegments(db: Kysely<DB>, job: JobRow, source: JobSo
     translation: r.target ?? r.importedTarget,
     createdAt: created,
     modifiedAt: r.modifiedAt ? epoch(r.modifiedAt) : created,
-    createdBy: source.createdById === null ? null : (users.get(String(source.createdById)) ?? null),
-    modifiedBy: r.modifiedById === null ? null : (users.get(String(r.modifiedById)) ?? null),
+    createdBy: source.createdById === null ? null : (users.get(source.createdById) ?? null),
+    modifiedBy: r.modifiedById === null ? null : (users.get(r.modifiedById) ?? null),
     workflowLevel: Number(job.workflowLevel),
     workflowStep: step,
   }));
@@ -100,7 +98,7 @@ async function workflowStepOf(db: Kysely<DB>, projectStepId: string) {
     .where('projectWorkflowSteps.id', '=', projectStepId)
     .executeTakeFirst();
   return row
-    ? { id: String(row.id), uid: row.uid, name: row.name, abbr: row.abbr, order: Number(row.orderIndex), lqaEnabled: bool(row.lqaEnabled) }
+    ? { id: row.id, uid: row.uid, name: row.name, abbr: row.abbr, order: Number(row.orderIndex), lqaEnabled: bool(row.lqaEnabled) }
     : null;
 }
 
@@ -108,7 +106,7 @@ async function usersById(db: Kysely<DB>, ids: ReadonlyArray<unknown>) {
   const wanted = [...new Set(ids.filter((id) => id !== null && id !== undefined).map(String))];
   if (wanted.length === 0) return new Map<string, ReturnType<typeof toUserReference>>();
   const rows = await db.selectFrom('users').selectAll().where('id', 'in', wanted).execute();
-  return new Map(rows.map((u) => [String(u.id), toUserReference(u)]));
+  return new Map(rows.map((u) => [u.id, toUserReference(u)]));
 }
 
 /** Characters of a segment as counted for jobs: tags count nothing. */

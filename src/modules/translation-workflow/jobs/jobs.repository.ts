@@ -24,7 +24,7 @@ export interface JobListFilters {
 
 /** The jobs of the project the caller sees: linguists only the ones they are a provider of. */
 function visibleJobsOf(db: Kysely<DB>, caller: Caller, access: ProjectAccess) {
-  let query = db.selectFrom('jobs').where('jobs.projectId', '=', String(access.project.id));
+  let query = db.selectFrom('jobs').where('jobs.projectId', '=', access.project.id);
   if (access.view === 'LINGUIST') {
     query = query.where((eb) =>
       eb.exists(
@@ -124,17 +124,17 @@ export async function jobFileHashes(trx: Kysely<DB>, jobIds: readonly string[]):
  */
 export async function deleteJobs(trx: Kysely<DB>, jobs: readonly JobRow[]): Promise<string[]> {
   if (jobs.length === 0) return [];
-  const sourceIds = [...new Set(jobs.map((j) => String(j.jobSourceId)))];
+  const sourceIds = [...new Set(jobs.map((j) => j.jobSourceId))];
   const released = await jobFileHashes(
     trx,
-    jobs.map((j) => String(j.id)),
+    jobs.map((j) => j.id),
   );
   await trx
     .deleteFrom('jobs')
     .where(
       'id',
       'in',
-      jobs.map((j) => String(j.id)),
+      jobs.map((j) => j.id),
     )
     .execute();
   const orphaned = await trx
@@ -149,7 +149,7 @@ export async function deleteJobs(trx: Kysely<DB>, jobs: readonly JobRow[]): Prom
       .where(
         'id',
         'in',
-        orphaned.map((s) => String(s.id)),
+        orphaned.map((s) => s.id),
       )
       .execute();
   return [...released, ...orphaned.map((s) => s.sha256)];

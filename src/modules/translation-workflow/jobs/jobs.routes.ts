@@ -83,7 +83,7 @@ const headerText = (request: FastifyRequest) => {
 };
 
 async function sourceOf(db: Kysely<DB>, job: JobRow): Promise<JobSourceRow> {
-  return db.selectFrom('jobSources').selectAll().where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow();
+  return db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
 }
 
 export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -94,7 +94,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     const body = octetStreamBody(request);
     const filename = uploadFilename(request);
     const plan = await planJobs(db, access.project, memsourceHeader(request, JobCreateRequest) as JobCreateRequestType);
-    await assertJobCapacity(deps, db, String(access.project.id), plan.jobs.length);
+    await assertJobCapacity(deps, db, access.project.id, plan.jobs.length);
     const blob = await putUpload(deps, body);
     return { plan, uploads: [{ blob, filename, contentType: 'application/octet-stream' }] };
   }
@@ -125,7 +125,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         json !== undefined ? parseCreateRequest(json, 'json') : parseCreateRequest(headerText(request), 'Memsource'),
       );
       const filename = sanitizeFilename(part.filename ?? '', 'file');
-      await assertJobCapacity(deps, db, String(access.project.id), plan.jobs.length * (uploads.length + 1));
+      await assertJobCapacity(deps, db, access.project.id, plan.jobs.length * (uploads.length + 1));
       uploads.push({ blob: await putUpload(deps, part.file), filename, contentType: part.mimetype || null });
     }
     if (!plan || uploads.length === 0)
@@ -229,7 +229,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const { job } = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'edit');
-        const [edited] = await editJobs(deps, caller, [job], await resolveChanges(db, String(job.organizationId), request.body));
+        const [edited] = await editJobs(deps, caller, [job], await resolveChanges(db, job.organizationId, request.body));
         return (await jobExtendedDtos(db, [edited!]))[0];
       },
     );
@@ -251,7 +251,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const { job } = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'edit');
-        const [edited] = await editJobs(deps, caller, [job], await resolveChanges(db, String(job.organizationId), request.body));
+        const [edited] = await editJobs(deps, caller, [job], await resolveChanges(db, job.organizationId, request.body));
         return (await jobExtendedDtos(db, [edited!]))[0];
       },
     );
@@ -279,7 +279,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           access,
           request.body.jobs.map((j) => j.uid),
         );
-        const edited = await editJobs(deps, caller, jobs, await resolveChanges(db, String(access.project.organizationId), request.body));
+        const edited = await editJobs(deps, caller, jobs, await resolveChanges(db, access.project.organizationId, request.body));
         return { jobs: await jobReferenceDtos(db, edited, 'v1') };
       },
     );
@@ -313,7 +313,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           const records = await jobEventRecords(trx, jobs);
           const sha256s = await deleteJobs(trx, jobs);
           await emitEvent(deps, trx, {
-            organizationId: String(access.project.organizationId),
+            organizationId: access.project.organizationId,
             event: 'JOB_DELETED',
             records,
             user: await eventUser(trx, caller),
@@ -376,7 +376,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             'users.email',
             'users.role',
           ])
-          .where('jobStatusChanges.jobId', '=', String(job.id))
+          .where('jobStatusChanges.jobId', '=', job.id)
           .orderBy('jobStatusChanges.id')
           .execute();
         return {
@@ -387,7 +387,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
               r.userId === null
                 ? null
                 : {
-                    id: String(r.userId),
+                    id: r.userId,
                     uid: r.uid!,
                     userName: r.userName!,
                     firstName: r.firstName!,
@@ -427,7 +427,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             'workflowSteps.name',
             'workflowSteps.abbr',
           ])
-          .where('projectWorkflowSteps.id', '=', String(job.projectWorkflowStepId))
+          .where('projectWorkflowSteps.id', '=', job.projectWorkflowStepId)
           .executeTakeFirstOrThrow();
         const settings = JSON.parse(step.settings) as { lqaProfile?: { uid?: string } | null };
         return {
@@ -435,7 +435,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           abbreviation: step.abbr,
           name: step.name,
           workflowLevel: Number(step.workflowLevel),
-          workflowStep: { id: String(step.stepId), uid: step.uid },
+          workflowStep: { id: step.stepId, uid: step.uid },
           lqaProfileUid: settings.lqaProfile?.uid ?? null,
         };
       },
@@ -534,7 +534,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     let query = database
       .selectFrom('jobs')
       .selectAll()
-      .where('jobSourceId', '=', String(job.jobSourceId))
+      .where('jobSourceId', '=', job.jobSourceId)
       .where('targetLang', '=', job.targetLang)
       .where('workflowLevel', '=', Number(job.workflowLevel) - 1);
     query = job.beginIndex === null ? query.where('beginIndex', 'is', null) : query.where('beginIndex', '=', job.beginIndex);

@@ -49,10 +49,10 @@ export async function requireJob(
     .selectFrom('jobs')
     .selectAll()
     .where('uid', '=', jobUid)
-    .where('projectId', '=', String(project.project.id))
+    .where('projectId', '=', project.project.id)
     .executeTakeFirst();
   if (!job) throw notFound('Job');
-  const isProvider = await isJobProvider(db, String(job.id), caller.userId);
+  const isProvider = await isJobProvider(db, job.id, caller.userId);
   if (project.view === 'LINGUIST' && !isProvider) throw notFound('Job');
   if (need === 'status') {
     if (!project.canEdit && !isProvider) throw forbidden('Only the job’s providers and those who may edit the project change its status.');

@@ -28,12 +28,12 @@ export async function jobEventSummaries(db: Kysely<DB>, jobs: readonly Pick<JobR
     .where(
       'jobs.id',
       'in',
-      jobs.map((j) => String(j.id)),
+      jobs.map((j) => j.id),
     )
     .execute();
-  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return jobs
-    .map((j) => byId.get(String(j.id)))
+    .map((j) => byId.get(j.id))
     .filter((r) => r !== undefined)
     .map((r) => ({
       uid: r.uid,

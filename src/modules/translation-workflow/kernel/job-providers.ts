@@ -49,7 +49,7 @@ export async function findProvider(db: Kysely<DB>, organizationId: string, input
       .where('active', '=', true)
       .where('role', 'in', [...PROVIDER_ROLES])
       .executeTakeFirst();
-    return user ? { userId: String(user.id), vendorId: null } : null;
+    return user ? { userId: user.id, vendorId: null } : null;
   }
   const vendor = await db
     .selectFrom('vendors')
@@ -57,7 +57,7 @@ export async function findProvider(db: Kysely<DB>, organizationId: string, input
     .where((eb) => eb.or([eb('uid', '=', key), ...(numeric ? [eb('id', '=', key)] : [])]))
     .where('buyerOrganizationId', '=', organizationId)
     .executeTakeFirst();
-  return vendor ? { userId: null, vendorId: String(vendor.id) } : null;
+  return vendor ? { userId: null, vendorId: vendor.id } : null;
 }
 
 async function resolveOne(db: Kysely<DB>, organizationId: string, field: string, input: ProviderInput): Promise<ResolvedProvider> {
@@ -139,7 +139,5 @@ export function providerSetKey(providers: readonly ResolvedProvider[]): string {
 
 export async function currentProviders(db: Kysely<DB>, jobId: string): Promise<ResolvedProvider[]> {
   const rows = await db.selectFrom('jobProviders').select(['userId', 'vendorId']).where('jobId', '=', jobId).orderBy('id').execute();
-  return rows.map((r) =>
-    r.userId !== null ? { userId: String(r.userId), vendorId: null } : { userId: null, vendorId: String(r.vendorId) },
-  );
+  return rows.map((r) => (r.userId !== null ? { userId: r.userId, vendorId: null } : { userId: null, vendorId: String(r.vendorId) }));
 }

@@ -67,11 +67,11 @@ async function loadSteps(db: Kysely<DB>, projectStepIds: string[]): Promise<Map<
     .execute();
   return new Map(
     rows.map((r) => [
-      String(r.projectStepId),
+      r.projectStepId,
       {
-        projectStepId: String(r.projectStepId),
+        projectStepId: r.projectStepId,
         workflowLevel: Number(r.workflowLevel),
-        stepId: String(r.stepId),
+        stepId: r.stepId,
         stepUid: r.stepUid,
         name: r.name,
         abbr: r.abbr,
@@ -90,12 +90,9 @@ async function loadProjects(db: Kysely<DB>, projectIds: string[]): Promise<Map<s
     .where('projectId', 'in', orNone(projectIds))
     .groupBy('projectId')
     .execute();
-  const lastLevel = new Map(levels.map((l) => [String(l.projectId), Number(l.level)]));
+  const lastLevel = new Map(levels.map((l) => [l.projectId, Number(l.level)]));
   return new Map(
-    rows.map((r) => [
-      String(r.id),
-      { uid: r.uid, name: r.name, sourceLang: r.sourceLang, lastWorkflowLevel: lastLevel.get(String(r.id)) ?? 1 },
-    ]),
+    rows.map((r) => [r.id, { uid: r.uid, name: r.name, sourceLang: r.sourceLang, lastWorkflowLevel: lastLevel.get(r.id) ?? 1 }]),
   );
 }
 
@@ -128,7 +125,7 @@ async function loadProviders(db: Kysely<DB>, jobIds: string[]): Promise<Map<stri
       r.userId !== null
         ? {
             type: 'USER',
-            id: String(r.userId),
+            id: r.userId,
             uid: r.userUid ?? '',
             userName: r.userName ?? '',
             firstName: r.firstName ?? '',
@@ -137,9 +134,9 @@ async function loadProviders(db: Kysely<DB>, jobIds: string[]): Promise<Map<stri
             active: bool(r.active),
           }
         : { type: 'VENDOR', id: String(r.vendorId), uid: r.vendorUid ?? '', name: r.vendorName ?? '' };
-    const list = result.get(String(r.jobId)) ?? [];
+    const list = result.get(r.jobId) ?? [];
     list.push(provider);
-    result.set(String(r.jobId), list);
+    result.set(r.jobId, list);
   }
   for (const list of result.values()) list.sort((a, b) => (a.type === b.type ? 0 : a.type === 'USER' ? -1 : 1));
   return result;
@@ -147,7 +144,7 @@ async function loadProviders(db: Kysely<DB>, jobIds: string[]): Promise<Map<stri
 
 async function loadUsers(db: Kysely<DB>, userIds: string[]): Promise<Map<string, UserReference>> {
   const rows = await db.selectFrom('users').selectAll().where('id', 'in', orNone(userIds)).execute();
-  return new Map(rows.map((u) => [String(u.id), toUserReference(u)]));
+  return new Map(rows.map((u) => [u.id, toUserReference(u)]));
 }
 
 /** Loads everything the views of `jobs` need (a handful of queries, whatever their number). */
@@ -167,7 +164,7 @@ export async function loadJobViewContext(db: Kysely<DB>, jobs: readonly JobRow[]
 }
 
 function sourceOf(context: JobViewContext, job: JobRow): JobSourceRow {
-  const source = context.sources.get(String(job.jobSourceId));
+  const source = context.sources.get(job.jobSourceId);
   if (!source) throw new Error(`job ${job.uid} has no source row`);
   return source;
 }
@@ -179,7 +176,7 @@ function notifySettings(job: JobRow): { template: { id: string } | null; interva
     notificationIntervalInMinutes?: number | null;
   };
   return {
-    template: parsed.organizationEmailTemplate ? { id: String(parsed.organizationEmailTemplate.id) } : null,
+    template: parsed.organizationEmailTemplate ? { id: parsed.organizationEmailTemplate.id } : null,
     interval: parsed.notificationIntervalInMinutes ?? null,
   };
 }
@@ -190,12 +187,12 @@ const projectStepReference = (step: StepInfo | undefined) =>
 
 export function toJobPartReference(job: JobRow, context: JobViewContext): JobPartReference {
   const source = sourceOf(context, job);
-  const step = job.projectWorkflowStepId === null ? undefined : context.steps.get(String(job.projectWorkflowStepId));
+  const step = job.projectWorkflowStepId === null ? undefined : context.steps.get(job.projectWorkflowStepId);
   const notify = notifySettings(job);
   return {
     uid: job.uid,
     status: job.status as JobStatus,
-    providers: context.providers.get(String(job.id)) ?? [],
+    providers: context.providers.get(job.id) ?? [],
     targetLang: job.targetLang,
     workflowLevel: Number(job.workflowLevel),
     workflowStep: step ? { name: step.name, id: step.stepId, uid: step.stepUid, order: step.order, lqaEnabled: step.lqaEnabled } : null,
@@ -217,11 +214,9 @@ export function toJobPartReferenceV2(job: JobRow, context: JobViewContext): JobP
     uid: job.uid,
     innerId: String(source.innerId),
     status: job.status as JobStatus,
-    providers: context.providers.get(String(job.id)) ?? [],
+    providers: context.providers.get(job.id) ?? [],
     targetLang: job.targetLang,
-    workflowStep: projectStepReference(
-      job.projectWorkflowStepId === null ? undefined : context.steps.get(String(job.projectWorkflowStepId)),
-    ),
+    workflowStep: projectStepReference(job.projectWorkflowStepId === null ? undefined : context.steps.get(job.projectWorkflowStepId)),
     filename: source.filename,
     originalFileDirectory: source.directory,
     dateDue: job.dateDue,
@@ -231,7 +226,7 @@ export function toJobPartReferenceV2(job: JobRow, context: JobViewContext): JobP
     sourceFileUid: source.uid,
     split: job.beginIndex !== null,
     serverTaskId: null,
-    owner: job.createdById === null ? null : (context.users.get(String(job.createdById)) ?? null),
+    owner: job.createdById === null ? null : (context.users.get(job.createdById) ?? null),
     remoteFile: null,
     imported: source.importStatus === 'OK',
   };
@@ -239,19 +234,17 @@ export function toJobPartReferenceV2(job: JobRow, context: JobViewContext): JobP
 
 export function toJobPartExtended(job: JobRow, context: JobViewContext, wordsCount?: number): JobPartExtended {
   const source = sourceOf(context, job);
-  const project = context.projects.get(String(job.projectId))!;
+  const project = context.projects.get(job.projectId)!;
   const imported = source.importStatus === 'OK';
   return {
     uid: job.uid,
     innerId: String(source.innerId),
     status: job.status as JobStatus,
-    providers: context.providers.get(String(job.id)) ?? [],
+    providers: context.providers.get(job.id) ?? [],
     sourceLang: project.sourceLang,
     targetLang: job.targetLang,
     workflowLevel: Number(job.workflowLevel),
-    workflowStep: projectStepReference(
-      job.projectWorkflowStepId === null ? undefined : context.steps.get(String(job.projectWorkflowStepId)),
-    ),
+    workflowStep: projectStepReference(job.projectWorkflowStepId === null ? undefined : context.steps.get(job.projectWorkflowStepId)),
     filename: source.filename,
     dateDue: job.dateDue,
     wordsCount: wordsCount ?? Number(source.wordCount),
@@ -293,7 +286,7 @@ async function splitJobWords(db: Kysely<DB>, job: JobRow): Promise<number | unde
   const row = await db
     .selectFrom('sourceSegments')
     .select((eb) => eb.fn.sum<number>('words').as('words'))
-    .where('jobSourceId', '=', String(job.jobSourceId))
+    .where('jobSourceId', '=', job.jobSourceId)
     .where('idx', '>=', job.beginIndex)
     .where('idx', '<=', job.endIndex)
     .executeTakeFirst();
@@ -318,7 +311,7 @@ export async function jobEventRecords(
 ): Promise<Array<JobPartReference & { innerId: string; project: { uid: string; name: string } }>> {
   const context = await loadJobViewContext(db, jobs);
   return jobs.map((job) => {
-    const project = context.projects.get(String(job.projectId))!;
+    const project = context.projects.get(job.projectId)!;
     return {
       ...toJobPartReference(job, context),
       innerId: String(sourceOf(context, job).innerId),

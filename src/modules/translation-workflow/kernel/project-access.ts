@@ -69,7 +69,7 @@ function callerRight(caller: Caller, right: string, fallback: boolean): boolean 
 /** The guest's client id, or null (a guest without a client sees no project). */
 async function guestClientId(db: Kysely<DB>, caller: Caller): Promise<string | null> {
   const row = await db.selectFrom('users').select('guestClientId').where('id', '=', caller.userId).executeTakeFirst();
-  return row?.guestClientId == null ? null : String(row.guestClientId);
+  return row?.guestClientId == null ? null : row.guestClientId;
 }
 
 /** Own project: the caller owns or created it. */
@@ -175,7 +175,7 @@ export async function projectVisibilityContext(db: Kysely<DB>, caller: Caller): 
 
 /** What `caller` may do with `project`, which they can see. */
 function accessTo(project: ProjectRow, caller: Caller): ProjectAccess {
-  const ownOrganization = String(project.organizationId) === caller.organizationId;
+  const ownOrganization = project.organizationId === caller.organizationId;
   if (!ownOrganization) return { project, view: 'VENDOR', ownOrganization, canEdit: false, canDelete: false };
   if (caller.role === 'ADMIN') return { project, view: 'MANAGER', ownOrganization, canEdit: true, canDelete: true };
   if (caller.role === 'PROJECT_MANAGER') {

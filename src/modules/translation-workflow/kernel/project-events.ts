@@ -30,5 +30,5 @@ export async function emitProjectEvents(
   const project = await trx.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirstOrThrow();
   const record = await projectEventRecord(trx, project, deps.clock().toISOString());
   const user = await eventUser(trx, caller);
-  for (const event of events) await emitEvent(deps, trx, { organizationId: String(project.organizationId), event, records: record, user });
+  for (const event of events) await emitEvent(deps, trx, { organizationId: project.organizationId, event, records: record, user });
 }

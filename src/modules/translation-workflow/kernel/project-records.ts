@@ -8,7 +8,7 @@ export async function nextJobInnerId(trx: Kysely<DB>, projectId: Id): Promise<nu
   const row = await trx
     .updateTable('projects')
     .set((eb) => ({ lastJobInnerId: eb('lastJobInnerId', '+', 1) }))
-    .where('id', '=', String(projectId))
+    .where('id', '=', projectId)
     .returning('lastJobInnerId')
     .executeTakeFirstOrThrow();
   return Number(row.lastJobInnerId);
@@ -19,7 +19,7 @@ export async function projectTargetLanguages(db: Kysely<DB>, projectId: Id): Pro
   const rows = await db
     .selectFrom('projectTargetLanguages')
     .select('targetLang')
-    .where('projectId', '=', String(projectId))
+    .where('projectId', '=', projectId)
     .orderBy('position')
     .execute();
   return rows.map((r) => r.targetLang);

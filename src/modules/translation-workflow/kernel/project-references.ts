@@ -63,7 +63,7 @@ async function lookup(db: Kysely<DB>, organizationId: string, kind: ProjectRefer
   return query.execute();
 }
 
-const matches = (row: Lookup, key: string) => row.uid === key || String(row.id) === key;
+const matches = (row: Lookup, key: string) => row.uid === key || row.id === key;
 
 /** The id of the record `ref` names, or 400 ReferenceNotFound naming `field`. */
 export async function resolveReference(
@@ -76,7 +76,7 @@ export async function resolveReference(
   const rows = await lookup(db, organizationId, kind, [ref.id]);
   const row = rows.find((r) => matches(r, ref.id));
   if (!row) throw projectReferenceNotFound(field, LABEL[kind], ref.id);
-  return String(row.id);
+  return row.id;
 }
 
 /** The ids of the records `refs` name, in the order given without repeats. */
@@ -93,7 +93,7 @@ export async function resolveReferenceList(
   for (const key of keys) {
     const row = rows.find((r) => matches(r, key));
     if (!row) throw projectReferenceNotFound(field, LABEL[kind], key);
-    if (!ids.includes(String(row.id))) ids.push(String(row.id));
+    if (!ids.includes(row.id)) ids.push(row.id);
   }
   return ids;
 }
@@ -111,7 +111,7 @@ export async function resolveWorkflowSteps(
   const ids = await resolveReferenceList(db, organizationId, 'workflowStep', field, refs);
   if (ids.length === 0) return [];
   const rows = await db.selectFrom('workflowSteps').select(['id', 'orderIndex']).where('id', 'in', ids).execute();
-  return rows.sort((a, b) => a.orderIndex - b.orderIndex || Number(a.id) - Number(b.id)).map((r) => String(r.id));
+  return rows.sort((a, b) => a.orderIndex - b.orderIndex || Number(a.id) - Number(b.id)).map((r) => r.id);
 }
 
 /**
@@ -133,7 +133,7 @@ export async function resolveOwner(db: Kysely<DB>, organizationId: string, field
       details: [{ field, message: 'not an ADMIN or PROJECT_MANAGER' }],
     });
   }
-  return String(user.id);
+  return user.id;
 }
 
 /** A vendor of the organization (a buyer-side link in `vendors`), by its id or uid. */
@@ -146,5 +146,5 @@ export async function resolveVendor(db: Kysely<DB>, organizationId: string, fiel
     .execute();
   const vendor = rows.find((r) => matches(r, ref.id));
   if (!vendor) throw projectReferenceNotFound(field, LABEL.vendor, ref.id);
-  return String(vendor.id);
+  return vendor.id;
 }

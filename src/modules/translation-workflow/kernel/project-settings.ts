@@ -37,14 +37,14 @@ export async function writeSetting(
   now: string,
   userId: string | null,
 ): Promise<ProjectSettings> {
-  const row = await trx.selectFrom('projects').select('settings').where('id', '=', String(projectId)).executeTakeFirstOrThrow();
+  const row = await trx.selectFrom('projects').select('settings').where('id', '=', projectId).executeTakeFirstOrThrow();
   const settings = parseSettings(row.settings);
   if (value === null || value === undefined) delete settings[key];
   else settings[key] = value;
   await trx
     .updateTable('projects')
     .set({ settings: JSON.stringify(settings), lastModifiedAt: now, lastModifiedById: userId })
-    .where('id', '=', String(projectId))
+    .where('id', '=', projectId)
     .execute();
   return settings;
 }

@@ -52,7 +52,7 @@ const ids = (values: (Id | null)[]) => [...new Set(values.filter((v): v is Id =>
 function groupBy<T>(rows: T[], key: (row: T) => Id): Map<string, T[]> {
   const map = new Map<string, T[]>();
   for (const row of rows) {
-    const k = String(key(row));
+    const k = key(row);
     map.set(k, [...(map.get(k) ?? []), row]);
   }
   return map;
@@ -69,7 +69,7 @@ async function namedRows(
     .select(['id', 'uid', 'name'])
     .where('id', 'in', wanted)
     .execute();
-  return new Map(rows.map((r) => [String(r.id), { id: String(r.id), uid: r.uid, name: r.name }]));
+  return new Map(rows.map((r) => [r.id, { id: r.id, uid: r.uid, name: r.name }]));
 }
 
 async function progressOf(db: Kysely<DB>, projectIds: string[], now: string) {
@@ -110,7 +110,7 @@ async function progressOf(db: Kysely<DB>, projectIds: string[], now: string) {
     .execute();
   return new Map(
     rows.map((r) => [
-      String(r.projectId),
+      r.projectId,
       { totalCount: num(r.total as number), finishedCount: num(r.finished as number), overdueCount: num(r.overdue as number) },
     ]),
   );
@@ -157,7 +157,7 @@ async function loadViewData(db: Kysely<DB>, projects: ProjectRow[], now: string)
     targetLangs: new Map([...groupBy(langs, (l) => l.projectId)].map(([k, v]) => [k, v.map((l) => l.targetLang)])),
     steps: groupBy(steps, (s) => s.projectId),
     references: groupBy(references, (r) => r.projectId!),
-    users: new Map(users.map((u) => [String(u.id), u])),
+    users: new Map(users.map((u) => [u.id, u])),
     named: {
       clients: await namedRows(db, 'clients', ids(projects.map((p) => p.clientId))),
       businessUnits: await namedRows(db, 'businessUnits', ids(projects.map((p) => p.businessUnitId))),
@@ -170,7 +170,7 @@ async function loadViewData(db: Kysely<DB>, projects: ProjectRow[], now: string)
   };
 }
 
-const lookupIn = <T>(map: Map<string, T>, id: Id | null): T | null => (id === null ? null : (map.get(String(id)) ?? null));
+const lookupIn = <T>(map: Map<string, T>, id: Id | null): T | null => (id === null ? null : (map.get(id) ?? null));
 
 function userRef(data: ViewData, id: Id | null): UserReference | null {
   const user = lookupIn(data.users, id);
@@ -178,7 +178,7 @@ function userRef(data: ViewData, id: Id | null): UserReference | null {
 }
 
 function baseView(data: ViewData, project: ProjectRow, userRole: string) {
-  const key = String(project.id);
+  const key = project.id;
   return {
     uid: project.uid,
     internalId: project.internalId,
@@ -191,7 +191,7 @@ function baseView(data: ViewData, project: ProjectRow, userRole: string) {
     sourceLang: project.sourceLang,
     targetLangs: data.targetLangs.get(key) ?? [],
     references: (data.references.get(key) ?? []).map((r) => ({
-      id: String(r.id),
+      id: r.id,
       uid: r.uid,
       filename: r.filename,
       note: r.note,
@@ -207,7 +207,7 @@ function baseView(data: ViewData, project: ProjectRow, userRole: string) {
 function managerFields(data: ViewData, project: ProjectRow) {
   return {
     shared: project.vendorId !== null,
-    progress: data.progress.get(String(project.id)) ?? { totalCount: 0, finishedCount: 0, overdueCount: 0 },
+    progress: data.progress.get(project.id) ?? { totalCount: 0, finishedCount: 0, overdueCount: 0 },
     client: lookupIn(data.named.clients, project.clientId),
     costCenter: lookupIn(data.named.costCenters, project.costCenterId),
     businessUnit: lookupIn(data.named.businessUnits, project.businessUnitId),
@@ -221,7 +221,7 @@ function managerFields(data: ViewData, project: ProjectRow) {
   };
 }
 
-const stepsOf = (data: ViewData, project: ProjectRow) => data.steps.get(String(project.id)) ?? [];
+const stepsOf = (data: ViewData, project: ProjectRow) => data.steps.get(project.id) ?? [];
 
 function v1View(data: ViewData, target: ViewTarget, callerRole: string): ProjectV1 {
   const { project, view } = target;
@@ -231,7 +231,7 @@ function v1View(data: ViewData, target: ViewTarget, callerRole: string): Project
     abbreviation: s.abbr,
     name: s.name,
     workflowLevel: s.workflowLevel,
-    workflowStep: { id: String(s.stepId), uid: s.stepUid },
+    workflowStep: { id: s.stepId, uid: s.stepUid },
   }));
   const common = {
     ...baseView(data, project, view === 'VENDOR' ? 'VENDOR' : callerRole),
@@ -256,7 +256,7 @@ function v2View(data: ViewData, target: ViewTarget, callerRole: string): Project
     abbreviation: s.abbr,
     name: s.name,
     workflowLevel: s.workflowLevel,
-    workflowStep: { id: String(s.stepId), uid: s.stepUid, name: s.name, order: s.orderIndex, lqaEnabled: bool(s.lqaEnabled as number) },
+    workflowStep: { id: s.stepId, uid: s.stepUid, name: s.name, order: s.orderIndex, lqaEnabled: bool(s.lqaEnabled as number) },
   }));
   return { ...baseView(data, project, view === 'VENDOR' ? 'VENDOR' : callerRole), ...managerFields(data, project), workflowSteps: steps };
 }

@@ -16,7 +16,7 @@ import { templateTargetLangs } from './template-access.js';
 export function templateEventRecord(template: TemplateRow) {
   return {
     uid: template.uid,
-    id: String(template.id),
+    id: template.id,
     templateName: template.name,
     name: template.projectName,
     sourceLang: template.sourceLang,
@@ -43,7 +43,7 @@ export async function emitTemplateRowEvent(
   event: WebhookEvent,
 ): Promise<void> {
   await emitEvent(deps, trx, {
-    organizationId: String(template.organizationId),
+    organizationId: template.organizationId,
     event,
     records: templateEventRecord(template),
     user: await eventUser(trx, caller),

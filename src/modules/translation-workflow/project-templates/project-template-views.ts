@@ -30,7 +30,7 @@ async function simpleNames(db: Kysely<DB>, table: 'businessUnits' | 'costCenters
     .select(['id', 'uid', 'name'])
     .where('id', 'in', [...new Set(wanted)])
     .execute();
-  return new Map(rows.map((r) => [String(r.id), { id: String(r.id), uid: r.uid, name: r.name }]));
+  return new Map(rows.map((r) => [r.id, { id: r.id, uid: r.uid, name: r.name }]));
 }
 
 /** Vendors as the buyer sees them: the link's id and uid, the vendor organization's name. */
@@ -42,7 +42,7 @@ async function vendorNames(db: Kysely<DB>, wanted: string[]): Promise<Map<string
     .select(['vendors.id', 'vendors.uid', 'organizations.name'])
     .where('vendors.id', 'in', [...new Set(wanted)])
     .execute();
-  return new Map(rows.map((r) => [String(r.id), { id: String(r.id), uid: r.uid, name: r.name }]));
+  return new Map(rows.map((r) => [r.id, { id: r.id, uid: r.uid, name: r.name }]));
 }
 
 /** The setup-record references of a page of templates. */
@@ -74,7 +74,7 @@ async function setupReferences(db: Kysely<DB>, rows: TemplateRow[]) {
       ids(rows, (r) => r.costCenterId),
     ),
   ]);
-  const get = (map: Map<string, NamedReference>, id: Id | null) => (id === null ? null : (map.get(String(id)) ?? null));
+  const get = (map: Map<string, NamedReference>, id: Id | null) => (id === null ? null : (map.get(id) ?? null));
   return (row: TemplateRow) => ({
     client: get(clients, row.clientId),
     domain: get(domains, row.domainId),
@@ -106,7 +106,7 @@ export async function toTemplateReferences(
   return rows.map((row) => {
     const refs = references(row);
     return {
-      id: String(row.id),
+      id: row.id,
       uid: row.uid,
       templateName: row.name,
       sourceLang: row.sourceLang,
@@ -159,7 +159,7 @@ async function assignmentsOf(db: Kysely<DB>, templateId: Id): Promise<Map<string
       'vendors.uid as vendorUid',
       'organizations.name as vendorName',
     ])
-    .where('templateAssignments.templateId', '=', String(templateId))
+    .where('templateAssignments.templateId', '=', templateId)
     .orderBy('templateAssignments.id')
     .execute();
   const byStep = new Map<string, { targetLang: string | null; provider: ProviderReferenceDto }[]>();
@@ -168,7 +168,7 @@ async function assignmentsOf(db: Kysely<DB>, templateId: Id): Promise<Map<string
       row.userId !== null
         ? {
             type: 'USER',
-            id: String(row.userId),
+            id: row.userId,
             uid: row.userUid!,
             userName: row.userName!,
             firstName: row.firstName!,
@@ -177,7 +177,7 @@ async function assignmentsOf(db: Kysely<DB>, templateId: Id): Promise<Map<string
             active: bool(row.active),
           }
         : { type: 'VENDOR', id: String(row.vendorId), uid: row.vendorUid!, name: row.vendorName! };
-    const key = row.stepId === null ? '' : String(row.stepId);
+    const key = row.stepId === null ? '' : row.stepId;
     byStep.set(key, [...(byStep.get(key) ?? []), { targetLang: row.targetLang, provider }]);
   }
   return new Map([...byStep].map(([key, list]) => [key, groupByLanguage(list)]));
@@ -197,7 +197,7 @@ async function stepsOf(db: Kysely<DB>, templateId: Id) {
       'workflowSteps.orderIndex',
       'workflowSteps.lqaEnabled',
     ])
-    .where('templateWorkflowSteps.templateId', '=', String(templateId))
+    .where('templateWorkflowSteps.templateId', '=', templateId)
     .orderBy('templateWorkflowSteps.workflowLevel')
     .execute();
 }
@@ -206,13 +206,13 @@ async function stepsOf(db: Kysely<DB>, templateId: Id) {
 export async function toTemplateDto(db: Kysely<DB>, organizationId: string, row: TemplateRow): Promise<ProjectTemplateDto> {
   const users = await userReferenceLookup(db, organizationId, [row.ownerId, row.createdById, row.lastModifiedById]);
   const refs = (await setupReferences(db, [row]))(row);
-  const vendor = row.vendorId === null ? null : ((await vendorNames(db, [String(row.vendorId)])).get(String(row.vendorId)) ?? null);
+  const vendor = row.vendorId === null ? null : ((await vendorNames(db, [row.vendorId])).get(row.vendorId) ?? null);
   const steps = await stepsOf(db, row.id);
   const assignments = await assignmentsOf(db, row.id);
   const settings = parseTemplateSettings(row.settings);
   const modified = row.lastModifiedAt ?? row.createdAt;
   return {
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     templateName: row.name,
     name: row.projectName,
@@ -230,7 +230,7 @@ export async function toTemplateDto(db: Kysely<DB>, organizationId: string, row:
     dateModified: modified,
     dateTimeModified: modified,
     workflowSteps: steps.map((s) => ({
-      id: String(s.id),
+      id: s.id,
       uid: s.uid,
       name: s.name,
       abbr: s.abbr,
@@ -240,8 +240,8 @@ export async function toTemplateDto(db: Kysely<DB>, organizationId: string, row:
     workflowSettings: steps.map((s) => {
       const stepSettings = JSON.parse(s.settings) as { notifyProvider?: NotifyProvider | null };
       return {
-        workflowStep: { id: String(s.id), uid: s.uid, name: s.name, order: s.orderIndex, lqaEnabled: bool(s.lqaEnabled) },
-        assignedTo: assignments.get(String(s.templateStepId)) ?? [],
+        workflowStep: { id: s.id, uid: s.uid, name: s.name, order: s.orderIndex, lqaEnabled: bool(s.lqaEnabled) },
+        assignedTo: assignments.get(s.templateStepId) ?? [],
         notifyProvider: stepSettings.notifyProvider ?? null,
         lqaProfile: null,
       };

@@ -38,28 +38,28 @@ export async function replaceTemplateWorkflow(
   steps: readonly TemplateStepInput[],
   assignments: readonly TemplateAssignmentInput[],
 ): Promise<void> {
-  await trx.deleteFrom('templateAssignments').where('templateId', '=', String(templateId)).execute();
-  await trx.deleteFrom('templateWorkflowSteps').where('templateId', '=', String(templateId)).execute();
+  await trx.deleteFrom('templateAssignments').where('templateId', '=', templateId).execute();
+  await trx.deleteFrom('templateWorkflowSteps').where('templateId', '=', templateId).execute();
   const stepIds: string[] = [];
   for (const [index, step] of steps.entries()) {
     const row = await trx
       .insertInto('templateWorkflowSteps')
       .values({
-        templateId: String(templateId),
+        templateId: templateId,
         workflowStepId: step.workflowStepId,
         workflowLevel: index + 1,
         settings: JSON.stringify(step.settings),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    stepIds.push(String(row.id));
+    stepIds.push(row.id);
   }
   if (assignments.length === 0) return;
   await trx
     .insertInto('templateAssignments')
     .values(
       assignments.map((a) => ({
-        templateId: String(templateId),
+        templateId: templateId,
         templateWorkflowStepId: a.stepIndex === null ? null : stepIds[a.stepIndex]!,
         targetLang: a.targetLang,
         userId: a.userId,

@@ -46,7 +46,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     const template = await requireTemplate(db, caller, uid, 'edit');
     const settings = await db.transaction().execute(async (trx) => {
       const written = await writeTemplateSetting(trx, template.id, key, value, deps.clock().toISOString(), caller.userId);
-      await emitTemplateEvent(deps, trx, caller, String(template.id), 'PROJECT_TEMPLATE_UPDATED');
+      await emitTemplateEvent(deps, trx, caller, template.id, 'PROJECT_TEMPLATE_UPDATED');
       return written;
     });
     deps.taskWakeup.notify();

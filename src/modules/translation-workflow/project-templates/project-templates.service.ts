@@ -55,7 +55,7 @@ export async function createTemplate(deps: AppDeps, caller: Caller, body: Create
     const steps = await trx
       .selectFrom('projectWorkflowSteps')
       .select(['workflowStepId', 'settings'])
-      .where('projectId', '=', String(project.id))
+      .where('projectId', '=', project.id)
       .orderBy('workflowLevel')
       .execute();
     const row = await insertTemplate(trx, {
@@ -83,14 +83,14 @@ export async function createTemplate(deps: AppDeps, caller: Caller, body: Create
       lastModifiedById: caller.userId,
     });
     const stepInputs = steps.map((s) => ({
-      workflowStepId: String(s.workflowStepId),
+      workflowStepId: s.workflowStepId,
       settings: JSON.parse(s.settings) as Record<string, unknown>,
     }));
     await replaceTemplateWorkflow(trx, row.id, stepInputs, []);
     await copyCustomFieldValues(
       trx,
-      { kind: 'project', id: String(project.id), createdAt: project.createdAt },
-      { kind: 'template', id: String(row.id), createdAt: now },
+      { kind: 'project', id: project.id, createdAt: project.createdAt },
+      { kind: 'template', id: row.id, createdAt: now },
       now,
       caller.userId,
     );
@@ -152,7 +152,7 @@ async function checkedNotifyProvider(
     .where((eb) => eb.or([eb('uid', '=', key), ...(/^\d{1,18}$/.test(key) ? [eb('id', '=', key)] : [])]))
     .executeTakeFirst();
   if (!row) throw projectReferenceNotFound(`${field}.organizationEmailTemplate`, 'email template', key);
-  return { organizationEmailTemplate: { id: String(row.id) }, notificationIntervalInMinutes: notify.notificationIntervalInMinutes ?? 0 };
+  return { organizationEmailTemplate: { id: row.id }, notificationIntervalInMinutes: notify.notificationIntervalInMinutes ?? 0 };
 }
 
 /** A provider the template names: a user of the organization who can take jobs, or one of its vendors (findProvider). */
@@ -238,24 +238,20 @@ async function replaceStepLessProviders(
   lists: readonly AssignedToInput[],
   targetLangs: readonly string[],
 ): Promise<void> {
-  const steps = await trx.selectFrom('templateWorkflowSteps').select('id').where('templateId', '=', String(template.id)).execute();
+  const steps = await trx.selectFrom('templateWorkflowSteps').select('id').where('templateId', '=', template.id).execute();
   if (steps.length && lists.length) {
     throw invalid('assignedTo is for templates without workflow steps; give the providers in workFlowSettings.', [
       { field: 'assignedTo', message: 'template has workflow steps' },
     ]);
   }
   const assignments = await assignmentsFrom(trx, caller.organizationId, lists, null, targetLangs, 'assignedTo');
-  await trx
-    .deleteFrom('templateAssignments')
-    .where('templateId', '=', String(template.id))
-    .where('templateWorkflowStepId', 'is', null)
-    .execute();
+  await trx.deleteFrom('templateAssignments').where('templateId', '=', template.id).where('templateWorkflowStepId', 'is', null).execute();
   if (assignments.length) {
     await trx
       .insertInto('templateAssignments')
       .values(
         assignments.map((a) => ({
-          templateId: String(template.id),
+          templateId: template.id,
           templateWorkflowStepId: null,
           targetLang: a.targetLang,
           userId: a.userId,
@@ -279,7 +275,7 @@ async function stepPosition(
     .where('organizationId', '=', organizationId)
     .where('id', '=', stepId)
     .executeTakeFirstOrThrow();
-  return settings.findIndex((s) => s.workflowStep.id === step.uid || s.workflowStep.id === String(step.id));
+  return settings.findIndex((s) => s.workflowStep.id === step.uid || s.workflowStep.id === step.id);
 }
 
 function languagesFrom(
@@ -352,7 +348,7 @@ export async function editTemplate(
       // Providers named for a language the template no longer has go with it.
       await trx
         .deleteFrom('templateAssignments')
-        .where('templateId', '=', String(existing.id))
+        .where('templateId', '=', existing.id)
         .where('targetLang', 'is not', null)
         .where('targetLang', 'not in', targetLangs.length ? targetLangs : ['-'])
         .execute();
@@ -360,10 +356,10 @@ export async function editTemplate(
     const updated = await trx
       .updateTable('projectTemplates')
       .set(changes)
-      .where('id', '=', String(existing.id))
+      .where('id', '=', existing.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await emitTemplateEvent(deps, trx, caller, String(existing.id), 'PROJECT_TEMPLATE_UPDATED');
+    await emitTemplateEvent(deps, trx, caller, existing.id, 'PROJECT_TEMPLATE_UPDATED');
     return updated;
   });
   deps.taskWakeup.notify();
@@ -377,9 +373,9 @@ export async function deleteTemplate(deps: AppDeps, caller: Caller, uid: string)
   const db = deps.database.db;
   const template = await requireTemplate(db, caller, uid, 'delete');
   const files = await db.transaction().execute(async (trx) => {
-    const references = await trx.selectFrom('referenceFiles').select('sha256').where('templateId', '=', String(template.id)).execute();
+    const references = await trx.selectFrom('referenceFiles').select('sha256').where('templateId', '=', template.id).execute();
     await emitTemplateRowEvent(deps, trx, caller, template, 'PROJECT_TEMPLATE_DELETED');
-    await trx.deleteFrom('projectTemplates').where('id', '=', String(template.id)).execute();
+    await trx.deleteFrom('projectTemplates').where('id', '=', template.id).execute();
     return references.map((r) => r.sha256);
   });
   await releaseStoredFiles(deps, files);

@@ -46,14 +46,14 @@ export async function writeTemplateSetting(
   now: string,
   userId: string,
 ): Promise<TemplateSettings> {
-  const row = await trx.selectFrom('projectTemplates').select('settings').where('id', '=', String(templateId)).executeTakeFirstOrThrow();
+  const row = await trx.selectFrom('projectTemplates').select('settings').where('id', '=', templateId).executeTakeFirstOrThrow();
   const settings = parseTemplateSettings(row.settings);
   if (value === null || value === undefined) delete settings[key];
   else settings[key] = value;
   await trx
     .updateTable('projectTemplates')
     .set({ settings: JSON.stringify(settings), lastModifiedAt: now, lastModifiedById: userId })
-    .where('id', '=', String(templateId))
+    .where('id', '=', templateId)
     .execute();
   return settings;
 }

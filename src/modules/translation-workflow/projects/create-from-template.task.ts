@@ -30,10 +30,10 @@ async function callerFor(db: Kysely<DB>, userId: string): Promise<Caller | null>
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).where('deletedAt', 'is', null).executeTakeFirst();
   if (!user || !bool(user.active)) return null;
   return {
-    userId: String(user.id),
+    userId: user.id,
     userUid: user.uid,
     userName: user.userName,
-    organizationId: String(user.organizationId),
+    organizationId: user.organizationId,
     role: user.role,
     isBot: bool(user.isBot),
     settings: parseRoleSettings(user.role, user.roleSettings),

@@ -93,7 +93,7 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     const now = deps.clock().toISOString();
     const settings = await db.transaction().execute(async (trx) => {
       const written = await writeSetting(trx, access.project.id, key, value, now, caller.userId);
-      await emitProjectEvents(deps, trx, caller, String(access.project.id), ['PROJECT_METADATA_UPDATED']);
+      await emitProjectEvents(deps, trx, caller, access.project.id, ['PROJECT_METADATA_UPDATED']);
       return written;
     });
     deps.taskWakeup.notify();

@@ -56,7 +56,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
   async function assign(caller: Caller, projectUid: string, templateUid: string, jobUids: string[] | null) {
     const { project } = await requireProject(db, caller, projectUid, 'edit');
     const template = await requireUsableTemplate(db, caller, templateUid);
-    let query = db.selectFrom('jobs').selectAll().where('projectId', '=', String(project.id)).orderBy('id');
+    let query = db.selectFrom('jobs').selectAll().where('projectId', '=', project.id).orderBy('id');
     if (jobUids) query = query.where('uid', 'in', jobUids);
     const jobs = await query.execute();
     const missing = jobUids?.find((uid) => !jobs.some((j) => j.uid === uid));
@@ -70,14 +70,14 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         trx,
         caller,
         template,
-        jobs.map((j) => ({ id: String(j.id), uid: j.uid, targetLang: j.targetLang, workflowLevel: j.workflowLevel })),
+        jobs.map((j) => ({ id: j.id, uid: j.uid, targetLang: j.targetLang, workflowLevel: j.workflowLevel })),
       ),
     );
     deps.taskWakeup.notify();
     const fresh = await db
       .selectFrom('jobs')
       .selectAll()
-      .where('id', 'in', jobs.length ? jobs.map((j) => String(j.id)) : ['0'])
+      .where('id', 'in', jobs.length ? jobs.map((j) => j.id) : ['0'])
       .orderBy('id')
       .execute();
     return { jobs: await jobReferenceDtos(db, fresh, 'v1') };
@@ -144,7 +144,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
               kind: CREATE_FROM_TEMPLATE_TASK,
               payload: { userId: caller.userId, templateUid: template.uid, body },
               organizationId: caller.organizationId,
-              asyncRequestId: String(asyncRequest.id),
+              asyncRequestId: asyncRequest.id,
             },
             deps.clock(),
           );
@@ -184,7 +184,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           .execute();
         return {
           assignableTemplates: rows.map((t) => ({
-            id: String(t.id),
+            id: t.id,
             name: t.projectName,
             templateName: t.name,
             sourceLang: t.sourceLang,

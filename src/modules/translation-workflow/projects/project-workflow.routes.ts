@@ -60,7 +60,7 @@ async function projectProviders(db: Kysely<DB>, project: ProjectRow, providerNam
     .innerJoin('jobs', 'jobs.id', 'jobProviders.jobId')
     .innerJoin('users', 'users.id', 'jobProviders.userId')
     .select(['users.id', 'users.uid', 'users.userName', 'users.firstName', 'users.lastName'])
-    .where('jobs.projectId', '=', String(project.id))
+    .where('jobs.projectId', '=', project.id)
     .distinct();
   let vendors = db
     .selectFrom('jobProviders')
@@ -68,7 +68,7 @@ async function projectProviders(db: Kysely<DB>, project: ProjectRow, providerNam
     .innerJoin('vendors', 'vendors.id', 'jobProviders.vendorId')
     .innerJoin('organizations', 'organizations.id', 'vendors.vendorOrganizationId')
     .select(['vendors.id', 'vendors.uid', 'organizations.name'])
-    .where('jobs.projectId', '=', String(project.id))
+    .where('jobs.projectId', '=', project.id)
     .distinct();
   if (providerName) {
     users = users.where((eb) =>
@@ -83,11 +83,11 @@ async function projectProviders(db: Kysely<DB>, project: ProjectRow, providerNam
   const rows: ProviderRow[] = [
     ...(await users.execute()).map((u) => ({
       type: 'USER' as const,
-      id: String(u.id),
+      id: u.id,
       uid: u.uid,
       name: `${u.firstName} ${u.lastName}`.trim() || u.userName,
     })),
-    ...(await vendors.execute()).map((v) => ({ type: 'VENDOR' as const, id: String(v.id), uid: v.uid, name: v.name })),
+    ...(await vendors.execute()).map((v) => ({ type: 'VENDOR' as const, id: v.id, uid: v.uid, name: v.name })),
   ];
   return rows.sort((a, b) => a.name.localeCompare(b.name) || a.type.localeCompare(b.type) || Number(a.id) - Number(b.id));
 }
@@ -108,9 +108,9 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       await trx
         .updateTable('projects')
         .set({ lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
-        .where('id', '=', String(project.id))
+        .where('id', '=', project.id)
         .execute();
-      await emitProjectEvents(deps, trx, caller, String(project.id), events);
+      await emitProjectEvents(deps, trx, caller, project.id, events);
     });
     deps.taskWakeup.notify();
   }
@@ -138,7 +138,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           .selectFrom('projectWorkflowSteps as pws')
           .innerJoin('workflowSteps as ws', 'ws.id', 'pws.workflowStepId')
           .select(['pws.id', 'pws.workflowLevel', 'ws.id as stepId', 'ws.uid', 'ws.name', 'ws.abbr', 'ws.orderIndex', 'ws.lqaEnabled'])
-          .where('pws.projectId', '=', String(project.id))
+          .where('pws.projectId', '=', project.id)
           .orderBy('pws.workflowLevel');
         if (request.query.withAssignedJobs) {
           query = query.where((eb) =>
@@ -159,7 +159,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
             abbreviation: s.abbr,
             name: s.name,
             workflowLevel: s.workflowLevel,
-            workflowStep: { id: String(s.stepId), uid: s.uid, name: s.name, order: s.orderIndex, lqaEnabled: bool(s.lqaEnabled) },
+            workflowStep: { id: s.stepId, uid: s.uid, name: s.name, order: s.orderIndex, lqaEnabled: bool(s.lqaEnabled) },
           })),
         };
       },
@@ -186,9 +186,9 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           const existing = await trx
             .selectFrom('projectWorkflowSteps')
             .select('workflowStepId')
-            .where('projectId', '=', String(project.id))
+            .where('projectId', '=', project.id)
             .execute();
-          const taken = stepIds.find((id) => existing.some((e) => String(e.workflowStepId) === id));
+          const taken = stepIds.find((id) => existing.some((e) => e.workflowStepId === id));
           if (taken)
             throw invalid('The project already has this workflow step.', [
               { field: 'workflowSteps', message: `workflow step ${taken} is already in the project` },
@@ -272,14 +272,14 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         const vendorId = vendor ? await resolveVendor(db, caller.organizationId, 'vendor', vendor) : null;
         const due = dateDue ? normalizeDate(dateDue) : undefined;
         const events: WebhookEvent[] = [];
-        if (vendorId !== null && vendorId !== String(before.vendorId ?? '')) events.push('SHARED_PROJECT_ASSIGNED');
+        if (vendorId !== null && vendorId !== (before.vendorId ?? '')) events.push('SHARED_PROJECT_ASSIGNED');
         if (vendorId === null && before.vendorId !== null) events.push('PROJECT_UNSHARED');
         if (due !== undefined && due !== before.dateDue) events.push('PROJECT_DUE_DATE_CHANGED');
         await change(caller, request.params.projectUid, events, async (trx, project) => {
           await trx
             .updateTable('projects')
             .set({ vendorId, ...(due !== undefined ? { dateDue: due } : {}) })
-            .where('id', '=', String(project.id))
+            .where('id', '=', project.id)
             .execute();
         });
         return reply.code(204).send();

@@ -47,7 +47,7 @@ export async function nextProjectInternalId(trx: Kysely<DB>, organizationId: Id)
   const row = await trx
     .updateTable('organizations')
     .set({ lastProjectInternalId: sql<number>`last_project_internal_id + 1` })
-    .where('id', '=', String(organizationId))
+    .where('id', '=', organizationId)
     .returning('lastProjectInternalId')
     .executeTakeFirstOrThrow();
   return Number(row.lastProjectInternalId);
@@ -60,15 +60,15 @@ export async function insertProject(trx: Kysely<DB>, input: NewProject): Promise
     .insertInto('projects')
     .values({
       uid: newUid(),
-      organizationId: String(input.organizationId),
+      organizationId: input.organizationId,
       internalId,
       name: input.name,
       sourceLang: input.sourceLang,
-      ownerId: input.ownerId === null ? null : String(input.ownerId),
+      ownerId: input.ownerId === null ? null : input.ownerId,
       createdAt: input.now,
-      createdById: input.createdById === null ? null : String(input.createdById),
+      createdById: input.createdById === null ? null : input.createdById,
       lastModifiedAt: input.now,
-      lastModifiedById: input.createdById === null ? null : String(input.createdById),
+      lastModifiedById: input.createdById === null ? null : input.createdById,
       clientId: null,
       businessUnitId: null,
       costCenterId: null,
@@ -91,11 +91,11 @@ export async function insertProject(trx: Kysely<DB>, input: NewProject): Promise
 
 /** Sets the project's target languages to `langs`, in that order. */
 export async function replaceTargetLanguages(trx: Kysely<DB>, projectId: Id, langs: readonly string[]): Promise<void> {
-  await trx.deleteFrom('projectTargetLanguages').where('projectId', '=', String(projectId)).execute();
+  await trx.deleteFrom('projectTargetLanguages').where('projectId', '=', projectId).execute();
   if (langs.length === 0) return;
   await trx
     .insertInto('projectTargetLanguages')
-    .values(langs.map((targetLang, position) => ({ projectId: String(projectId), targetLang, position })))
+    .values(langs.map((targetLang, position) => ({ projectId: projectId, targetLang, position })))
     .execute();
 }
 
@@ -105,19 +105,19 @@ export async function appendWorkflowSteps(trx: Kysely<DB>, projectId: Id, workfl
   const last = await trx
     .selectFrom('projectWorkflowSteps')
     .select((eb) => eb.fn.max('workflowLevel').as('level'))
-    .where('projectId', '=', String(projectId))
+    .where('projectId', '=', projectId)
     .executeTakeFirst();
   const start = Number(last?.level ?? 0);
   const rows = await trx
     .insertInto('projectWorkflowSteps')
     .values(
       workflowStepIds.map((workflowStepId, i) => ({
-        projectId: String(projectId),
-        workflowStepId: String(workflowStepId),
+        projectId: projectId,
+        workflowStepId: workflowStepId,
         workflowLevel: start + i + 1,
       })),
     )
     .returning('id')
     .execute();
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => r.id);
 }

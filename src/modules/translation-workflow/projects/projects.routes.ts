@@ -86,7 +86,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { rows, total } = await listVisibleProjects(db, caller, request.query, deps.clock());
         const targets = rows.map((project) => ({
           project,
-          view: String(project.organizationId) === caller.organizationId ? ownView(caller) : ('VENDOR' as const),
+          view: project.organizationId === caller.organizationId ? ownView(caller) : ('VENDOR' as const),
         }));
         return toPage(await toProjectViewsV1(db, caller, targets, now()), total, request.query);
       },

@@ -122,10 +122,10 @@ export async function createProjectV3(deps: AppDeps, caller: Caller, body: Creat
         settings: JSON.stringify(settings),
       },
     });
-    const owner = { kind: 'project' as const, id: String(row.id), createdAt: row.createdAt };
+    const owner = { kind: 'project' as const, id: row.id, createdAt: row.createdAt };
     await writeCustomFieldValues(deps, trx, caller, owner, body.customFields ?? [], 'add');
     await assertRequiredValuesSet(trx, caller.organizationId, owner);
-    await emitProjectEvents(deps, trx, caller, String(row.id), ['PROJECT_CREATED']);
+    await emitProjectEvents(deps, trx, caller, row.id, ['PROJECT_CREATED']);
     return row;
   });
   deps.taskWakeup.notify();
@@ -243,19 +243,19 @@ async function applyEdit(deps: AppDeps, caller: Caller, uid: string, input: Edit
       settings.projectWorkflowSettings = { propagateTranslationsToLowerWfDuringUpdateSource: input.propagate };
       changes.settings = JSON.stringify(settings);
     }
-    const row = await trx.updateTable('projects').set(changes).where('id', '=', String(before.id)).returningAll().executeTakeFirstOrThrow();
+    const row = await trx.updateTable('projects').set(changes).where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
     if (input.customFields !== undefined)
       await writeCustomFieldValues(
         deps,
         trx,
         caller,
-        { kind: 'project', id: String(row.id), createdAt: row.createdAt },
+        { kind: 'project', id: row.id, createdAt: row.createdAt },
         input.customFields,
         'replace',
       );
     const events = editEvents(before, row);
     if (input.customFields !== undefined && !events.includes('PROJECT_METADATA_UPDATED')) events.push('PROJECT_METADATA_UPDATED');
-    await emitProjectEvents(deps, trx, caller, String(row.id), events);
+    await emitProjectEvents(deps, trx, caller, row.id, events);
     return row;
   });
   deps.taskWakeup.notify();
@@ -273,9 +273,9 @@ export async function setProjectStatus(deps: AppDeps, caller: Caller, uid: strin
     await trx
       .updateTable('projects')
       .set({ status, lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
-      .where('id', '=', String(access.project.id))
+      .where('id', '=', access.project.id)
       .execute();
-    await emitProjectEvents(deps, trx, caller, String(access.project.id), ['PROJECT_STATUS_CHANGED']);
+    await emitProjectEvents(deps, trx, caller, access.project.id, ['PROJECT_STATUS_CHANGED']);
   });
   deps.taskWakeup.notify();
 }
@@ -306,7 +306,7 @@ async function deletableProject(db: Kysely<DB>, caller: Caller, uid: string): Pr
 export async function deleteProject(deps: AppDeps, caller: Caller, uid: string, purge: boolean): Promise<void> {
   const db = deps.database.db;
   const project = purge ? await deletableProject(db, caller, uid) : (await requireProject(db, caller, uid, 'delete')).project;
-  const projectId = String(project.id);
+  const projectId = project.id;
   const sha256s = await db.transaction().execute(async (trx) => {
     if (project.deletedAt === null) await emitProjectEvents(deps, trx, caller, projectId, ['PROJECT_DELETED']);
     if (!purge) {
@@ -332,7 +332,7 @@ async function projectFileHashes(trx: Kysely<DB>, projectId: string): Promise<st
   const jobs = await trx.selectFrom('jobs').select('id').where('projectId', '=', projectId).execute();
   const jobFiles = await jobFileHashes(
     trx,
-    jobs.map((j) => String(j.id)),
+    jobs.map((j) => j.id),
   );
   const references = await trx.selectFrom('referenceFiles').select('sha256').where('projectId', '=', projectId).execute();
   return [...sources.map((r) => r.sha256), ...jobFiles, ...references.map((r) => r.sha256)];
@@ -347,10 +347,10 @@ export async function restoreProject(deps: AppDeps, caller: Caller, uid: string)
     const restored = await trx
       .updateTable('projects')
       .set({ deletedAt: null, archived: false, lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
-      .where('id', '=', String(project.id))
+      .where('id', '=', project.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await emitProjectEvents(deps, trx, caller, String(project.id), ['PROJECT_METADATA_UPDATED']);
+    await emitProjectEvents(deps, trx, caller, project.id, ['PROJECT_METADATA_UPDATED']);
     return restored;
   });
   deps.taskWakeup.notify();
@@ -367,13 +367,13 @@ export async function cloneProject(deps: AppDeps, caller: Caller, uid: string, n
   const db = deps.database.db;
   assertName(name);
   const source = (await requireProject(db, caller, uid, 'view')).project;
-  if (String(source.organizationId) !== caller.organizationId) throw notFound('Project');
+  if (source.organizationId !== caller.organizationId) throw notFound('Project');
   const now = deps.clock().toISOString();
   const clone = await db.transaction().execute(async (trx) => {
     const steps = await trx
       .selectFrom('projectWorkflowSteps')
       .select('workflowStepId')
-      .where('projectId', '=', String(source.id))
+      .where('projectId', '=', source.id)
       .orderBy('workflowLevel')
       .execute();
     const row = await insertProject(trx, {
@@ -399,7 +399,7 @@ export async function cloneProject(deps: AppDeps, caller: Caller, uid: string, n
         settings: source.settings,
       },
     });
-    await emitProjectEvents(deps, trx, caller, String(row.id), ['PROJECT_CREATED']);
+    await emitProjectEvents(deps, trx, caller, row.id, ['PROJECT_CREATED']);
     return row;
   });
   deps.taskWakeup.notify();

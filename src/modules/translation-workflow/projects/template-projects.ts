@@ -79,11 +79,10 @@ async function ownerFor(trx: Kysely<DB>, template: TemplateRow, caller: Caller):
     const owner = await trx
       .selectFrom('users')
       .select(['id', 'role', 'isBot', 'active'])
-      .where('id', '=', String(template.ownerId))
+      .where('id', '=', template.ownerId)
       .where('deletedAt', 'is', null)
       .executeTakeFirst();
-    if (owner && (owner.role === 'ADMIN' || owner.role === 'PROJECT_MANAGER') && !bool(owner.isBot) && bool(owner.active))
-      return String(owner.id);
+    if (owner && (owner.role === 'ADMIN' || owner.role === 'PROJECT_MANAGER') && !bool(owner.isBot) && bool(owner.active)) return owner.id;
   }
   return (caller.role === 'ADMIN' || caller.role === 'PROJECT_MANAGER') && !caller.isBot ? caller.userId : null;
 }
@@ -118,7 +117,7 @@ export async function createProjectFromTemplate(
       ? await resolveReference(trx, caller.organizationId, field as ProjectReferenceKind, field, ref)
       : template[column] === null
         ? null
-        : String(template[column]);
+        : template[column];
   }
   const stepIds = body.workflowSteps
     ? await resolveWorkflowSteps(trx, caller.organizationId, 'workflowSteps', body.workflowSteps)
@@ -126,10 +125,10 @@ export async function createProjectFromTemplate(
         await trx
           .selectFrom('templateWorkflowSteps')
           .select('workflowStepId')
-          .where('templateId', '=', String(template.id))
+          .where('templateId', '=', template.id)
           .orderBy('workflowLevel')
           .execute()
-      ).map((s) => String(s.workflowStepId));
+      ).map((s) => s.workflowStepId);
   const project = await insertProject(trx, {
     organizationId: caller.organizationId,
     name: body.name,
@@ -141,8 +140,8 @@ export async function createProjectFromTemplate(
     now: deps.clock().toISOString(),
     fields: {
       ...fields,
-      vendorId: template.vendorId === null ? null : String(template.vendorId),
-      templateId: String(template.id),
+      vendorId: template.vendorId === null ? null : template.vendorId,
+      templateId: template.id,
       dateDue: body.dateDue ? normalizeDate(body.dateDue) : null,
       note: body.note ?? template.note,
       fileHandover: bool(template.fileHandover),
@@ -151,10 +150,10 @@ export async function createProjectFromTemplate(
   });
   // The template's custom field values become the project's; a required field the template
   // leaves empty then fails the request like create v3 does.
-  const owner = { kind: 'project' as const, id: String(project.id), createdAt: project.createdAt };
+  const owner = { kind: 'project' as const, id: project.id, createdAt: project.createdAt };
   await copyCustomFieldValues(
     trx,
-    { kind: 'template', id: String(template.id), createdAt: template.createdAt },
+    { kind: 'template', id: template.id, createdAt: template.createdAt },
     owner,
     project.createdAt,
     caller.userId,
@@ -162,7 +161,7 @@ export async function createProjectFromTemplate(
   await assertRequiredValuesSet(trx, caller.organizationId, owner);
   const events: WebhookEvent[] = ['PROJECT_CREATED'];
   if (project.vendorId !== null) events.push('SHARED_PROJECT_ASSIGNED');
-  await emitProjectEvents(deps, trx, caller, String(project.id), events);
+  await emitProjectEvents(deps, trx, caller, project.id, events);
   return project;
 }
 
@@ -191,29 +190,23 @@ export async function assignTemplateProviders(
   const steps = await trx
     .selectFrom('templateWorkflowSteps')
     .select(['id', 'workflowLevel'])
-    .where('templateId', '=', String(template.id))
+    .where('templateId', '=', template.id)
     .execute();
-  const assignments = await trx.selectFrom('templateAssignments').selectAll().where('templateId', '=', String(template.id)).execute();
+  const assignments = await trx.selectFrom('templateAssignments').selectAll().where('templateId', '=', template.id).execute();
   const assigned: JobToAssign[] = [];
   for (const job of jobs) {
     const step = steps.find((s) => s.workflowLevel === job.workflowLevel);
     const matching = assignments.filter(
       (a) =>
         (a.targetLang === null || a.targetLang === job.targetLang) &&
-        (a.templateWorkflowStepId === null
-          ? steps.length === 0
-          : step !== undefined && String(a.templateWorkflowStepId) === String(step.id)),
+        (a.templateWorkflowStepId === null ? steps.length === 0 : step !== undefined && a.templateWorkflowStepId === step.id),
     );
     const existing = await trx.selectFrom('jobProviders').select(['userId', 'vendorId']).where('jobId', '=', job.id).execute();
     const fresh = matching.filter(
-      (a) =>
-        !existing.some((e) => String(e.userId ?? '') === String(a.userId ?? '') && String(e.vendorId ?? '') === String(a.vendorId ?? '')),
+      (a) => !existing.some((e) => (e.userId ?? '') === (a.userId ?? '') && (e.vendorId ?? '') === (a.vendorId ?? '')),
     );
     const unique = fresh.filter(
-      (a, i) =>
-        fresh.findIndex(
-          (b) => String(b.userId ?? '') === String(a.userId ?? '') && String(b.vendorId ?? '') === String(a.vendorId ?? ''),
-        ) === i,
+      (a, i) => fresh.findIndex((b) => (b.userId ?? '') === (a.userId ?? '') && (b.vendorId ?? '') === (a.vendorId ?? '')) === i,
     );
     if (unique.length === 0) continue;
     await trx
@@ -221,8 +214,8 @@ export async function assignTemplateProviders(
       .values(
         unique.map((a) => ({
           jobId: job.id,
-          userId: a.userId === null ? null : String(a.userId),
-          vendorId: a.vendorId === null ? null : String(a.vendorId),
+          userId: a.userId === null ? null : a.userId,
+          vendorId: a.vendorId === null ? null : a.vendorId,
         })),
       )
       .execute();

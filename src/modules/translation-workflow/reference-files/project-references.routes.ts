@@ -52,7 +52,7 @@ async function selectedReferences(
 ): Promise<ReferenceFileRow[]> {
   const ids = distinct(selection.referenceFiles.map((r) => r.id));
   const rows = await findReferences(deps.database.db, ownerOf(access), { ids });
-  const found = new Set(rows.map((r) => String(r.id)));
+  const found = new Set(rows.map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw notOwnedReferences(missing, ownerOf(access));
   return rows;

@@ -45,16 +45,16 @@ export async function insertReferences(
         .insertInto('referenceFiles')
         .values({
           uid: newUid(),
-          organizationId: String(organizationId),
-          projectId: owner.kind === 'project' ? String(owner.id) : null,
-          templateId: owner.kind === 'template' ? String(owner.id) : null,
+          organizationId: organizationId,
+          projectId: owner.kind === 'project' ? owner.id : null,
+          templateId: owner.kind === 'template' ? owner.id : null,
           filename: reference.filename,
           note: reference.note,
           sha256: reference.sha256,
           size: reference.size,
           contentType: reference.contentType,
           createdAt: now,
-          createdById: String(createdById),
+          createdById: createdById,
         })
         .returningAll()
         .executeTakeFirstOrThrow(),
@@ -81,7 +81,7 @@ export async function listReferences(
   let query = db
     .selectFrom('referenceFiles')
     .leftJoin('users', 'users.id', 'referenceFiles.createdById')
-    .where(`referenceFiles.${ownerColumn(owner)}`, '=', String(owner.id));
+    .where(`referenceFiles.${ownerColumn(owner)}`, '=', owner.id);
   if (filter.filename) query = query.where(containsText('referenceFiles.filename', filter.filename));
   // Timestamps are ISO 8601 UTC strings of one length, so text order is time order.
   if (filter.dateCreatedSince) query = query.where('referenceFiles.createdAt', '>=', new Date(filter.dateCreatedSince).toISOString());
@@ -107,12 +107,7 @@ export async function listReferences(
 
 /** `owner`'s reference with this id, or undefined. */
 export function findReferenceById(db: Kysely<DB>, owner: ReferenceOwner, id: string): Promise<ReferenceFileRow | undefined> {
-  return db
-    .selectFrom('referenceFiles')
-    .selectAll()
-    .where(ownerColumn(owner), '=', String(owner.id))
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('referenceFiles').selectAll().where(ownerColumn(owner), '=', owner.id).where('id', '=', id).executeTakeFirst();
 }
 
 /** `owner`'s references among `ids` (integer ids) or `uids`, in no particular order. */
@@ -121,7 +116,7 @@ export function findReferences(
   owner: ReferenceOwner,
   selector: { ids: string[] } | { uids: string[] },
 ): Promise<ReferenceFileRow[]> {
-  const query = db.selectFrom('referenceFiles').selectAll().where(ownerColumn(owner), '=', String(owner.id));
+  const query = db.selectFrom('referenceFiles').selectAll().where(ownerColumn(owner), '=', owner.id);
   if ('ids' in selector) return selector.ids.length ? query.where('id', 'in', selector.ids).execute() : Promise.resolve([]);
   return selector.uids.length ? query.where('uid', 'in', selector.uids).execute() : Promise.resolve([]);
 }
@@ -134,7 +129,7 @@ export async function deleteReferences(trx: Kysely<DB>, ids: readonly Id[]): Pro
     .where(
       'id',
       'in',
-      ids.map((id) => String(id)),
+      ids.map((id) => id),
     )
     .execute();
 }
@@ -155,7 +150,7 @@ export function referenceCreators(db: Kysely<DB>, projectId: Id, userName: strin
       eb
         .selectFrom('referenceFiles')
         .select('referenceFiles.createdById')
-        .where('referenceFiles.projectId', '=', String(projectId))
+        .where('referenceFiles.projectId', '=', projectId)
         .where('referenceFiles.createdById', 'is not', null),
     );
   if (userName) {

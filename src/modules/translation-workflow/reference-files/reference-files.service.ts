@@ -104,6 +104,7 @@ export function sendReferences(
 }
 
 /** Unique selected values, in the order given. */
+/** Ids as bodies send them (numbers or strings), as strings, each once. */
 export const distinct = (values: ReadonlyArray<string | number>): string[] => [...new Set(values.map(String))];
 
 /** The 400 for selected references that are not the owner's (description, "Condition to status" 1). */
@@ -123,15 +124,15 @@ export async function toProjectReferenceDtos(db: Kysely<DB>, rows: readonly Refe
         db,
         rows.map((r) => r.createdById),
       )
-    ).map((u) => [String(u.id), toUserReference(u)]),
+    ).map((u) => [u.id, toUserReference(u)]),
   );
   return rows.map((row) => ({
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     filename: row.filename,
     note: row.note,
     dateCreated: row.createdAt,
-    createdBy: row.createdById === null ? null : (users.get(String(row.createdById)) ?? null),
+    createdBy: row.createdById === null ? null : (users.get(row.createdById) ?? null),
   }));
 }
 
@@ -148,18 +149,18 @@ export async function toTemplateReferenceDtos(
         rows.map((r) => r.createdById),
       )
     )
-      .filter((u) => String(u.organizationId) === organizationId)
+      .filter((u) => u.organizationId === organizationId)
       .map((u) => {
         const { role: _role, ...withoutRole } = toUserReference(u);
-        return [String(u.id), withoutRole] as const;
+        return [u.id, withoutRole] as const;
       }),
   );
   return rows.map((row) => ({
-    id: String(row.id),
+    id: row.id,
     uid: row.uid,
     filename: row.filename,
     note: row.note,
     dateCreated: row.createdAt,
-    createdBy: row.createdById === null ? null : (users.get(String(row.createdById)) ?? null),
+    createdBy: row.createdById === null ? null : (users.get(row.createdById) ?? null),
   }));
 }

@@ -51,7 +51,7 @@ async function selectedReferences(
   const ids = alsoById ? wanted.filter((v) => INTEGER_ID.test(v) && !byUid.some((r) => r.uid === v)) : [];
   const byId = await findReferences(db, ownerOf(template), { ids });
   const rows = [...byUid, ...byId];
-  const missing = wanted.filter((v) => !rows.some((r) => r.uid === v || String(r.id) === v));
+  const missing = wanted.filter((v) => !rows.some((r) => r.uid === v || r.id === v));
   if (missing.length) throw notOwnedReferences(missing, ownerOf(template));
   return rows;
 }

@@ -42,9 +42,9 @@ async function reportLevels(db: Kysely<DB>, projectId: string): Promise<ReportLe
 }
 
 async function reportJob(db: Kysely<DB>, job: JobRow): Promise<ReportJob> {
-  const projectId = String(job.projectId);
+  const projectId = job.projectId;
   const [source, project, levels] = await Promise.all([
-    db.selectFrom('jobSources').selectAll().where('id', '=', String(job.jobSourceId)).executeTakeFirstOrThrow(),
+    db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow(),
     db.selectFrom('projects').select(['name', 'sourceLang']).where('id', '=', projectId).executeTakeFirstOrThrow(),
     reportLevels(db, projectId),
   ]);
