@@ -36,6 +36,7 @@ import { emailTemplatesRoutes } from './modules/organization-setup/email-templat
 import { dueDateSchemesRoutes } from './modules/organization-setup/due-date-schemes/index.js';
 import { notificationsRoutes } from './modules/integration/notifications/index.js';
 import { projectsRoutes } from './modules/translation-workflow/projects/index.js';
+import { installWorkflowRecordAccess } from './modules/translation-workflow/kernel/index.js';
 import { projectTemplatesRoutes } from './modules/translation-workflow/project-templates/index.js';
 import { customFieldInstancesRoutes } from './modules/translation-workflow/custom-field-instances/index.js';
 import { jobsRoutes } from './modules/translation-workflow/jobs/index.js';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   installNotFoundHandler(app);
   installAccessControl(app, createAuthenticator(deps), ['/api2', '/web/api2', '/health', '/idm']);
   await installRateLimit(app, deps);
+  installWorkflowRecordAccess(app, deps.database.db);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyHash, pseudoTranslate, splitAtTags } from '../src/domain/pseudo-translation/pseudo-translate.js';
 import type { PseudoTranslateSettings } from '../src/domain/pseudo-translation/pseudo-translate.js';
 import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
-import type { ProjectRow } from '../src/modules/translation-workflow/kernel/project-access.js';
+import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
 import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';

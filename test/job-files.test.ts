@@ -4,7 +4,7 @@ import { parseAll } from '../src/formats/testing.js';
 import { targetFileTask } from '../src/modules/translation-workflow/job-files/target-file.task.js';
 import { pickTranslations, unitTranslations, writeOptions } from '../src/modules/translation-workflow/job-files/target-content.js';
 import type { CandidateTranslation, SegmentForTarget } from '../src/modules/translation-workflow/job-files/target-content.js';
-import type { ProjectRow } from '../src/modules/translation-workflow/kernel/project-access.js';
+import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
 import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
 import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { createTaskRegistry } from '../src/queue/queue.js';

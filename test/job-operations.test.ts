@@ -3,7 +3,7 @@ import { parseRoleSettings } from '../src/domain/users/role-settings.js';
 import { jobRelevance, rankProviders } from '../src/modules/translation-workflow/job-operations/provider-relevance.js';
 import type { JobFacts, ProviderProfile } from '../src/modules/translation-workflow/job-operations/provider-relevance.js';
 import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
-import type { ProjectRow } from '../src/modules/translation-workflow/kernel/project-access.js';
+import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
 import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';

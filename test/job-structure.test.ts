@@ -5,7 +5,7 @@ import { compareState } from '../src/modules/translation-workflow/job-structure/
 import { effectiveTexts } from '../src/modules/translation-workflow/job-structure/segment-versions.js';
 import type { SegmentVersions } from '../src/modules/translation-workflow/job-structure/segment-versions.js';
 import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
-import type { ProjectRow } from '../src/modules/translation-workflow/kernel/project-access.js';
+import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
 import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { parseRoleSettings } from '../src/domain/users/role-settings.js';
 import { createTestApp } from './harness.js';

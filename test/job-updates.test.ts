@@ -5,7 +5,7 @@ import { alignTranslatedUnits, carryOverMap, targetWrites } from '../src/modules
 import type { SegmentText, TranslatedUnit, UnitSegmentRef } from '../src/modules/translation-workflow/job-updates/update-rules.js';
 import { importJobTask } from '../src/modules/translation-workflow/jobs/job-import.task.js';
 import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
-import type { ProjectRow } from '../src/modules/translation-workflow/kernel/project-access.js';
+import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
 import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { createTaskRegistry } from '../src/queue/queue.js';
 import { startWorker } from '../src/queue/worker.js';

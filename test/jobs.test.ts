@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJobTask } from '../src/modules/translation-workflow/jobs/job-import.task.js';
-import type { ProjectRow } from '../src/modules/translation-workflow/kernel/project-access.js';
+import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
 import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
 import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { createTaskRegistry } from '../src/queue/queue.js';

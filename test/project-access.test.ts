@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/http/access.js';
 import { parseRoleSettings } from '../src/domain/users/role-settings.js';
 import type { RoleSettings } from '../src/domain/users/role-settings.js';
-import { findVisibleProject, requireProject } from '../src/modules/translation-workflow/kernel/project-access.js';
+import { findVisibleProject, requireProject } from '../src/modules/translation-workflow/kernel/index.js';
 import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
 import { createTestApp } from './harness.js';

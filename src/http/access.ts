@@ -16,13 +16,25 @@ import { ApiError, forbidden, unauthenticated } from '../errors/index.js';
  * - `right`: project managers must also hold this right (ADMIN holds every right);
  * - `humansOnly`: bot users of service accounts are refused (they cannot manage human users).
  *
- * Ownership ("edit users created by others") depends on the record, so services check it.
+ * - `record`: the route addresses a record (a project, a job, a project template) named by its path
+ *   parameters, and needs a permission on it; the module that owns such records enforces it (for
+ *   the translation workflow: its kernel, src/modules/translation-workflow/kernel/access/), and the
+ *   access matrix tests it for callers related to the record and not.
  */
 export interface Access {
   readonly public?: true;
   readonly roles?: readonly UserRole[];
   readonly right?: ProjectManagerRight;
   readonly humansOnly?: boolean;
+  readonly record?: RecordRule;
+}
+
+/** A route's record-level rule: the record kind, the permission it needs, and the path parameters naming it. */
+export interface RecordRule {
+  readonly kind: string;
+  readonly need: string;
+  /** Role of each path parameter (`project`, `job`, `template`) -> its name in the route's path. */
+  readonly params: Readonly<Record<string, string>>;
 }
 
 export const PUBLIC: Access = { public: true };

@@ -1,7 +1,7 @@
 import { newUid } from '../../src/db/ids.js';
 import type { Id } from '../../src/db/schema.js';
 import { countText } from '../../src/domain/counting/word-count.js';
-import type { ProjectRow } from '../../src/modules/translation-workflow/kernel/project-access.js';
+import type { ProjectRow } from '../../src/modules/translation-workflow/kernel/index.js';
 import { insertProject } from '../../src/modules/translation-workflow/projects/projects.repository.js';
 import { nextJobInnerId } from '../../src/modules/translation-workflow/kernel/index.js';
 import { recordStoredFile } from '../../src/storage/stored-files.js';

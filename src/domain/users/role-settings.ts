@@ -234,6 +234,20 @@ export function hasRight(role: Role, settings: RoleSettings | null, right: Proje
   return settings?.rights[right] ?? PROJECT_MANAGER_RIGHTS[right];
 }
 
+/**
+ * Whether a user of `role` with `settings` holds the right named `right`, whichever role's right it
+ * is: ADMIN holds every right; project managers as `hasRight` says; other roles what their settings
+ * say, else their role's default (GUEST `projectViewOther` true, SUBMITTER
+ * `projectViewCreatedByOtherSubmitters` false); a right the role does not have is not held.
+ */
+export function holdsRight(role: Role, settings: RoleSettings | null, right: string): boolean {
+  if (role === 'ADMIN' || role === 'SYS_ADMIN') return true;
+  if (role === 'PROJECT_MANAGER' && right in PROJECT_MANAGER_RIGHTS) return hasRight(role, settings, right as ProjectManagerRight);
+  const defaults = ROLE_SHAPES[role].rights as Readonly<Record<string, boolean>>;
+  if (!(right in defaults)) return false;
+  return settings?.rights[right] ?? defaults[right] ?? false;
+}
+
 /** Every reference the settings hold, grouped by kind, for validation against their tables. */
 export function referencedKeys(role: Role, settings: RoleSettings): Map<ReferenceKind, Set<string>> {
   const shape = ROLE_SHAPES[role];

@@ -342,7 +342,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const access = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'status');
+        const access = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'setStatus');
         await setJobStatus(deps, caller, access, request.body.requestedStatus);
         return reply.code(204).send();
       },

@@ -1,6 +1,50 @@
+/**
+ * The translation workflow's kernel: what its modules share. Access to projects, jobs and
+ * templates comes from one permission table (access/); the shared wire schemas and views, the
+ * records other modules load, settings, and event emission live here too (docs/workflow-kernel.md).
+ */
+
+// ---- access: the permission table, record loading, route declarations
+export { ACCESS_RULES, PERMISSIONS, RELATIONS, REVEALING, grantedPermissions, reveals } from './access/workflow-permissions.js';
+export type { AccessRule, Permission, RecordKind, Relation } from './access/workflow-permissions.js';
+export {
+  findVisibleProject,
+  projectPermissions,
+  projectVisibilityContext,
+  requireProject,
+  vendorsMayUploadReferences,
+  visibleProjects,
+} from './access/project-access.js';
+export type { ProjectAccess, ProjectPermission, ProjectRow, ProjectViewKind, ProjectVisibilityContext } from './access/project-access.js';
+export { findVisibleJob, jobPermissions, requireJob, requireJobOf, visibleJobsInProject } from './access/job-access.js';
+export type { JobAccess, JobPermission, JobRow } from './access/job-access.js';
+export {
+  findTemplateAccess,
+  requireTemplate,
+  requireTemplateAccess,
+  requireUsableTemplate,
+  templateTargetLangs,
+  visibleTemplates,
+} from './access/template-access.js';
+export type { TemplateAccess, TemplatePermission, TemplateRow } from './access/template-access.js';
+export {
+  PROJECT_CREATORS,
+  PROJECT_EDITORS,
+  PROJECT_READERS,
+  TEMPLATE_PROJECT_CREATORS,
+  installWorkflowRecordAccess,
+  jobAccessOf,
+  loadDeclaredRecord,
+  onJob,
+  onProject,
+  onTemplate,
+  ownView,
+  projectAccessOf,
+  templateAccessOf,
+} from './access/route-access.js';
+
+// ---- shared schemas, views, records, settings and events
 export { FileImportSettingsCreateDto, FileImportSettingsDto } from './import-settings.schemas.js';
-export { requireJob } from './job-access.js';
-export type { JobAccess, JobRow } from './job-access.js';
 export { jobEventSummaries } from './job-events.js';
 export {
   currentProviders,
@@ -46,11 +90,8 @@ export {
   SegmentsQuery,
 } from './jobs.schemas.js';
 export type { JobChanges } from './jobs.schemas.js';
-export { findVisibleProject, projectVisibilityContext, requireProject, visibleProjects } from './project-access.js';
-export type { ProjectAccess, ProjectRow, ProjectViewKind } from './project-access.js';
 export { projectReferenceNotFound, resolveOwner, resolveReference, resolveVendor, resolveWorkflowSteps } from './project-references.js';
 export type { ProjectReferenceKind } from './project-references.js';
-export { PROJECT_CREATORS, PROJECT_EDITORS, PROJECT_READERS, TEMPLATE_PROJECT_CREATORS, ownView } from './project-route-access.js';
 export {
   ACCESS_SETTINGS_DEFAULTS,
   SETTINGS_KEYS,
@@ -62,8 +103,6 @@ export {
   writeSetting,
 } from './project-settings.js';
 export type { AccessSettings, SettingsKey } from './project-settings.js';
-export { requireTemplate, requireUsableTemplate, templateTargetLangs, visibleTemplates } from './template-access.js';
-export type { TemplateRow } from './template-access.js';
 export { emitTemplateEvent, emitTemplateRowEvent } from './template-events.js';
 export { emitProjectEvents, eventUser } from './project-events.js';
 export { nextJobInnerId, projectTargetLanguages } from './project-records.js';

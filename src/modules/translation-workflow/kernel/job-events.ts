@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import type { JobRow } from './job-access.js';
+import type { JobRow } from './access/job-access.js';
 
 /**
  * The `jobParts` records of job events: each job's summary as the event previews show it

@@ -5,7 +5,7 @@ import type { JobSourcesTable } from '../../../db/tables/projects.js';
 import type { JobStatus } from '../../../domain/jobs/job-status.js';
 import { toUserReference } from '../../identity/users/index.js';
 import type { UserReference } from '../../identity/users/index.js';
-import type { JobRow } from './job-access.js';
+import type { JobRow } from './access/job-access.js';
 import type { JobPartReferenceV2 } from './jobs.schemas.js';
 import type { JobPartExtended, JobPartReference, ProviderReference } from './jobs.schemas.js';
 

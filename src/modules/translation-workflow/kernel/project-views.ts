@@ -5,7 +5,7 @@ import type { Caller } from '../../../http/access.js';
 import { toUserReference } from '../../identity/users/index.js';
 import type { UserRow } from '../../identity/users/index.js';
 import type { UserReference } from '../../identity/users/index.js';
-import type { ProjectRow, ProjectViewKind } from './project-access.js';
+import type { ProjectRow, ProjectViewKind } from './access/project-access.js';
 import { parseSettings, propagateTranslations } from './project-settings.js';
 import type { ProjectV1, ProjectV2 } from './project-view.schemas.js';
 

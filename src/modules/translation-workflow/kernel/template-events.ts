@@ -4,8 +4,8 @@ import type { DB } from '../../../db/schema.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import type { Caller } from '../../../http/access.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
-import type { TemplateRow } from './template-access.js';
-import { templateTargetLangs } from './template-access.js';
+import type { TemplateRow } from './access/template-access.js';
+import { templateTargetLangs } from './access/template-access.js';
 
 /**
  * PROJECT_TEMPLATE_CREATED / UPDATED / DELETED: the record travels under `projectTemplate`
