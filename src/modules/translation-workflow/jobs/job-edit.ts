@@ -6,9 +6,11 @@ import type { JobActor, JobStatus } from '../../../domain/jobs/job-status.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import type { Caller } from '../../../http/access.js';
 import { ApiError } from '../../../errors/index.js';
+import { releaseStoredFiles } from '../../../storage/stored-files.js';
+import { deleteJobs } from './jobs.repository.js';
 import { eventUser } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
-import type { JobAccess, JobRow } from '../kernel/index.js';
+import type { JobAccess, JobRow, ProjectAccess } from '../kernel/index.js';
 import { currentProviders, providerSetKey, replaceJobProviders, resolveProviders } from '../kernel/index.js';
 import type { ResolvedProvider } from '../kernel/index.js';
 import { jobEventRecords } from '../kernel/index.js';
@@ -19,7 +21,7 @@ import type { JobChanges } from '../kernel/index.js';
  * its value, null clears it (dateDue, providers); PUT differs from PATCH only in that it needs
  * `status`. Each change writes its history row and event in the same transaction:
  * JOB_STATUS_CHANGED, JOB_DUE_DATE_CHANGED, JOB_ASSIGNED (providers changed to a non-empty set),
- * and JOB_UPDATED for any change.
+ * and JOB_UPDATED for any change. Deleting jobs emits JOB_DELETED.
  */
 
 /** A job change with its providers already resolved (so a bad provider changes nothing). */
@@ -114,7 +116,7 @@ export async function editJobs(deps: AppDeps, caller: Caller, jobs: readonly Job
 }
 
 function actorOf(access: JobAccess): JobActor {
-  if (access.project.canEdit) return 'MANAGER';
+  if (access.permissions.has('edit')) return 'MANAGER';
   return access.isProvider ? 'PROVIDER' : 'OTHER';
 }
 
@@ -146,4 +148,25 @@ export async function setJobStatus(deps: AppDeps, caller: Caller, access: JobAcc
     await emitJobEvents(deps, trx, caller, new Map([['JOB_STATUS_CHANGED', [access.job.id]]]));
   });
   deps.taskWakeup.notify();
+}
+
+/**
+ * Deletes `jobs` of the project for good, with the files left without jobs, in one transaction
+ * that emits JOB_DELETED (its records built before the jobs go); their stored bytes are released
+ * after the commit.
+ */
+export async function deleteJobsOf(deps: AppDeps, caller: Caller, access: ProjectAccess, jobs: readonly JobRow[]): Promise<void> {
+  const released = await deps.database.db.transaction().execute(async (trx) => {
+    const records = await jobEventRecords(trx, jobs);
+    const sha256s = await deleteJobs(trx, jobs);
+    await emitEvent(deps, trx, {
+      organizationId: access.project.organizationId,
+      event: 'JOB_DELETED',
+      records,
+      user: await eventUser(trx, caller),
+    });
+    return sha256s;
+  });
+  deps.taskWakeup.notify();
+  await releaseStoredFiles(deps, released);
 }

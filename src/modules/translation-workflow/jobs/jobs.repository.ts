@@ -2,13 +2,14 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { JobStatus } from '../../../domain/jobs/job-status.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { ApiError, notFound } from '../../../errors/index.js';
 import { pageWindow } from '../../../http/paging.js';
 import type { PageRequest } from '../../../http/paging.js';
-import type { ProjectAccess } from '../kernel/index.js';
+import { visibleJobsInProject } from '../kernel/index.js';
+import type { JobSourceRow, ProjectAccess } from '../kernel/index.js';
 import type { JobRow } from '../kernel/index.js';
 
-/** Queries of jobs within one project the caller already reached through requireProject. */
+/** Queries of jobs within one project the caller already reached through the kernel. */
 
 export interface JobListFilters {
   workflowLevel: number;
@@ -22,21 +23,12 @@ export interface JobListFilters {
   notReady?: boolean;
 }
 
-/** The jobs of the project the caller sees: linguists only the ones they are a provider of. */
+/** The jobs of the project the caller sees (the kernel's table: linguists only the ones they are a provider of). */
 function visibleJobsOf(db: Kysely<DB>, caller: Caller, access: ProjectAccess) {
-  let query = db.selectFrom('jobs').where('jobs.projectId', '=', access.project.id);
-  if (access.view === 'LINGUIST') {
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('jobProviders')
-          .select('jobProviders.id')
-          .whereRef('jobProviders.jobId', '=', 'jobs.id')
-          .where('jobProviders.userId', '=', caller.userId),
-      ),
-    );
-  }
-  return query;
+  return db
+    .selectFrom('jobs')
+    .where('jobs.projectId', '=', access.project.id)
+    .where((eb) => visibleJobsInProject(eb, caller));
 }
 
 export async function listJobs(
@@ -153,4 +145,74 @@ export async function deleteJobs(trx: Kysely<DB>, jobs: readonly JobRow[]): Prom
       )
       .execute();
   return [...released, ...orphaned.map((s) => s.sha256)];
+}
+
+/** The file the job was made from. */
+export async function sourceOf(db: Kysely<DB>, job: JobRow): Promise<JobSourceRow> {
+  return db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
+}
+
+/** The job's status history, oldest first, each change with the user who made it (spec `JobPartStatusChangeDto`). */
+export async function jobStatusChanges(db: Kysely<DB>, job: JobRow) {
+  const rows = await db
+    .selectFrom('jobStatusChanges')
+    .leftJoin('users', 'users.id', 'jobStatusChanges.changedById')
+    .select([
+      'jobStatusChanges.status',
+      'jobStatusChanges.changedAt',
+      'users.id as userId',
+      'users.uid',
+      'users.userName',
+      'users.firstName',
+      'users.lastName',
+      'users.email',
+      'users.role',
+    ])
+    .where('jobStatusChanges.jobId', '=', job.id)
+    .orderBy('jobStatusChanges.id')
+    .execute();
+  return rows.map((r) => ({
+    status: r.status as JobStatus,
+    changedDate: r.changedAt,
+    changedBy:
+      r.userId === null
+        ? null
+        : {
+            id: r.userId,
+            uid: r.uid!,
+            userName: r.userName!,
+            firstName: r.firstName!,
+            lastName: r.lastName!,
+            email: r.email!,
+            role: r.role!,
+          },
+  }));
+}
+
+/** The project workflow step the job belongs to (spec `ProjectWorkflowStepDto`); 404 when the project has no workflow. */
+export async function jobWorkflowStep(db: Kysely<DB>, job: JobRow) {
+  if (job.projectWorkflowStepId === null) throw notFound('Workflow step of the job (its project has no workflow)');
+  const step = await db
+    .selectFrom('projectWorkflowSteps')
+    .innerJoin('workflowSteps', 'workflowSteps.id', 'projectWorkflowSteps.workflowStepId')
+    .select([
+      'projectWorkflowSteps.id',
+      'projectWorkflowSteps.workflowLevel',
+      'projectWorkflowSteps.settings',
+      'workflowSteps.id as stepId',
+      'workflowSteps.uid',
+      'workflowSteps.name',
+      'workflowSteps.abbr',
+    ])
+    .where('projectWorkflowSteps.id', '=', job.projectWorkflowStepId)
+    .executeTakeFirstOrThrow();
+  const settings = JSON.parse(step.settings) as { lqaProfile?: { uid?: string } | null };
+  return {
+    id: Number(step.id),
+    abbreviation: step.abbr,
+    name: step.name,
+    workflowLevel: Number(step.workflowLevel),
+    workflowStep: { id: step.stepId, uid: step.uid },
+    lqaProfileUid: settings.lqaProfile?.uid ?? null,
+  };
 }

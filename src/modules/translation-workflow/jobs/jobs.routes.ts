@@ -3,28 +3,24 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
-import type { JobStatus } from '../../../domain/jobs/job-status.js';
 import { AUTHENTICATED, callerOf, roles } from '../../../http/access.js';
-import type { Access, Caller } from '../../../http/access.js';
-import { forbidden, invalid, notFound } from '../../../errors/index.js';
+import type { Access } from '../../../http/access.js';
+import { invalid } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { memsourceHeader, octetStreamBody, parseJsonDocument, sanitizeFilename, uploadFilename } from '../../../http/uploads.js';
-import { putUpload, releaseStoredFiles } from '../../../storage/stored-files.js';
+import { putUpload } from '../../../storage/stored-files.js';
 import { assertLanguage } from '../../../domain/languages/language-validation.js';
-import { requireProject } from '../kernel/index.js';
+import { jobAccessOf, onJob, onProject, projectAccessOf } from '../kernel/index.js';
 import type { ProjectAccess } from '../kernel/index.js';
-import { eventUser } from '../kernel/index.js';
-import { emitEvent } from '../../integration/webhooks/index.js';
-import { requireJob } from '../kernel/index.js';
 import type { JobRow } from '../kernel/index.js';
 import { createJobs, planJobs } from './job-create.js';
 import { assertJobCapacity } from './job-create.js';
 import type { JobPlan, UploadedSource } from './job-create.js';
-import { editJobs, resolveChanges, setJobStatus } from './job-edit.js';
+import { deleteJobsOf, editJobs, resolveChanges, setJobStatus } from './job-edit.js';
 import { jobSegmentCounts, listJobSegments } from './job-segments.js';
-import { jobEventRecords, jobExtendedDtos, jobReferenceDtos } from '../kernel/index.js';
+import { jobExtendedDtos, jobReferenceDtos } from '../kernel/index.js';
 import type { JobSourceRow } from '../kernel/index.js';
-import { deleteJobs, jobsByUids, listJobs } from './jobs.repository.js';
+import { jobStatusChanges, jobWorkflowStep, jobsByUids, listJobs, sourceOf } from './jobs.repository.js';
 import {
   DeletePartsQuery,
   JobCreateRequest,
@@ -63,14 +59,6 @@ const EDITORS: Access = roles('ADMIN', 'PROJECT_MANAGER');
 const STATUS_MOVERS: Access = roles('ADMIN', 'PROJECT_MANAGER', 'LINGUIST');
 const TAGS = ['Job'];
 
-/** Submitters upload files into the projects they created (as in Phrase); everyone else needs edit rights. */
-async function requireJobCreator(db: Kysely<DB>, caller: Caller, projectUid: string): Promise<ProjectAccess> {
-  if (caller.role !== 'SUBMITTER') return requireProject(db, caller, projectUid, 'edit');
-  const access = await requireProject(db, caller, projectUid, 'view');
-  if (String(access.project.createdById) !== caller.userId) throw forbidden('Submitters add files only to the projects they created.');
-  return access;
-}
-
 function isMultipart(request: FastifyRequest): boolean {
   return (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
 }
@@ -81,10 +69,6 @@ const headerText = (request: FastifyRequest) => {
   const header = request.headers['memsource'];
   return Array.isArray(header) ? header[0] : header;
 };
-
-async function sourceOf(db: Kysely<DB>, job: JobRow): Promise<JobSourceRow> {
-  return db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
-}
 
 export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
@@ -137,7 +121,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs',
       {
-        config: { access: CREATORS },
+        config: { access: onProject(CREATORS, 'createJobs') },
         schema: {
           tags: TAGS,
           operationId: 'createJob',
@@ -150,7 +134,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const access = await requireJobCreator(db, caller, request.params.projectUid);
+        const access = projectAccessOf(request);
         const { plan, uploads } = isMultipart(request) ? await readMultipart(request, access) : await readOctetStream(request, access);
         const created = await createJobs(deps, caller, access, plan, uploads);
         return reply
@@ -162,7 +146,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v2/projects/:projectUid/jobs',
       {
-        config: { access: READERS },
+        config: { access: onProject(READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'listPartsV2',
@@ -176,7 +160,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const access = await requireProject(db, caller, request.params.projectUid, 'view');
+        const access = projectAccessOf(request);
         const q = request.query;
         const page = { pageNumber: q.pageNumber, pageSize: q.pageSize };
         const { rows, total } = await listJobs(
@@ -203,11 +187,11 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/projects/:projectUid/jobs/:jobUid',
       {
-        config: { access: READERS },
+        config: { access: onJob(READERS, 'view') },
         schema: { tags: TAGS, operationId: 'getPart', summary: 'Get job', params: JobUidParams, response: { 200: JobPartExtended } },
       },
       async (request) => {
-        const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
+        const { job } = jobAccessOf(request);
         return (await jobExtendedDtos(db, [job]))[0];
       },
     );
@@ -215,7 +199,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/projects/:projectUid/jobs/:jobUid',
       {
-        config: { access: EDITORS },
+        config: { access: onJob(EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'editPart',
@@ -228,7 +212,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const { job } = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'edit');
+        const { job } = jobAccessOf(request);
         const [edited] = await editJobs(deps, caller, [job], await resolveChanges(db, job.organizationId, request.body));
         return (await jobExtendedDtos(db, [edited!]))[0];
       },
@@ -237,7 +221,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.patch(
       '/v1/projects/:projectUid/jobs/:jobUid',
       {
-        config: { access: EDITORS },
+        config: { access: onJob(EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'patchPart',
@@ -250,7 +234,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const { job } = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'edit');
+        const { job } = jobAccessOf(request);
         const [edited] = await editJobs(deps, caller, [job], await resolveChanges(db, job.organizationId, request.body));
         return (await jobExtendedDtos(db, [edited!]))[0];
       },
@@ -259,7 +243,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/projects/:projectUid/jobs/batch',
       {
-        config: { access: EDITORS },
+        config: { access: onProject(EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'editParts',
@@ -272,7 +256,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const access = await requireProject(db, caller, request.params.projectUid, 'edit');
+        const access = projectAccessOf(request);
         const jobs = await jobsByUids(
           db,
           caller,
@@ -287,7 +271,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/v1/projects/:projectUid/jobs/batch',
       {
-        config: { access: EDITORS },
+        config: { access: onProject(EDITORS, 'delete') },
         schema: {
           tags: TAGS,
           operationId: 'deleteParts',
@@ -301,27 +285,14 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const access = await requireProject(db, caller, request.params.projectUid, 'delete');
+        const access = projectAccessOf(request);
         const jobs = await jobsByUids(
           db,
           caller,
           access,
           request.body.jobs.map((j) => j.uid),
         );
-        const released = await db.transaction().execute(async (trx) => {
-          // The event carries the jobs as they were, so it is built before they go.
-          const records = await jobEventRecords(trx, jobs);
-          const sha256s = await deleteJobs(trx, jobs);
-          await emitEvent(deps, trx, {
-            organizationId: access.project.organizationId,
-            event: 'JOB_DELETED',
-            records,
-            user: await eventUser(trx, caller),
-          });
-          return sha256s;
-        });
-        deps.taskWakeup.notify();
-        await releaseStoredFiles(deps, released);
+        await deleteJobsOf(deps, caller, access, jobs);
         return reply.code(204).send();
       },
     );
@@ -329,7 +300,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/:jobUid/setStatus',
       {
-        config: { access: STATUS_MOVERS },
+        config: { access: onJob(STATUS_MOVERS, 'setStatus') },
         schema: {
           tags: TAGS,
           operationId: 'setStatus',
@@ -342,7 +313,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const access = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'setStatus');
+        const access = jobAccessOf(request);
         await setJobStatus(deps, caller, access, request.body.requestedStatus);
         return reply.code(204).send();
       },
@@ -351,7 +322,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/projects/:projectUid/jobs/:jobUid/statusChanges',
       {
-        config: { access: READERS },
+        config: { access: onJob(READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'statusChanges',
@@ -361,49 +332,15 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
-        const rows = await db
-          .selectFrom('jobStatusChanges')
-          .leftJoin('users', 'users.id', 'jobStatusChanges.changedById')
-          .select([
-            'jobStatusChanges.status',
-            'jobStatusChanges.changedAt',
-            'users.id as userId',
-            'users.uid',
-            'users.userName',
-            'users.firstName',
-            'users.lastName',
-            'users.email',
-            'users.role',
-          ])
-          .where('jobStatusChanges.jobId', '=', job.id)
-          .orderBy('jobStatusChanges.id')
-          .execute();
-        return {
-          statusChanges: rows.map((r) => ({
-            status: r.status as JobStatus,
-            changedDate: r.changedAt,
-            changedBy:
-              r.userId === null
-                ? null
-                : {
-                    id: r.userId,
-                    uid: r.uid!,
-                    userName: r.userName!,
-                    firstName: r.firstName!,
-                    lastName: r.lastName!,
-                    email: r.email!,
-                    role: r.role!,
-                  },
-          })),
-        };
+        const { job } = jobAccessOf(request);
+        return { statusChanges: await jobStatusChanges(db, job) };
       },
     );
 
     app.get(
       '/v1/projects/:projectUid/jobs/:jobUid/workflowStep',
       {
-        config: { access: READERS },
+        config: { access: onJob(READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getPartsWorkflowStep',
@@ -413,38 +350,15 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
-        if (job.projectWorkflowStepId === null) throw notFound('Workflow step of the job (its project has no workflow)');
-        const step = await db
-          .selectFrom('projectWorkflowSteps')
-          .innerJoin('workflowSteps', 'workflowSteps.id', 'projectWorkflowSteps.workflowStepId')
-          .select([
-            'projectWorkflowSteps.id',
-            'projectWorkflowSteps.workflowLevel',
-            'projectWorkflowSteps.settings',
-            'workflowSteps.id as stepId',
-            'workflowSteps.uid',
-            'workflowSteps.name',
-            'workflowSteps.abbr',
-          ])
-          .where('projectWorkflowSteps.id', '=', job.projectWorkflowStepId)
-          .executeTakeFirstOrThrow();
-        const settings = JSON.parse(step.settings) as { lqaProfile?: { uid?: string } | null };
-        return {
-          id: Number(step.id),
-          abbreviation: step.abbr,
-          name: step.name,
-          workflowLevel: Number(step.workflowLevel),
-          workflowStep: { id: step.stepId, uid: step.uid },
-          lqaProfileUid: settings.lqaProfile?.uid ?? null,
-        };
+        const { job } = jobAccessOf(request);
+        return jobWorkflowStep(db, job);
       },
     );
 
     app.get(
       '/v1/projects/:projectUid/jobs/:jobUid/segments',
       {
-        config: { access: READERS },
+        config: { access: onJob(READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'listSegments',
@@ -457,7 +371,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { job } = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
+        const { job } = jobAccessOf(request);
         return { segments: await listJobSegments(db, job, await sourceOf(db, job), request.query.beginIndex, request.query.endIndex) };
       },
     );
@@ -465,7 +379,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/segmentsCount',
       {
-        config: { access: READERS },
+        config: { access: onProject(READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getSegmentsCount',
@@ -477,7 +391,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const access = await requireProject(db, caller, request.params.projectUid, 'view');
+        const access = projectAccessOf(request);
         const jobs = await jobsByUids(
           db,
           caller,
@@ -500,7 +414,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/search',
       {
-        config: { access: READERS },
+        config: { access: onProject(READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'searchPartsInProject',
@@ -512,7 +426,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const access = await requireProject(db, caller, request.params.projectUid, 'view');
+        const access = projectAccessOf(request);
         return {
           jobs: await jobExtendedDtos(
             db,
