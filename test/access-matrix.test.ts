@@ -12,6 +12,8 @@ import type { TestApp } from './harness.js';
 import { apiToken, makeClient, makeOrganization, makeServiceAccount, makeUser, signedInUser, tokenRequest } from './factories.js';
 import type { UserRow } from '../src/modules/identity/users/users.repository.js';
 import { loadAreaFixtures } from './support/access-fixtures.js';
+import { expectedFor, setUpPersonas } from './support/record-personas.js';
+import type { PersonaSetup, Slot } from './support/record-personas.js';
 import type { Fixtures } from './support/access-fixtures.js';
 
 /**
@@ -33,6 +35,7 @@ describe('access matrix: every route, every kind of caller', () => {
   const users = new Map<UserRole, UserRow>();
   let botToken: string;
   let otherAdmin: UserRow;
+  let personas: PersonaSetup;
   const fixtures: Fixtures = { values: {}, bodies: {}, queries: {} };
 
   beforeAll(async () => {
@@ -118,6 +121,7 @@ describe('access matrix: every route, every kind of caller', () => {
       },
     };
     await loadAreaFixtures({ t, organization, admin, adminHeaders, client }, fixtures);
+    personas = await setUpPersonas(t, organization, admin, fixtures.values['projectUid']!);
   });
   afterAll(() => t.close());
 
@@ -154,9 +158,19 @@ describe('access matrix: every route, every kind of caller', () => {
     };
   }
 
-  function concreteUrl(pattern: string): string {
+  /** The fixture value of a route's path parameter (route-specific first). */
+  function fixtureValue(pattern: string, param: string): string {
+    const value = fixtures.values[`${pattern}:${param}`] ?? fixtures.values[param];
+    if (value === undefined)
+      throw new Error(
+        `no fixture for path parameter "${param}" of ${pattern}: add one to test/access-fixtures/ (or test/access-matrix.test.ts)`,
+      );
+    return value;
+  }
+
+  function concreteUrl(pattern: string, overrides: Record<string, string> = {}): string {
     return pattern.replace(/:([A-Za-z0-9_]+)/g, (_, param: string) => {
-      const value = fixtures.values[`${pattern}:${param}`] ?? fixtures.values[param];
+      const value = overrides[param] ?? fixtures.values[`${pattern}:${param}`] ?? fixtures.values[param];
       if (value === undefined)
         throw new Error(
           `no fixture for path parameter "${param}" of ${pattern}: add one to test/access-fixtures/ (or test/access-matrix.test.ts)`,
@@ -179,6 +193,55 @@ describe('access matrix: every route, every kind of caller', () => {
         expect(fixtures.bodies[`${route.method} ${route.url}`], `a valid body fixture for ${route.method} ${route.url}`).toBeDefined();
       }
     }
+  });
+
+  it('answers record-level rules as the permission table says: a linguist, a vendor and a buyer on records of theirs and not', async () => {
+    const failures: string[] = [];
+    let checked = 0;
+    const withRecord = guardedRoutes().filter((r) => r.access?.record);
+    expect(withRecord.length).toBeGreaterThan(10);
+    for (const route of withRecord) {
+      const rule = route.access!.record!;
+      const query = fixtures.queries[`${route.method} ${route.url}`];
+      const body = fixtures.bodies[`${route.method} ${route.url}`];
+      await personas.restoreRelations();
+      for (const persona of personas.personas) {
+        if (!allows(route.access!, { ...pseudoCaller(persona.role), settings: persona.settings })) continue;
+        for (const slot of ['other', 'own'] as Slot[]) {
+          const overrides = slot === 'other' ? personas.otherParams(persona, rule) : {};
+          // A delete route called before may have removed the fixture record itself: nothing left to be theirs.
+          if (slot === 'own' && !(await personas.stillThere(rule, (param) => fixtureValue(route.url, param)))) continue;
+          const url = concreteUrl(route.url, overrides) + (query ? `?${query}` : '');
+          const response = await t.inject({
+            method: route.method as 'GET',
+            url,
+            headers: apiToken(await tokenOf(persona.user)),
+            ...(body === undefined ? {} : { payload: body as object }),
+          });
+          checked++;
+          const expected = expectedFor(persona, rule, slot);
+          const description =
+            response.statusCode >= 400 ? String(response.json<{ errorDescription?: string }>().errorDescription ?? '') : '';
+          const who = `${route.method} ${route.url} (${rule.kind} ${rule.need}) by the ${persona.name} on a record ${slot === 'own' ? 'of theirs' : 'not theirs'}`;
+          const kernelNotFound = /^(Project|Job|Project template) not found/.test(description);
+          if (
+            expected.outcome === 'allowed' &&
+            ([401, 403].includes(response.statusCode) || (response.statusCode === 404 && kernelNotFound))
+          ) {
+            failures.push(`${who}: got ${response.statusCode} (${description}), expected the operation to be allowed`);
+          } else if (expected.outcome === 'forbidden' && response.statusCode !== 403) {
+            failures.push(`${who}: got ${response.statusCode}, expected 403`);
+          } else if (
+            expected.outcome === 'notFound' &&
+            !(response.statusCode === 404 && description.startsWith(`${expected.label} not found`))
+          ) {
+            failures.push(`${who}: got ${response.statusCode} (${description}), expected 404 "${expected.label} not found"`);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+    expect(failures).toEqual([]);
   });
 
   it('answers each caller as the route declares', async () => {

@@ -6,7 +6,7 @@
 
 // ---- access: the permission table, record loading, route declarations
 export { ACCESS_RULES, PERMISSIONS, RELATIONS, REVEALING, grantedPermissions, reveals } from './access/workflow-permissions.js';
-export type { AccessRule, Permission, RecordKind, Relation } from './access/workflow-permissions.js';
+export type { AccessRule, Permission, RecordKind, Relation, RuleSubject } from './access/workflow-permissions.js';
 export {
   findVisibleProject,
   projectPermissions,

@@ -4,9 +4,9 @@ import type { JobsTable } from '../../../../db/tables/projects.js';
 import { forbidden, notFound } from '../../../../errors/index.js';
 import type { Caller } from '../../../../http/access.js';
 import { findVisibleProject } from './project-access.js';
-import type { ProjectAccess } from './project-access.js';
+import type { ProjectAccess, ProjectPermission } from './project-access.js';
 import { grantedPermissions, reveals, viewingRelations } from './workflow-permissions.js';
-import type { Permission, Relation } from './workflow-permissions.js';
+import type { Permission, Relation, RuleSubject } from './workflow-permissions.js';
 
 /**
  * Jobs as the caller may reach them: what the caller may do to the job's project, except that
@@ -26,16 +26,16 @@ export interface JobAccess {
   readonly permissions: ReadonlySet<JobPermission>;
 }
 
-const JOB_RELATIONS: { readonly [R in Relation<'job'>]: (project: ProjectAccess, isProvider: boolean) => boolean } = {
-  projectViewer: (project) => project.permissions.has('view'),
-  projectEditor: (project) => project.permissions.has('edit'),
-  projectDeleter: (project) => project.permissions.has('delete'),
+const JOB_RELATIONS: { readonly [R in Relation<'job'>]: (project: ReadonlySet<ProjectPermission>, isProvider: boolean) => boolean } = {
+  projectViewer: (project) => project.has('view'),
+  projectEditor: (project) => project.has('edit'),
+  projectDeleter: (project) => project.has('delete'),
   provider: (_project, isProvider) => isProvider,
 };
 
-/** What `caller` may do to a job of `project`, by the table. */
-export function jobPermissions(project: ProjectAccess, isProvider: boolean, caller: Caller): Set<JobPermission> {
-  return grantedPermissions('job', caller, (relation) => JOB_RELATIONS[relation](project, isProvider));
+/** What `subject` may do to a job, given what they may do to its project and whether they provide the job, by the table. */
+export function jobPermissions(project: ReadonlySet<ProjectPermission>, isProvider: boolean, subject: RuleSubject): Set<JobPermission> {
+  return grantedPermissions('job', subject, (relation) => JOB_RELATIONS[relation](project, isProvider));
 }
 
 type JobsEb = ExpressionBuilder<DB, 'jobs'>;
@@ -100,7 +100,7 @@ export function jobForbidden(need: JobPermission) {
 export async function findVisibleJob(db: Kysely<DB>, caller: Caller, project: ProjectAccess, jobUid: string): Promise<JobAccess | null> {
   const loaded = await loadJob(db, caller, project.project.id, jobUid);
   if (!loaded) return null;
-  const permissions = jobPermissions(project, loaded.isProvider, caller);
+  const permissions = jobPermissions(project.permissions, loaded.isProvider, caller);
   return reveals('job', permissions) ? { project, job: loaded.job, isProvider: loaded.isProvider, permissions } : null;
 }
 
