@@ -3,7 +3,6 @@ import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import type { JobSourcesTable } from '../../../db/tables/projects.js';
 import type { JobStatus } from '../../../domain/jobs/job-status.js';
-import { toUserReference } from '../../identity/users/index.js';
 import type { UserReference } from '../../identity/users/index.js';
 import type { JobRow } from './access/job-access.js';
 import type { JobPartReferenceV2 } from './jobs.schemas.js';
@@ -44,56 +43,50 @@ export interface JobViewContext {
   users: Map<string, UserReference>;
 }
 
-const byId = <T>(rows: T[], key: (row: T) => unknown) => new Map(rows.map((row) => [String(key(row)), row]));
 const distinct = (values: Iterable<unknown>) => [...new Set([...values].filter((v) => v !== null && v !== undefined).map(String))];
 /** Kysely's `in` needs at least one value. */
 const orNone = (ids: string[]) => (ids.length ? ids : ['-1']);
 
-async function loadSteps(db: Kysely<DB>, projectStepIds: string[]): Promise<Map<string, StepInfo>> {
-  const rows = await db
-    .selectFrom('projectWorkflowSteps')
-    .innerJoin('workflowSteps', 'workflowSteps.id', 'projectWorkflowSteps.workflowStepId')
-    .select([
-      'projectWorkflowSteps.id as projectStepId',
-      'projectWorkflowSteps.workflowLevel',
+/**
+ * Each job's file, workflow step, project and creator, in one query: the job rows are the
+ * caller's already, so this joins from them to what their views show.
+ */
+async function loadJobDetails(db: Kysely<DB>, jobIds: string[]) {
+  return db
+    .selectFrom('jobs')
+    .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
+    .innerJoin('projects', 'projects.id', 'jobs.projectId')
+    .leftJoin('projectWorkflowSteps', 'projectWorkflowSteps.id', 'jobs.projectWorkflowStepId')
+    .leftJoin('workflowSteps', 'workflowSteps.id', 'projectWorkflowSteps.workflowStepId')
+    .leftJoin('users as creators', 'creators.id', 'jobs.createdById')
+    .selectAll('jobSources')
+    .select((eb) => [
+      'projectWorkflowSteps.id as stepProjectStepId',
+      'projectWorkflowSteps.workflowLevel as stepWorkflowLevel',
       'workflowSteps.id as stepId',
       'workflowSteps.uid as stepUid',
-      'workflowSteps.name',
-      'workflowSteps.abbr',
-      'workflowSteps.orderIndex',
-      'workflowSteps.lqaEnabled',
+      'workflowSteps.name as stepName',
+      'workflowSteps.abbr as stepAbbr',
+      'workflowSteps.orderIndex as stepOrder',
+      'workflowSteps.lqaEnabled as stepLqaEnabled',
+      'projects.uid as projectUid',
+      'projects.name as projectName',
+      'projects.sourceLang as projectSourceLang',
+      eb
+        .selectFrom('projectWorkflowSteps as levels')
+        .select((levels) => levels.fn.max('levels.workflowLevel').as('level'))
+        .whereRef('levels.projectId', '=', 'projects.id')
+        .as('projectLastWorkflowLevel'),
+      'creators.id as creatorId',
+      'creators.uid as creatorUid',
+      'creators.userName as creatorUserName',
+      'creators.firstName as creatorFirstName',
+      'creators.lastName as creatorLastName',
+      'creators.email as creatorEmail',
+      'creators.role as creatorRole',
     ])
-    .where('projectWorkflowSteps.id', 'in', orNone(projectStepIds))
+    .where('jobs.id', 'in', orNone(jobIds))
     .execute();
-  return new Map(
-    rows.map((r) => [
-      r.projectStepId,
-      {
-        projectStepId: r.projectStepId,
-        workflowLevel: Number(r.workflowLevel),
-        stepId: r.stepId,
-        stepUid: r.stepUid,
-        name: r.name,
-        abbr: r.abbr,
-        order: Number(r.orderIndex),
-        lqaEnabled: bool(r.lqaEnabled),
-      },
-    ]),
-  );
-}
-
-async function loadProjects(db: Kysely<DB>, projectIds: string[]): Promise<Map<string, ProjectInfo>> {
-  const rows = await db.selectFrom('projects').select(['id', 'uid', 'name', 'sourceLang']).where('id', 'in', orNone(projectIds)).execute();
-  const levels = await db
-    .selectFrom('projectWorkflowSteps')
-    .select((eb) => ['projectId', eb.fn.max('workflowLevel').as('level')])
-    .where('projectId', 'in', orNone(projectIds))
-    .groupBy('projectId')
-    .execute();
-  const lastLevel = new Map(levels.map((l) => [l.projectId, Number(l.level)]));
-  return new Map(
-    rows.map((r) => [r.id, { uid: r.uid, name: r.name, sourceLang: r.sourceLang, lastWorkflowLevel: lastLevel.get(r.id) ?? 1 }]),
-  );
 }
 
 /** Providers of each job: users first, then vendors, each in the order they were assigned. */
@@ -142,25 +135,66 @@ async function loadProviders(db: Kysely<DB>, jobIds: string[]): Promise<Map<stri
   return result;
 }
 
-async function loadUsers(db: Kysely<DB>, userIds: string[]): Promise<Map<string, UserReference>> {
-  const rows = await db.selectFrom('users').selectAll().where('id', 'in', orNone(userIds)).execute();
-  return new Map(rows.map((u) => [u.id, toUserReference(u)]));
-}
-
-/** Loads everything the views of `jobs` need (a handful of queries, whatever their number). */
+/** Loads everything the views of `jobs` need: two queries, whatever their number. */
 export async function loadJobViewContext(db: Kysely<DB>, jobs: readonly JobRow[]): Promise<JobViewContext> {
-  const sources = await db
-    .selectFrom('jobSources')
-    .selectAll()
-    .where('id', 'in', orNone(distinct(jobs.map((j) => j.jobSourceId))))
-    .execute();
-  const [steps, projects, providers, users] = await Promise.all([
-    loadSteps(db, distinct(jobs.map((j) => j.projectWorkflowStepId))),
-    loadProjects(db, distinct(jobs.map((j) => j.projectId))),
-    loadProviders(db, distinct(jobs.map((j) => j.id))),
-    loadUsers(db, distinct(jobs.map((j) => j.createdById))),
-  ]);
-  return { sources: byId(sources, (s) => s.id), steps, projects, providers, users };
+  const jobIds = distinct(jobs.map((j) => j.id));
+  const [details, providers] = await Promise.all([loadJobDetails(db, jobIds), loadProviders(db, jobIds)]);
+  const context: JobViewContext = { sources: new Map(), steps: new Map(), projects: new Map(), providers, users: new Map() };
+  for (const row of details) {
+    const {
+      stepProjectStepId,
+      stepWorkflowLevel,
+      stepId,
+      stepUid,
+      stepName,
+      stepAbbr,
+      stepOrder,
+      stepLqaEnabled,
+      projectUid,
+      projectName,
+      projectSourceLang,
+      projectLastWorkflowLevel,
+      creatorId,
+      creatorUid,
+      creatorUserName,
+      creatorFirstName,
+      creatorLastName,
+      creatorEmail,
+      creatorRole,
+      ...source
+    } = row;
+    context.sources.set(source.id, source);
+    if (stepProjectStepId !== null && stepId !== null) {
+      context.steps.set(stepProjectStepId, {
+        projectStepId: stepProjectStepId,
+        workflowLevel: Number(stepWorkflowLevel),
+        stepId,
+        stepUid: stepUid!,
+        name: stepName!,
+        abbr: stepAbbr!,
+        order: Number(stepOrder),
+        lqaEnabled: bool(stepLqaEnabled),
+      });
+    }
+    context.projects.set(source.projectId, {
+      uid: projectUid,
+      name: projectName,
+      sourceLang: projectSourceLang,
+      lastWorkflowLevel: projectLastWorkflowLevel === null ? 1 : Number(projectLastWorkflowLevel),
+    });
+    if (creatorId !== null) {
+      context.users.set(creatorId, {
+        id: creatorId,
+        uid: creatorUid!,
+        userName: creatorUserName!,
+        firstName: creatorFirstName!,
+        lastName: creatorLastName!,
+        email: creatorEmail!,
+        role: creatorRole!,
+      });
+    }
+  }
+  return context;
 }
 
 function sourceOf(context: JobViewContext, job: JobRow): JobSourceRow {
