@@ -35,6 +35,10 @@ export interface RecordRule {
   readonly need: string;
   /** Role of each path parameter (`project`, `job`, `template`) -> its name in the route's path. */
   readonly params: Readonly<Record<string, string>>;
+  /** The record may be deleted (in the recycle bin): purging and restoring projects. */
+  readonly includeDeleted?: boolean;
+  /** A second record the path names, checked after the first (a template applied to a project). */
+  readonly also?: RecordRule;
 }
 
 export const PUBLIC: Access = { public: true };
@@ -111,7 +115,7 @@ export function csrfRejection(request: FastifyRequest, caller: Caller): ApiError
 export function allows(access: Access, caller: Caller): boolean {
   if (access.public) return true;
   if (access.roles && !access.roles.includes(caller.role)) return false;
-  if (access.right && !hasRight(caller.role, caller.settings, access.right)) return false;
+  if (access.right && caller.role === 'PROJECT_MANAGER' && !hasRight(caller.role, caller.settings, access.right)) return false;
   if (access.humansOnly && caller.isBot) return false;
   return true;
 }

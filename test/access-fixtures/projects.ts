@@ -49,6 +49,10 @@ const build: FixtureBuilder = async ({ t, organization, admin, client }) => {
       'POST /api2/v1/projects/:projectUid/applyTemplate/:templateUid/assignProviders/forJobParts': { jobs: [{ uid: job.uid }] },
       'POST /api2/v2/projects/applyTemplate/async/:templateUid': { name: 'Matrix from template (async)' },
     },
+    personaBodies: {
+      // The vendor a project is shared with sets the vendor's statuses.
+      'POST /api2/v1/projects/:projectUid/setStatus': { vendor: { status: 'ACCEPTED_BY_VENDOR' } },
+    },
   };
 };
 export default build;

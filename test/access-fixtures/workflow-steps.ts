@@ -14,7 +14,8 @@ const build: FixtureBuilder = async ({ t, adminHeaders }) => {
     values: {
       workflowStepUid: (await create('workflowSteps', { name: 'Matrix step', abbr: 'MX' })).uid,
       '/api2/v1/additionalWorkflowSteps/:id:id': (await create('additionalWorkflowSteps', { name: 'Matrix additional step' })).id,
-      templateUid,
+      // Route-specific: `templateUid` alone names the project template of _workflow.ts.
+      '/api2/v1/emailTemplates/:templateUid:templateUid': templateUid,
       dueDateSchemeUid: (await create('dueDateSchemes', { name: 'Matrix scheme' })).uid,
     },
     bodies: {

@@ -18,6 +18,11 @@ export interface Fixtures {
   bodies: Record<string, unknown>;
   /** `<METHOD> <route pattern>` -> a valid query string, for routes with required query parameters (same reason). */
   queries: Record<string, string>;
+  /**
+   * `<METHOD> <route pattern>` -> a body for one record-level persona (linguist, vendor, buyer)
+   * where the route's body depends on who calls it (a vendor sets the vendor's statuses).
+   */
+  personaBodies?: Record<string, Record<string, unknown>>;
 }
 
 /** Organization A of the matrix, as the fixture builders see it. */
@@ -46,5 +51,6 @@ export async function loadAreaFixtures(context: FixtureContext, fixtures: Fixtur
     Object.assign(fixtures.values, part.values);
     Object.assign(fixtures.bodies, part.bodies);
     Object.assign(fixtures.queries, part.queries);
+    if (part.personaBodies) Object.assign((fixtures.personaBodies ??= {}), part.personaBodies);
   }
 }

@@ -55,8 +55,16 @@ export type Expected = { outcome: 'allowed' } | { outcome: 'forbidden' } | { out
 /** Which record label the kernel's 404 names for each kind. */
 const LABEL: Record<RecordKind, string> = { project: 'Project', job: 'Job', template: 'Project template' };
 
-/** What the table says `persona` gets from a route needing `rule` on the record of `slot`. */
+/**
+ * What the table says `persona` gets from a route needing `rule` on the record of `slot`; a second
+ * record the route names (`rule.also`) is always the fixture's, checked when the first passes.
+ */
 export function expectedFor(persona: Persona, rule: RecordRule, slot: Slot): Expected {
+  const first = expectedForOne(persona, rule, slot);
+  return first.outcome === 'allowed' && rule.also ? expectedForOne(persona, rule.also, 'own') : first;
+}
+
+function expectedForOne(persona: Persona, rule: RecordRule, slot: Slot): Expected {
   const relations = persona.relations[slot];
   const subject = { role: persona.role, settings: persona.settings };
   const kind = rule.kind as RecordKind;
@@ -135,6 +143,15 @@ export async function setUpPersonas(
     .returning('id')
     .executeTakeFirstOrThrow();
 
+  // The linguist provides a job in every fixture project: projects without one get a file of their own.
+  const jobless = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('organizationId', '=', organization.id)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.projectId', '=', 'projects.id'))))
+    .execute();
+  for (const project of jobless) await makeJobs(t, project, { filename: 'matrix-linguist.txt', targetLangs: ['de'] });
+
   // Records that are not theirs: made after every fixture, so restoreRelations leaves them alone.
   const otherProject = await makeProject(t, organization.id, { createdById: admin.id, name: 'Matrix project of nobody' });
   const otherJob = (await makeJobs(t, otherProject, { createdById: admin.id, targetLangs: ['de'] })).jobs[0]!;
@@ -193,6 +210,31 @@ export async function setUpPersonas(
         .execute();
   }
   await restoreRelations();
+
+  async function stillThere(rule: RecordRule, value: (param: string) => string): Promise<boolean> {
+    if (rule.also && !(await stillThere(rule.also, value))) return false;
+    if (rule.kind === 'template') {
+      return (
+        (await db.selectFrom('projectTemplates').select('id').where('uid', '=', value(rule.params['template']!)).executeTakeFirst()) !==
+        undefined
+      );
+    }
+    const project = await db
+      .selectFrom('projects')
+      .select(['id', 'deletedAt'])
+      .where('uid', '=', value(rule.params['project']!))
+      .executeTakeFirst();
+    if (!project || (project.deletedAt !== null && !rule.includeDeleted)) return false;
+    if (rule.kind !== 'job') return true;
+    return (
+      (await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('uid', '=', value(rule.params['job']!))
+        .where('projectId', '=', project.id)
+        .executeTakeFirst()) !== undefined
+    );
+  }
 
   const personas: Persona[] = [
     {
@@ -261,28 +303,6 @@ export async function setUpPersonas(
             : { [p['project']!]: otherProject.uid, [p['job']!]: otherJob.uid };
       }
     },
-    async stillThere(rule, value) {
-      if (rule.kind === 'template') {
-        return (
-          (await db.selectFrom('projectTemplates').select('id').where('uid', '=', value(rule.params['template']!)).executeTakeFirst()) !==
-          undefined
-        );
-      }
-      const project = await db
-        .selectFrom('projects')
-        .select(['id', 'deletedAt'])
-        .where('uid', '=', value(rule.params['project']!))
-        .executeTakeFirst();
-      if (!project || project.deletedAt !== null) return false;
-      if (rule.kind !== 'job') return true;
-      return (
-        (await db
-          .selectFrom('jobs')
-          .select('id')
-          .where('uid', '=', value(rule.params['job']!))
-          .where('projectId', '=', project.id)
-          .executeTakeFirst()) !== undefined
-      );
-    },
+    stillThere,
   };
 }

@@ -1,23 +1,22 @@
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import { AUTHENTICATED, roles } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
-import { requireJob } from '../kernel/index.js';
-import { emitTemplateEvent } from '../kernel/index.js';
-import { requireTemplate } from '../kernel/index.js';
-import { requireProject } from '../kernel/index.js';
-import { emitProjectEvents, eventUser } from '../kernel/index.js';
+import { emitProjectEvents, emitTemplateEvent, eventUser } from '../kernel/index.js';
+import { jobAccessOf, onJob, onProject, onTemplate, projectAccessOf, templateAccessOf } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
+import { jobEventRecord } from './custom-field-instances.repository.js';
 import type { CustomFieldOwner, CustomFieldOwnerKind } from './custom-field-instances.repository.js';
 
 /**
  * The three kinds of records that hold custom field values, as the instance kit
- * (custom-field-instances.routes.ts) serves them: paths, operationIds, who may call, how the
- * record is found with its access rules, and which webhook event announces a change of values.
+ * (custom-field-instances.routes.ts) serves them: paths, operationIds, who may call and what
+ * they need on the record (the kernel's declarations: reading values needs `view`, changing them
+ * `edit`), the record the kernel loaded for the request, and which webhook event announces a
+ * change of values.
  */
-
-export type OwnerNeed = 'view' | 'edit';
 
 /** A record the caller may address, with the event that announces a change of its values. */
 export interface ResolvedOwner {
@@ -35,8 +34,10 @@ export interface OwnerKind {
   pathParams: readonly string[];
   instanceParam: string;
   operationIds: { list: string; create: string; editBatch: string; get: string; edit: string; delete: string };
+  /** The routes' declarations: who may call, and the record and permission they need. */
   access: { read: Access; write: Access };
-  resolve: (db: Kysely<DB>, caller: Caller, params: Record<string, string>, need: OwnerNeed) => Promise<ResolvedOwner>;
+  /** The record the route declared, as the kernel loaded it for the request. */
+  resolve: (request: FastifyRequest) => ResolvedOwner;
 }
 
 /** Changing values is editing the record: only the roles that edit projects, templates and jobs. */
@@ -57,10 +58,10 @@ export const PROJECT_OWNER: OwnerKind = {
     edit: 'editCustomField',
     delete: 'deleteCustomField_1',
   },
-  // Whoever sees the project reads its values (project-access.ts decides who sees it).
-  access: { read: AUTHENTICATED, write: EDITORS },
-  async resolve(db, caller, params, need) {
-    const { project } = await requireProject(db, caller, params['projectUid']!, need);
+  // Whoever sees the project reads its values (the kernel's table decides who sees it).
+  access: { read: onProject(AUTHENTICATED, 'view'), write: onProject(EDITORS, 'edit') },
+  resolve(request) {
+    const { project } = projectAccessOf(request);
     return {
       owner: { kind: 'project', id: project.id, createdAt: project.createdAt },
       announce: (deps, trx, by) => emitProjectEvents(deps, trx, by, project.id, ['PROJECT_METADATA_UPDATED']),
@@ -83,46 +84,15 @@ export const TEMPLATE_OWNER: OwnerKind = {
     edit: 'editCustomField_1',
     delete: 'deleteCustomField_2',
   },
-  access: { read: EDITORS, write: EDITORS },
-  async resolve(db, caller, params, need) {
-    const template = await requireTemplate(db, caller, params['projectTemplateUid']!, need);
+  access: { read: onTemplate(EDITORS, 'view'), write: onTemplate(EDITORS, 'edit') },
+  resolve(request) {
+    const { template } = templateAccessOf(request);
     return {
       owner: { kind: 'template', id: template.id, createdAt: template.createdAt },
       announce: (deps, trx, by) => emitTemplateEvent(deps, trx, by, template.id, 'PROJECT_TEMPLATE_UPDATED'),
     };
   },
 };
-
-/** JOB_UPDATED's record: the job's summary, as the event previews show it (src/domain/webhooks/events.ts). */
-async function jobEventRecord(db: Kysely<DB>, jobId: string) {
-  const job = await db
-    .selectFrom('jobs')
-    .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
-    .innerJoin('projects', 'projects.id', 'jobs.projectId')
-    .select([
-      'jobs.uid',
-      'jobSources.innerId',
-      'jobs.status',
-      'jobs.targetLang',
-      'jobs.workflowLevel',
-      'jobSources.filename',
-      'jobs.dateDue',
-      'projects.uid as projectUid',
-      'projects.name as projectName',
-    ])
-    .where('jobs.id', '=', jobId)
-    .executeTakeFirstOrThrow();
-  return {
-    uid: job.uid,
-    innerId: String(job.innerId),
-    status: job.status,
-    targetLang: job.targetLang,
-    workflowLevel: job.workflowLevel,
-    filename: job.filename,
-    dateDue: job.dateDue,
-    project: { uid: job.projectUid, name: job.projectName },
-  };
-}
 
 export const JOB_OWNER: OwnerKind = {
   kind: 'job',
@@ -140,9 +110,9 @@ export const JOB_OWNER: OwnerKind = {
     delete: 'deleteCustomFieldJob',
   },
   // Whoever sees the job (its providers among linguists) reads its values.
-  access: { read: AUTHENTICATED, write: EDITORS },
-  async resolve(db, caller, params, need) {
-    const { job } = await requireJob(db, caller, params['projectUid']!, params['jobPartUid']!, need);
+  access: { read: onJob(AUTHENTICATED, 'view', { job: 'jobPartUid' }), write: onJob(EDITORS, 'edit', { job: 'jobPartUid' }) },
+  resolve(request) {
+    const { job } = jobAccessOf(request);
     return {
       owner: { kind: 'job', id: job.id, createdAt: job.createdAt },
       announce: async (deps, trx, by) => {

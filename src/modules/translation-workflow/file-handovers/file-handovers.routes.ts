@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf, roles } from '../../../http/access.js';
+import { onProject, projectAccessOf } from '../kernel/index.js';
 import { ProjectUidParams } from '../kernel/index.js';
 import { deleteHandovers, sendHandovers, uploadHandover } from './file-handovers.service.js';
 
 /**
  * File handovers of projects (docs/job-content-and-handovers.md): a job's provider uploads a file
  * for the project's managers; managers (and the providers, for their own jobs) download them;
- * managers delete them.
+ * managers delete them. Each route declares the project; the jobs it names are checked one by one.
  */
 
 const TAGS = ['Job'];
@@ -27,7 +28,7 @@ export function fileHandoversRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/projects/:projectUid/fileHandovers',
       {
-        config: { access: UPLOADERS },
+        config: { access: onProject(UPLOADERS, 'translate') },
         schema: {
           tags: TAGS,
           operationId: 'uploadHandoverFile',
@@ -38,13 +39,13 @@ export function fileHandoversRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: FileHandoverDto },
         },
       },
-      async (request) => uploadHandover(deps, callerOf(request), request.params.projectUid, request),
+      async (request) => uploadHandover(deps, callerOf(request), projectAccessOf(request), request),
     );
 
     app.get(
       '/v1/projects/:projectUid/fileHandovers',
       {
-        config: { access: UPLOADERS },
+        config: { access: onProject(UPLOADERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getHandoverFiles',
@@ -57,13 +58,13 @@ export function fileHandoversRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: { description: 'File / Archive with file handovers', type: 'string', format: 'binary' } },
         },
       },
-      async (request, reply) => sendHandovers(deps, reply, callerOf(request), request.params.projectUid, request.query.jobUid ?? null),
+      async (request, reply) => sendHandovers(deps, reply, callerOf(request), projectAccessOf(request), request.query.jobUid ?? null),
     );
 
     app.delete(
       '/v1/projects/:projectUid/fileHandovers',
       {
-        config: { access: MANAGERS },
+        config: { access: onProject(MANAGERS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'deleteHandoverFile',
@@ -77,7 +78,7 @@ export function fileHandoversRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         await deleteHandovers(
           deps,
           callerOf(request),
-          request.params.projectUid,
+          projectAccessOf(request),
           request.body.jobs.map((j) => j.uid),
         );
         return reply.code(204).send();

@@ -2,20 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { AUTHENTICATED, callerOf } from '../../../http/access.js';
-import type { Caller } from '../../../http/access.js';
-import { ApiError, invalid, notFound } from '../../../errors/index.js';
+import { ApiError, invalid } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { octetStreamBody, uploadFilename } from '../../../http/uploads.js';
-import { putUpload, recordStoredFile, releaseStoredFiles } from '../../../storage/stored-files.js';
+import { putUpload } from '../../../storage/stored-files.js';
 import { sendStoredFile } from '../../../http/downloads.js';
-import { discardUploads, notMultipart, readMultipartUpload, withUploads } from '../../../http/multipart-uploads.js';
+import { discardUploads, notMultipart, readMultipartUpload } from '../../../http/multipart-uploads.js';
 import type { UploadedFile } from '../../../http/multipart-uploads.js';
-import { deleteFile, findFile, insertFile, listFiles } from './files.repository.js';
+import { listFiles } from './files.repository.js';
 import type { UploadedFileRow } from './files.repository.js';
 import { FileListQuery, FileUidParams, RemoteUploadedFileBody, UploadedFileDto, UploadedFilePage } from './files.schemas.js';
+import { OCTET_STREAM, deleteUploadedFile, requireFile, storeFile } from './files.service.js';
 
 const TAGS = ['File'];
-const OCTET_STREAM = 'application/octet-stream';
 
 const toDto = (row: UploadedFileRow) => ({ uid: row.uid, name: row.name, size: Number(row.size), type: row.contentType ?? OCTET_STREAM });
 
@@ -60,29 +59,9 @@ async function receivedFile(deps: AppDeps, request: FastifyRequest): Promise<Upl
   throw notMultipart();
 }
 
-async function storeFile(deps: AppDeps, caller: Caller, file: UploadedFile): Promise<UploadedFileRow> {
-  return withUploads(deps, [file.blob], () =>
-    deps.database.db.transaction().execute(async (trx) => {
-      await recordStoredFile(deps, trx, file.blob);
-      return insertFile(
-        trx,
-        caller,
-        { name: file.filename, sha256: file.blob.sha256, size: file.blob.size, contentType: file.contentType ?? OCTET_STREAM },
-        deps.clock().toISOString(),
-      );
-    }),
-  );
-}
-
 /** The Files API (/api2/v1/files): files uploaded for later use, e.g. by job creation (docs/reference-files.md). */
 export function filesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
-
-  async function one(caller: Caller, uid: string): Promise<UploadedFileRow> {
-    const row = await findFile(db, caller, uid);
-    if (!row) throw notFound('File');
-    return row;
-  }
 
   return async (app) => {
     app.get(
@@ -145,7 +124,7 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const row = await one(callerOf(request), request.params.fileUid);
+        const row = await requireFile(db, callerOf(request), request.params.fileUid);
         if (wantsFile(request))
           return sendStoredFile(deps, reply, { sha256: row.sha256, filename: row.name, size: row.size, contentType: row.contentType });
         return toDto(row);
@@ -165,9 +144,7 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const row = await one(callerOf(request), request.params.fileUid);
-        await db.transaction().execute((trx) => deleteFile(trx, row.id));
-        await releaseStoredFiles(deps, [row.sha256]);
+        await deleteUploadedFile(deps, await requireFile(db, callerOf(request), request.params.fileUid));
         return reply.code(204).send();
       },
     );

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf, roles } from '../../../http/access.js';
 import { AUTHENTICATED } from '../../../http/access.js';
+import { jobAccessOf, onJob, onProject, projectAccessOf } from '../kernel/index.js';
 import { FileImportSettingsCreateDto, FileImportSettingsDto } from '../kernel/index.js';
 import { JobUidParams, ProjectUidParams } from '../kernel/index.js';
 import {
@@ -12,25 +13,29 @@ import {
   PseudoTranslateWrapper,
 } from './job-content.schemas.js';
 import { jobImportSettings, replaceJobImportSettings } from './job-import-settings.js';
+import { assertImported, contentJobs } from './job-content.service.js';
 import { notifyAssignedProviders } from './job-notify.js';
 import { copySourceToTarget, deleteAllTranslations, deleteSpecificTranslations, pseudoTranslateJobs } from './job-translations.js';
 
 /**
  * Job content (docs/job-content-and-handovers.md): copy source to target, delete translations,
- * pseudo-translation, notifying providers, and the import settings of a job's file.
+ * pseudo-translation, notifying providers, and the import settings of a job's file. Routes on
+ * jobs listed in the body declare the project and check each job (contentJobs), in the order given.
  */
 
 const TAGS = ['Job'];
-/** The editor's actions: managers with edit rights, and linguists on the jobs they are providers of. */
+/** The editor's actions (the jobs' `translate`): managers with edit rights, and linguists on the jobs they are providers of. */
 const CONTENT_EDITORS = roles('ADMIN', 'PROJECT_MANAGER', 'LINGUIST');
 const MANAGERS = roles('ADMIN', 'PROJECT_MANAGER');
 
 export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  const db = deps.database.db;
+
   return async (app) => {
     app.post(
       '/v1/projects/:projectUid/jobs/copySourceToTarget',
       {
-        config: { access: CONTENT_EDITORS },
+        config: { access: onProject(CONTENT_EDITORS, 'translate') },
         schema: {
           tags: TAGS,
           operationId: 'copySourceToTarget',
@@ -42,12 +47,9 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await copySourceToTarget(
-          deps,
-          callerOf(request),
-          request.params.projectUid,
-          request.body.jobs.map((j) => j.uid),
-        );
+        const caller = callerOf(request);
+        const uids = request.body.jobs.map((j) => j.uid);
+        await copySourceToTarget(deps, caller, await contentJobs(db, caller, projectAccessOf(request), uids, 'translate'));
         return reply.code(204).send();
       },
     );
@@ -55,7 +57,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/:jobUid/copySourceToTarget',
       {
-        config: { access: CONTENT_EDITORS },
+        config: { access: onJob(CONTENT_EDITORS, 'translate') },
         schema: {
           tags: TAGS,
           operationId: 'copySourceToTargetJobPart',
@@ -65,7 +67,9 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await copySourceToTarget(deps, callerOf(request), request.params.projectUid, [request.params.jobUid]);
+        const { job } = jobAccessOf(request);
+        await assertImported(db, job);
+        await copySourceToTarget(deps, callerOf(request), [job]);
         return reply.code(204).send();
       },
     );
@@ -73,7 +77,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/v1/projects/:projectUid/jobs/translations',
       {
-        config: { access: CONTENT_EDITORS },
+        config: { access: onProject(CONTENT_EDITORS, 'translate') },
         schema: {
           tags: TAGS,
           operationId: 'deleteAllTranslations',
@@ -84,12 +88,9 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await deleteAllTranslations(
-          deps,
-          callerOf(request),
-          request.params.projectUid,
-          request.body.jobs.map((j) => j.uid),
-        );
+        const caller = callerOf(request);
+        const uids = request.body.jobs.map((j) => j.uid);
+        await deleteAllTranslations(deps, caller, await contentJobs(db, caller, projectAccessOf(request), uids, 'translate'));
         return reply.code(204).send();
       },
     );
@@ -97,7 +98,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/v2/projects/:projectUid/jobs/translations',
       {
-        config: { access: CONTENT_EDITORS },
+        config: { access: onProject(CONTENT_EDITORS, 'translate') },
         schema: {
           tags: TAGS,
           operationId: 'deleteAllTranslations_1',
@@ -109,7 +110,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await deleteSpecificTranslations(deps, callerOf(request), request.params.projectUid, request.body);
+        await deleteSpecificTranslations(deps, callerOf(request), projectAccessOf(request), request.body);
         return reply.code(204).send();
       },
     );
@@ -117,7 +118,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/:jobUid/pseudoTranslate',
       {
-        config: { access: MANAGERS },
+        config: { access: onJob(MANAGERS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'pseudoTranslateJobPart',
@@ -129,7 +130,9 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await pseudoTranslateJobs(deps, callerOf(request), request.params.projectUid, [request.params.jobUid], request.body ?? {});
+        const { job } = jobAccessOf(request);
+        await assertImported(db, job);
+        await pseudoTranslateJobs(deps, callerOf(request), [job], request.body ?? {});
         return reply.code(204).send();
       },
     );
@@ -137,7 +140,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v2/projects/:projectUid/jobs/pseudoTranslate',
       {
-        config: { access: MANAGERS },
+        config: { access: onProject(MANAGERS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'pseudoTranslate_1',
@@ -148,14 +151,10 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
+        const caller = callerOf(request);
         const { jobParts, pseudoTranslate } = request.body;
-        await pseudoTranslateJobs(
-          deps,
-          callerOf(request),
-          request.params.projectUid,
-          jobParts.jobs.map((j) => j.uid),
-          pseudoTranslate,
-        );
+        const uids = jobParts.jobs.map((j) => j.uid);
+        await pseudoTranslateJobs(deps, caller, await contentJobs(db, caller, projectAccessOf(request), uids, 'edit'), pseudoTranslate);
         return reply.code(204).send();
       },
     );
@@ -163,7 +162,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/notifyAssigned',
       {
-        config: { access: MANAGERS },
+        config: { access: onProject(MANAGERS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'notifyAssigned',
@@ -175,7 +174,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await notifyAssignedProviders(deps, callerOf(request), request.params.projectUid, request.body);
+        await notifyAssignedProviders(deps, callerOf(request), projectAccessOf(request), request.body);
         return reply.code(204).send();
       },
     );
@@ -183,7 +182,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/projects/:projectUid/jobs/:jobUid/importSettings',
       {
-        config: { access: AUTHENTICATED },
+        config: { access: onJob(AUTHENTICATED, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getImportSettings_3',
@@ -192,13 +191,13 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: FileImportSettingsDto },
         },
       },
-      async (request) => jobImportSettings(deps, callerOf(request), request.params.projectUid, request.params.jobUid),
+      async (request) => jobImportSettings(db, jobAccessOf(request).job),
     );
 
     app.put(
       '/v1/projects/:projectUid/jobs/:jobUid/importSettings',
       {
-        config: { access: MANAGERS },
+        config: { access: onJob(MANAGERS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'editJobImportSettings',
@@ -210,14 +209,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: FileImportSettingsDto },
         },
       },
-      async (request) =>
-        replaceJobImportSettings(
-          deps,
-          callerOf(request),
-          request.params.projectUid,
-          request.params.jobUid,
-          (request.body ?? {}) as Record<string, unknown>,
-        ),
+      async (request) => replaceJobImportSettings(db, jobAccessOf(request).job, (request.body ?? {}) as Record<string, unknown>),
     );
   };
 }

@@ -3,12 +3,13 @@ import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, forbidden } from '../../../errors/index.js';
-import { requireJob } from '../kernel/index.js';
-import type { JobAccess, JobRow } from '../kernel/index.js';
+import { ApiError } from '../../../errors/index.js';
+import { requireJobOf } from '../kernel/index.js';
+import type { JobPermission, JobRow, ProjectAccess } from '../kernel/index.js';
 import { jobEventRecords } from '../kernel/index.js';
 import { eventUser } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
+import { jobImportStatus } from './job-content.repository.js';
 
 /**
  * What the job content operations share (docs/job-content-and-handovers.md): finding the jobs a
@@ -16,53 +17,36 @@ import { emitEvent } from '../../integration/webhooks/index.js';
  * JOB_TARGET_UPDATED event for the jobs whose translations changed.
  */
 
-/**
- * `content`: the editor's actions (copy source to target, delete translations), open to those who
- * may edit the project and to the job's providers. `edit`: managers only.
- */
-export type ContentNeed = 'content' | 'edit';
-
 const INSERT_CHUNK = 500;
 
-/** The job, when the caller may change its content; its file must be imported. */
-export async function requireContentJob(
+/**
+ * The jobs of `project` that `uids` name (each once, in the order given), each one the caller may
+ * do `need` to (`translate`: the editor's actions, open to those who may edit the project and to
+ * the job's providers; `edit`: managers only) and whose file is imported; checked one by one, so
+ * the first job that fails decides the answer.
+ */
+export async function contentJobs(
   db: Kysely<DB>,
   caller: Caller,
-  projectUid: string,
-  jobUid: string,
-  need: ContentNeed,
-): Promise<JobAccess> {
-  const access = await requireJob(db, caller, projectUid, jobUid, 'view');
-  const allowed = access.project.canEdit || (need === 'content' && access.isProvider);
-  if (!allowed)
-    throw forbidden(
-      need === 'content'
-        ? 'Only the job’s providers and those who may edit the project change its translations.'
-        : 'You may see this job but not change it.',
-    );
-  await assertImported(db, access.job);
-  return access;
-}
-
-/** The jobs named by `uids` (each once, in the order given), checked as `requireContentJob` does. */
-export async function requireContentJobs(
-  db: Kysely<DB>,
-  caller: Caller,
-  projectUid: string,
+  project: ProjectAccess,
   uids: readonly string[],
-  need: ContentNeed,
+  need: JobPermission,
 ): Promise<JobRow[]> {
   const jobs: JobRow[] = [];
-  for (const uid of new Set(uids)) jobs.push((await requireContentJob(db, caller, projectUid, uid, need)).job);
+  for (const uid of new Set(uids)) {
+    const { job } = await requireJobOf(db, caller, project, uid, need);
+    await assertImported(db, job);
+    jobs.push(job);
+  }
   return jobs;
 }
 
 /** 409 while the job's file is being imported (it has no segments yet), 400 when its import failed. */
 export async function assertImported(db: Kysely<DB>, job: JobRow): Promise<void> {
-  const source = await db.selectFrom('jobSources').select('importStatus').where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
-  if (source.importStatus === 'RUNNING')
+  const importStatus = await jobImportStatus(db, job);
+  if (importStatus === 'RUNNING')
     throw new ApiError('conflict', 'JobImportNotFinished', `Job ${job.uid} is still being imported; try again once its import finished.`);
-  if (source.importStatus === 'ERROR')
+  if (importStatus === 'ERROR')
     throw new ApiError('invalid', 'JobImportFailed', `Job ${job.uid} could not be imported, so it has no segments.`);
 }
 

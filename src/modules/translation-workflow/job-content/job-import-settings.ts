@@ -1,8 +1,9 @@
-import type { AppDeps } from '../../../deps.js';
-import type { Caller } from '../../../http/access.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/schema.js';
 import { ApiError } from '../../../errors/index.js';
-import { requireJob } from '../kernel/index.js';
+import type { JobRow } from '../kernel/index.js';
 import { importSettingsOf } from '../kernel/index.js';
+import { jobSourceImportSettings, writeJobSourceImportSettings } from './job-content.repository.js';
 
 /**
  * The import settings of a job's file (`job_sources.import_settings`, shared by all jobs of the
@@ -10,29 +11,15 @@ import { importSettingsOf } from '../kernel/index.js';
  * Editing replaces the document (fields left out take their defaults, as for projects) and does
  * NOT re-import the file: the segments stay as they were imported.
  */
-export async function jobImportSettings(
-  deps: AppDeps,
-  caller: Caller,
-  projectUid: string,
-  jobUid: string,
-): Promise<Record<string, unknown>> {
-  const { job } = await requireJob(deps.database.db, caller, projectUid, jobUid, 'view');
-  const source = await deps.database.db
-    .selectFrom('jobSources')
-    .select('importSettings')
-    .where('id', '=', job.jobSourceId)
-    .executeTakeFirstOrThrow();
-  return importSettingsOf({ importSettings: parseDocument(source.importSettings) });
+export async function jobImportSettings(db: Kysely<DB>, job: JobRow): Promise<Record<string, unknown>> {
+  return importSettingsOf({ importSettings: parseDocument(await jobSourceImportSettings(db, job)) });
 }
 
 export async function replaceJobImportSettings(
-  deps: AppDeps,
-  caller: Caller,
-  projectUid: string,
-  jobUid: string,
+  db: Kysely<DB>,
+  job: JobRow,
   body: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const { job } = await requireJob(deps.database.db, caller, projectUid, jobUid, 'edit');
   for (const field of ['segmentationRuleId', 'targetSegmentationRuleId']) {
     // Segmentation rules are records of a later issue; none exists yet.
     if (body[field] !== undefined && body[field] !== null)
@@ -41,11 +28,7 @@ export async function replaceJobImportSettings(
       });
   }
   const { segmentationRuleId: _s, targetSegmentationRuleId: _t, ...document } = body;
-  await deps.database.db
-    .updateTable('jobSources')
-    .set({ importSettings: JSON.stringify(document) })
-    .where('id', '=', job.jobSourceId)
-    .execute();
+  await writeJobSourceImportSettings(db, job, document);
   return importSettingsOf({ importSettings: document });
 }
 

@@ -3,8 +3,8 @@ import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
 import { ApiError } from '../../../errors/index.js';
-import { requireJob } from '../kernel/index.js';
-import type { JobRow } from '../kernel/index.js';
+import { requireJobOf } from '../kernel/index.js';
+import type { JobRow, ProjectAccess } from '../kernel/index.js';
 import { notifyUsers } from '../../integration/notifications/index.js';
 import type { NotifyJobPartsRequest } from './job-content.schemas.js';
 
@@ -17,12 +17,12 @@ import type { NotifyJobPartsRequest } from './job-content.schemas.js';
 export async function notifyAssignedProviders(
   deps: AppDeps,
   caller: Caller,
-  projectUid: string,
+  project: ProjectAccess,
   body: NotifyJobPartsRequest,
 ): Promise<number> {
   const db = deps.database.db;
   const jobs: JobRow[] = [];
-  for (const uid of new Set(body.jobs.map((j) => j.uid))) jobs.push((await requireJob(db, caller, projectUid, uid, 'edit')).job);
+  for (const uid of new Set(body.jobs.map((j) => j.uid))) jobs.push((await requireJobOf(db, caller, project, uid, 'edit')).job);
   const template = await emailTemplate(db, caller.organizationId, String(body.emailTemplate.id));
   return db.transaction().execute(async (trx) => {
     let notified = 0;

@@ -5,26 +5,20 @@ import { pseudoTranslate } from '../../../domain/pseudo-translation/pseudo-trans
 import type { PseudoTranslateSettings } from '../../../domain/pseudo-translation/pseudo-translate.js';
 import type { Caller } from '../../../http/access.js';
 import { invalid } from '../../../errors/index.js';
-import type { JobRow } from '../kernel/index.js';
-import { requireProject } from '../kernel/index.js';
-import {
-  changeTargets,
-  fillUntranslated,
-  jobSourceSegments,
-  removeTranslations,
-  requireContentJobs,
-  tagTokensOf,
-} from './job-content.service.js';
+import type { JobRow, ProjectAccess } from '../kernel/index.js';
+import { requireProjectPermission } from '../kernel/index.js';
+import { jobSourceUid, projectJobsAtLevel } from './job-content.repository.js';
+import { changeTargets, contentJobs, fillUntranslated, jobSourceSegments, removeTranslations, tagTokensOf } from './job-content.service.js';
 import type { DeleteTranslationFilter, JobPartReadyDeleteTranslation, PseudoTranslateInput } from './job-content.schemas.js';
 
 /**
  * Copy source to target, delete translations and pseudo-translation (docs/job-content-and-handovers.md).
- * Each runs over all its jobs in one transaction; bad input changes nothing.
+ * Each runs over all its jobs in one transaction; bad input changes nothing. The jobs come checked
+ * (contentJobs, or the route's own job): the caller may change them and their files are imported.
  */
 
 /** Copies each segment's source (tags included) into its target where the job has no translation. */
-export async function copySourceToTarget(deps: AppDeps, caller: Caller, projectUid: string, jobUids: readonly string[]): Promise<void> {
-  const jobs = await requireContentJobs(deps.database.db, caller, projectUid, jobUids, 'content');
+export async function copySourceToTarget(deps: AppDeps, caller: Caller, jobs: readonly JobRow[]): Promise<void> {
   await changeTargets(deps, caller, jobs, async (trx, job, now) => {
     const segments = await jobSourceSegments(trx, job);
     return fillUntranslated(trx, job, new Map(segments.map((s) => [s.idx, s.source])), caller.userId, now);
@@ -35,14 +29,12 @@ export async function copySourceToTarget(deps: AppDeps, caller: Caller, projectU
 export async function pseudoTranslateJobs(
   deps: AppDeps,
   caller: Caller,
-  projectUid: string,
-  jobUids: readonly string[],
+  jobs: readonly JobRow[],
   input: PseudoTranslateInput,
 ): Promise<void> {
-  const jobs = await requireContentJobs(deps.database.db, caller, projectUid, jobUids, 'edit');
   const settings = pseudoSettings(input);
   await changeTargets(deps, caller, jobs, async (trx, job, now) => {
-    const sourceUid = await sourceUidOf(trx, job);
+    const sourceUid = await jobSourceUid(trx, job);
     const segments = await jobSourceSegments(trx, job);
     const targets = segments.map(
       (s) =>
@@ -66,14 +58,8 @@ function pseudoSettings(input: PseudoTranslateInput): PseudoTranslateSettings {
   return settings;
 }
 
-async function sourceUidOf(db: Kysely<DB>, job: JobRow): Promise<string> {
-  const row = await db.selectFrom('jobSources').select('uid').where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
-  return row.uid;
-}
-
 /** v1: removes every translation of the listed jobs. */
-export async function deleteAllTranslations(deps: AppDeps, caller: Caller, projectUid: string, jobUids: readonly string[]): Promise<void> {
-  const jobs = await requireContentJobs(deps.database.db, caller, projectUid, jobUids, 'content');
+export async function deleteAllTranslations(deps: AppDeps, caller: Caller, jobs: readonly JobRow[]): Promise<void> {
   await changeTargets(deps, caller, jobs, (trx, job) => removeTranslations(trx, job, { confirmed: null }));
 }
 
@@ -85,17 +71,17 @@ export async function deleteAllTranslations(deps: AppDeps, caller: Caller, proje
 export async function deleteSpecificTranslations(
   deps: AppDeps,
   caller: Caller,
-  projectUid: string,
+  project: ProjectAccess,
   body: JobPartReadyDeleteTranslation,
 ): Promise<void> {
   const db = deps.database.db;
-  const jobs = body.forAllJobs ? await filteredProjectJobs(deps, caller, projectUid, body) : await listedJobs(db, caller, projectUid, body);
+  const jobs = body.forAllJobs ? await filteredProjectJobs(deps, caller, project, body) : await listedJobs(db, caller, project, body);
   if (body.deleteSettings?.locked === true) return;
   const confirmed = body.deleteSettings?.confirmed ?? null;
   await changeTargets(deps, caller, jobs, (trx, job) => removeTranslations(trx, job, { confirmed }));
 }
 
-async function listedJobs(db: Kysely<DB>, caller: Caller, projectUid: string, body: JobPartReadyDeleteTranslation): Promise<JobRow[]> {
+async function listedJobs(db: Kysely<DB>, caller: Caller, project: ProjectAccess, body: JobPartReadyDeleteTranslation): Promise<JobRow[]> {
   if (!body.jobs?.length)
     throw invalid('Name the jobs, or set forAllJobs with a workflowLevel.', [
       { field: 'jobs', message: 'is required unless forAllJobs is true' },
@@ -106,34 +92,27 @@ async function listedJobs(db: Kysely<DB>, caller: Caller, projectUid: string, bo
         { field, message: 'only with forAllJobs' },
       ]);
   }
-  return requireContentJobs(
+  return contentJobs(
     db,
     caller,
-    projectUid,
+    project,
     body.jobs.map((j) => j.uid),
-    'content',
+    'translate',
   );
 }
 
 async function filteredProjectJobs(
   deps: AppDeps,
   caller: Caller,
-  projectUid: string,
+  access: ProjectAccess,
   body: JobPartReadyDeleteTranslation,
 ): Promise<JobRow[]> {
   if (body.jobs?.length)
     throw invalid('Give either jobs or forAllJobs, not both.', [{ field: 'jobs', message: 'not allowed with forAllJobs' }]);
   const db = deps.database.db;
-  const { project } = await requireProject(db, caller, projectUid, 'edit');
-  const jobs = await db
-    .selectFrom('jobs')
-    .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
-    .selectAll('jobs')
-    .select(['jobSources.filename', 'jobSources.importStatus'])
-    .where('jobs.projectId', '=', project.id)
-    .where('jobs.workflowLevel', '=', body.workflowLevel ?? 1)
-    .orderBy('jobs.id')
-    .execute();
+  // Every job of the project: edit rights on it (the route itself needs only to work on its jobs).
+  const { project } = requireProjectPermission(access, 'edit');
+  const jobs = await projectJobsAtLevel(db, project.id, body.workflowLevel ?? 1);
   const keep = await jobFilter(db, project.ownerId ?? '', body.filter ?? null, deps.clock());
   const kept: JobRow[] = [];
   for (const { filename, importStatus, ...job } of jobs) {

@@ -5,7 +5,7 @@ import { AUTHENTICATED, callerOf } from '../../../http/access.js';
 import { ApiError } from '../../../errors/index.js';
 import { sendStoredFile } from '../../../http/downloads.js';
 import { toAsyncRequestDtos } from '../../integration/async-requests/index.js';
-import { requireJob } from '../kernel/index.js';
+import { jobAccessOf, onJob } from '../kernel/index.js';
 import { jobSourceFile } from './job-files.repository.js';
 import { JobFileParams, TargetFileDownloadParams, TargetFileDownloadQuery } from './job-files.schemas.js';
 import { AsyncRequestWrapperV2 } from './job-files.schemas.js';
@@ -16,7 +16,7 @@ const FILE_RESPONSE = { 200: { description: 'The file, named by Content-Disposit
 
 /**
  * Job files (docs/job-files-and-operations.md): the original file and target files. Whoever sees
- * the job (requireJob: linguists only their own jobs) may download both.
+ * the job (linguists only their own jobs) may download both.
  */
 export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
@@ -27,7 +27,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/projects/:projectUid/jobs/:jobUid/original',
       {
-        config: { access: AUTHENTICATED },
+        config: { access: onJob(AUTHENTICATED, 'view') },
         schema: {
           tags: ['Job'],
           operationId: 'getOriginalFile',
@@ -39,8 +39,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const access = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
-        const source = await jobSourceFile(db, access.job.jobSourceId);
+        const source = await jobSourceFile(db, jobAccessOf(request).job.jobSourceId);
         return sendStoredFile(deps, reply, source);
       },
     );
@@ -49,7 +48,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       app.put(
         `/${version}/projects/:projectUid/jobs/:jobUid/targetFile`,
         {
-          config: { access: AUTHENTICATED },
+          config: { access: onJob(AUTHENTICATED, 'view') },
           schema: {
             tags: ['Job'],
             operationId: version === 'v2' ? 'completedFile_1' : 'completedFileV3',
@@ -61,9 +60,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           },
         },
         async (request, reply) => {
-          const caller = callerOf(request);
-          const access = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'view');
-          const row = await requestTargetFile(deps, access, caller.userId);
+          const row = await requestTargetFile(deps, jobAccessOf(request), callerOf(request).userId);
           const [asyncRequest] = await toAsyncRequestDtos(db, row.organizationId, [row]);
           return reply.code(202).send({ asyncRequest: asyncRequest! });
         },
@@ -73,7 +70,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v2/projects/:projectUid/jobs/:jobUid/downloadTargetFile/:asyncRequestId',
       {
-        config: { access: AUTHENTICATED },
+        config: { access: onJob(AUTHENTICATED, 'view') },
         schema: {
           tags: ['Job'],
           operationId: 'downloadCompletedFile',
@@ -91,10 +88,9 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const access = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'view');
         if (request.query.format === 'PDF')
           throw new ApiError('not_implemented', 'NotImplemented', 'Target files are available in the original format only.');
-        const file = await claimTargetFile(deps, access, request.params.asyncRequestId);
+        const file = await claimTargetFile(deps, jobAccessOf(request), request.params.asyncRequestId);
         sending.set(request, file);
         return sendStoredFile(deps, reply, file);
       },

@@ -13,6 +13,7 @@ import { eventUser } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
 import { jobEventSummaries } from '../kernel/index.js';
 import type { JobPartPatchBatch, JobPartPatchResult } from './job-operations.schemas.js';
+import { organizationJobsByUid, projectUidOf } from './job-operations.repository.js';
 import { resolveProviders, unknownProviders } from './provider-input.js';
 import type { ResolvedProvider } from './provider-input.js';
 
@@ -38,11 +39,7 @@ export async function bulkEditJobs(deps: AppDeps, caller: Caller, body: JobPartP
   const db = deps.database.db;
   const changes = await validatedChanges(db, caller, body);
   const uids = [...new Set(body.jobs.map((j) => j.uid))];
-  const jobs = new Map(
-    (await db.selectFrom('jobs').selectAll().where('organizationId', '=', caller.organizationId).where('uid', 'in', uids).execute()).map(
-      (j) => [j.uid, j],
-    ),
-  );
+  const jobs = await organizationJobsByUid(db, caller.organizationId, uids);
   const projects = new Map<string, ProjectAccess | null>();
   const errors: JobError[] = [];
   let updated = 0;
@@ -97,13 +94,10 @@ async function editRefusal(
   projects: Map<string, ProjectAccess | null>,
 ): Promise<JobError | null> {
   const projectId = job.projectId;
-  if (!projects.has(projectId)) {
-    const project = await db.selectFrom('projects').select('uid').where('id', '=', projectId).executeTakeFirstOrThrow();
-    projects.set(projectId, await findVisibleProject(db, caller, project.uid));
-  }
+  if (!projects.has(projectId)) projects.set(projectId, await findVisibleProject(db, caller, await projectUidOf(db, projectId)));
   const access = projects.get(projectId);
   if (!access) return jobError('NOT_FOUND', job.uid, 'Job not found.');
-  if (!access.canEdit) return jobError('FORBIDDEN', job.uid, 'You may see this job but not change it.');
+  if (!access.permissions.has('edit')) return jobError('FORBIDDEN', job.uid, 'You may see this job but not change it.');
   return null;
 }
 

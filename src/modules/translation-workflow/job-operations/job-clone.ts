@@ -10,6 +10,7 @@ import { eventUser } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
 import type { CloneJobsBody, CloneWorkflowSetting } from './job-operations.schemas.js';
 import { jobEventSummaries } from '../kernel/index.js';
+import { namedProjectJobs } from './job-operations.repository.js';
 import { resolveProviders, unknownProviders } from './provider-input.js';
 import type { ResolvedProvider } from './provider-input.js';
 
@@ -85,15 +86,13 @@ export async function cloneJobs(deps: AppDeps, caller: Caller, project: ProjectR
 
 /** The source jobs and target languages, validated: jobs of this project, project languages other than the job's own, no multilingual files. */
 async function clonePlans(db: Kysely<DB>, project: ProjectRow, body: CloneJobsBody, projectLangs: Set<string>): Promise<ClonePlan[]> {
-  const uids = [...new Set(body.jobPartTargetLangs.map((entry) => entry.uid))];
-  const jobs = await db.selectFrom('jobs').selectAll().where('projectId', '=', project.id).where('uid', 'in', uids).execute();
+  const jobs = await namedProjectJobs(
+    db,
+    project.id,
+    body.jobPartTargetLangs.map((entry) => entry.uid),
+    'jobPartTargetLangs',
+  );
   const byUid = new Map(jobs.map((job) => [job.uid, job]));
-  const missing = uids.filter((uid) => !byUid.has(uid));
-  if (missing.length) {
-    throw new ApiError('not_found', 'ResourceNotFound', `Job not found in the project: ${missing.join(', ')}.`, {
-      details: missing.map((uid) => ({ field: 'jobPartTargetLangs', message: `unknown job ${uid}` })),
-    });
-  }
   await assertNotMultilingual(db, jobs);
   const plans: ClonePlan[] = [];
   const seen = new Set<string>();

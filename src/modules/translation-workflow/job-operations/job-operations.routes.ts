@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
-import { requireJob } from '../kernel/index.js';
+import { jobAccessOf, onJob, onProject, projectAccessOf } from '../kernel/index.js';
 import { jobReferenceDtos } from '../kernel/index.js';
 import { JobList } from '../kernel/index.js';
-import { requireProject } from '../kernel/index.js';
 import { bulkEditJobs } from './bulk-edit.js';
 import { cloneJobs } from './job-clone.js';
+import { namedProjectJobs } from './job-operations.repository.js';
 import {
   CloneJobsBody,
   JobPartPatchBatch,
@@ -32,7 +31,7 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v2/projects/:projectUid/jobs/:jobUid/providers/suggest',
       {
-        config: { access: MANAGERS },
+        config: { access: onJob(MANAGERS, 'edit') },
         schema: {
           tags: ['Provider', 'Job'],
           operationId: 'listProviders_4',
@@ -45,7 +44,7 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const access = await requireJob(db, callerOf(request), request.params.projectUid, request.params.jobUid, 'edit');
+        const access = jobAccessOf(request);
         return suggestProviders(db, access.project.project, [access.job], request.query.limit);
       },
     );
@@ -53,7 +52,7 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v2/projects/:projectUid/jobs/providers/suggest',
       {
-        config: { access: MANAGERS },
+        config: { access: onProject(MANAGERS, 'edit') },
         schema: {
           tags: ['Provider'],
           summary: 'Get suggested providers for several jobs',
@@ -65,22 +64,21 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const access = await requireProject(db, callerOf(request), request.params.projectUid, 'edit');
-        const uids = [...new Set(request.body.jobs.map((j) => j.uid))];
-        const jobs = await db.selectFrom('jobs').selectAll().where('projectId', '=', access.project.id).where('uid', 'in', uids).execute();
-        const missing = uids.filter((uid) => !jobs.some((j) => j.uid === uid));
-        if (missing.length)
-          throw new ApiError('not_found', 'ResourceNotFound', `Job not found in the project: ${missing.join(', ')}.`, {
-            details: missing.map((uid) => ({ field: 'jobs', message: `unknown job ${uid}` })),
-          });
-        return suggestProviders(db, access.project, jobs, request.body.limit ?? undefined);
+        const { project } = projectAccessOf(request);
+        const jobs = await namedProjectJobs(
+          db,
+          project.id,
+          request.body.jobs.map((j) => j.uid),
+          'jobs',
+        );
+        return suggestProviders(db, project, jobs, request.body.limit ?? undefined);
       },
     );
 
     app.post(
       '/v1/projects/:projectUid/jobs/clone',
       {
-        config: { access: MANAGERS },
+        config: { access: onProject(MANAGERS, 'edit') },
         schema: {
           tags: ['Job'],
           summary: 'Clone jobs to other target languages',
@@ -92,9 +90,7 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const caller = callerOf(request);
-        const access = await requireProject(db, caller, request.params.projectUid, 'edit');
-        const jobs = await cloneJobs(deps, caller, access.project, request.body);
+        const jobs = await cloneJobs(deps, callerOf(request), projectAccessOf(request).project, request.body);
         return reply.code(201).send({ jobs: await jobReferenceDtos(db, jobs, 'v1'), unsupportedFiles: [], asyncRequest: null });
       },
     );

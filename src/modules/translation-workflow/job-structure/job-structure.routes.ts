@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
 import { AUTHENTICATED, callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { requireJob } from '../kernel/index.js';
+import { jobAccessOf, onJob, onProject, projectAccessOf } from '../kernel/index.js';
 import { jobReferenceDtos } from '../kernel/index.js';
 import { JobPartReadyReferences, JobParts } from '../kernel/index.js';
 import { ProviderListV2 } from '../job-operations/index.js';
-import { requireProject } from '../kernel/index.js';
 import { splitJob } from './job-split.js';
 import {
   CompareQuery,
@@ -17,7 +16,7 @@ import {
   ProjectSuggestQuery,
   SplitJobAction,
 } from './job-structure.schemas.js';
-import { assertLevels, compareJobs } from './level-compare.js';
+import { compareProjectJobs } from './level-compare.js';
 import { suggestProjectProviders } from './project-providers.js';
 
 /** Splitting jobs and staffing them change the project: managers who may edit it. */
@@ -33,7 +32,7 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v2/projects/:projectUid/providers/suggest',
       {
-        config: { access: MANAGERS },
+        config: { access: onProject(MANAGERS, 'edit') },
         schema: {
           tags: ['Project', 'Provider'],
           operationId: 'listProviders_3',
@@ -47,17 +46,16 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const access = await requireProject(db, callerOf(request), request.params.projectUid, 'edit');
         const body = request.body ?? {};
         const uids = body.jobs?.map((j) => j.uid);
-        return suggestProjectProviders(db, access.project, uids, body.limit ?? request.query.limit);
+        return suggestProjectProviders(db, projectAccessOf(request).project, uids, body.limit ?? request.query.limit);
       },
     );
 
     app.post(
       '/v1/projects/:projectUid/jobs/:jobUid/split',
       {
-        config: { access: MANAGERS },
+        config: { access: onJob(MANAGERS, 'edit') },
         schema: {
           tags: ['Job'],
           operationId: 'split',
@@ -70,9 +68,7 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const caller = callerOf(request);
-        const access = await requireJob(db, caller, request.params.projectUid, request.params.jobUid, 'edit');
-        const parts = await splitJob(deps, caller, access.job, request.body);
+        const parts = await splitJob(deps, callerOf(request), jobAccessOf(request).job, request.body);
         return { jobs: await jobReferenceDtos(db, parts, 'v1') };
       },
     );
@@ -80,7 +76,7 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/compare',
       {
-        config: { access: READERS },
+        config: { access: onProject(READERS, 'view') },
         schema: {
           tags: ['Job'],
           operationId: 'comparePart',
@@ -94,16 +90,10 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const caller = callerOf(request);
-        const { projectUid } = request.params;
-        const project = await requireProject(db, caller, projectUid, 'view');
+        const uids = request.body.jobs.map((j) => j.uid);
         const at = request.query.atWorkflowLevel ?? 1;
         const withLevel = request.query.withWorkflowLevel ?? 1;
-        const levels = await assertLevels(db, project.project.id, { atWorkflowLevel: at, withWorkflowLevel: withLevel });
-        const jobs = [];
-        for (const uid of new Set(request.body.jobs.map((j) => j.uid)))
-          jobs.push((await requireJob(db, caller, projectUid, uid, 'view')).job);
-        return { segments: await compareJobs(db, jobs, at, withLevel, levels) };
+        return { segments: await compareProjectJobs(db, callerOf(request), projectAccessOf(request), uids, at, withLevel) };
       },
     );
   };

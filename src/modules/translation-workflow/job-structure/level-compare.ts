@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
+import type { Caller } from '../../../http/access.js';
 import { invalid } from '../../../errors/index.js';
-import type { JobRow } from '../kernel/index.js';
+import { requireJobOf } from '../kernel/index.js';
+import type { JobRow, ProjectAccess } from '../kernel/index.js';
 import { jobRange } from './job-split.js';
 import { textAtLevel } from './segment-versions.js';
 import { lastWorkflowLevel, loadSegmentVersions } from './segment-versions.js';
@@ -35,7 +37,7 @@ export function compareState(segment: SegmentVersions, at: number, withLevel: nu
 }
 
 /** 400 unless both levels are workflow levels of the project. */
-export async function assertLevels(db: Kysely<DB>, projectId: string, levels: Record<string, number>): Promise<number> {
+async function assertLevels(db: Kysely<DB>, projectId: string, levels: Record<string, number>): Promise<number> {
   const last = await lastWorkflowLevel(db, projectId);
   for (const [field, level] of Object.entries(levels)) {
     if (level > last)
@@ -46,8 +48,26 @@ export async function assertLevels(db: Kysely<DB>, projectId: string, levels: Re
   return last;
 }
 
+/**
+ * comparePart of the jobs `uids` of the project (each once, in the order given, each one the caller
+ * sees, else 404), once both levels are known to be the project's (else 400).
+ */
+export async function compareProjectJobs(
+  db: Kysely<DB>,
+  caller: Caller,
+  project: ProjectAccess,
+  uids: readonly string[],
+  at: number,
+  withLevel: number,
+): Promise<ComparedSegment[]> {
+  const levels = await assertLevels(db, project.project.id, { atWorkflowLevel: at, withWorkflowLevel: withLevel });
+  const jobs: JobRow[] = [];
+  for (const uid of new Set(uids)) jobs.push((await requireJobOf(db, caller, project, uid, 'view')).job);
+  return compareJobs(db, jobs, at, withLevel, levels);
+}
+
 /** The compared segments of `jobs` (in their order, each in file order). */
-export async function compareJobs(
+async function compareJobs(
   db: Kysely<DB>,
   jobs: readonly JobRow[],
   at: number,

@@ -4,7 +4,7 @@ import { callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
 import { memsourceHeader, octetStreamBody, uploadFilename } from '../../../http/uploads.js';
 import { putUpload } from '../../../storage/stored-files.js';
-import { requireProject } from '../kernel/index.js';
+import { onProject, projectAccessOf } from '../kernel/index.js';
 import { JobUpdateSourceRequest, JobUpdateSourceResponse, JobUpdateTargetRequest, ProjectUidParams } from './job-updates.schemas.js';
 import type { JobUpdateSourceRequest as SourceRequest, JobUpdateTargetRequest as TargetRequest } from './job-updates.schemas.js';
 import { planSourceUpdate, refuseZip, startSourceUpdate } from './update-source.js';
@@ -13,7 +13,8 @@ import { planTargetUpdate, startTargetUpdate } from './update-target.js';
 /**
  * Update source and update target of jobs (issue 6; docs/job-updates.md). Both take the file as
  * `application/octet-stream` named by `Content-Disposition`, the request in the `Memsource`
- * header, and need edit rights on the project. Everything is checked before a byte is stored.
+ * header, and need edit rights on the project. Everything is checked before a byte is stored, the
+ * project first (the routes' declaration): one the caller cannot see is 404 whatever the request looks like.
  */
 const EDITORS: Access = roles('ADMIN', 'PROJECT_MANAGER');
 const TAGS = ['Job'];
@@ -24,7 +25,7 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/source',
       {
-        config: { access: EDITORS },
+        config: { access: onProject(EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'updateSource',
@@ -37,15 +38,13 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        // The project first: one the caller cannot see is 404 whatever the request looks like.
-        await requireProject(db, caller, request.params.projectUid, 'edit');
         const body = octetStreamBody(request);
         const filename = uploadFilename(request);
         refuseZip(filename);
         const plan = await planSourceUpdate(
           db,
           caller,
-          request.params.projectUid,
+          projectAccessOf(request),
           memsourceHeader(request, JobUpdateSourceRequest) as SourceRequest,
         );
         const blob = await putUpload(deps, body);
@@ -56,7 +55,7 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/target',
       {
-        config: { access: EDITORS },
+        config: { access: onProject(EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'updateTarget',
@@ -69,14 +68,12 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        // The project first: one the caller cannot see is 404 whatever the request looks like.
-        await requireProject(db, caller, request.params.projectUid, 'edit');
         const body = octetStreamBody(request);
         const filename = uploadFilename(request);
         const plan = await planTargetUpdate(
           db,
           caller,
-          request.params.projectUid,
+          projectAccessOf(request),
           memsourceHeader(request, JobUpdateTargetRequest) as TargetRequest,
           filename,
         );

@@ -8,8 +8,8 @@ import { enqueue } from '../../../queue/queue.js';
 import type { StoredBlob } from '../../../storage/blob-store.js';
 import { recordStoredFile } from '../../../storage/stored-files.js';
 import { createAsyncRequest } from '../../integration/async-requests/index.js';
-import { requireJob } from '../kernel/index.js';
-import type { JobRow } from '../kernel/index.js';
+import { requireJobOf } from '../kernel/index.js';
+import type { JobRow, ProjectAccess } from '../kernel/index.js';
 import { jobReferenceDtos } from '../kernel/index.js';
 import type { JobSourceRow } from '../kernel/index.js';
 import type { ProjectRow } from '../kernel/index.js';
@@ -96,7 +96,7 @@ async function assertNotImporting(db: Kysely<DB>, sourceIds: readonly string[]):
 export async function planSourceUpdate(
   db: Kysely<DB>,
   caller: Caller,
-  projectUid: string,
+  project: ProjectAccess,
   request: JobUpdateSourceRequest,
 ): Promise<PlannedSourceUpdate> {
   if (isTrue(request.preTranslate)) {
@@ -109,12 +109,7 @@ export async function planSourceUpdate(
   }
   const callbackUrl = checkCallbackUrl(request.callbackUrl);
   const listed: JobRow[] = [];
-  let project: ProjectRow | null = null;
-  for (const uid of new Set(request.jobs.map((j) => j.uid))) {
-    const access = await requireJob(db, caller, projectUid, uid, 'edit');
-    project = access.project.project;
-    listed.push(access.job);
-  }
+  for (const uid of new Set(request.jobs.map((j) => j.uid))) listed.push((await requireJobOf(db, caller, project, uid, 'edit')).job);
   const notFirst = listed.filter((job) => Number(job.workflowLevel) !== 1);
   if (notFirst.length)
     throw refused(
@@ -142,7 +137,7 @@ export async function planSourceUpdate(
     );
   await assertNotImporting(db, [...byGroup.keys()]);
   return {
-    project: project!,
+    project: project.project,
     groups: [...byGroup].map(([oldSourceId, group]) => ({ oldSourceId, jobIds: [...group.keys()] })),
     jobs: affected,
     callbackUrl,

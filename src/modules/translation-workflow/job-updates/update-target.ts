@@ -12,8 +12,8 @@ import type { StoredBlob } from '../../../storage/blob-store.js';
 import { recordStoredFile, releaseStoredFiles } from '../../../storage/stored-files.js';
 import { completeAsyncRequest, createAsyncRequest } from '../../integration/async-requests/index.js';
 import { assertImported } from '../job-content/index.js';
-import { requireJob } from '../kernel/index.js';
-import type { JobRow } from '../kernel/index.js';
+import { requireJobOf } from '../kernel/index.js';
+import type { JobRow, ProjectAccess } from '../kernel/index.js';
 import { jobEventRecords } from '../kernel/index.js';
 import type { JobSourceRow } from '../kernel/index.js';
 import { segmentUnit } from '../jobs/index.js';
@@ -61,7 +61,7 @@ const refuse = (code: string, message: string, field = 'jobs') => new ApiError('
 export async function planTargetUpdate(
   db: Kysely<DB>,
   caller: Caller,
-  projectUid: string,
+  project: ProjectAccess,
   request: JobUpdateTargetRequest,
   filename: string,
 ): Promise<PlannedTargetUpdate> {
@@ -74,7 +74,7 @@ export async function planTargetUpdate(
     );
   }
   const callbackUrl = checkCallbackUrl(request.callbackUrl);
-  const { project, job } = await requireJob(db, caller, projectUid, request.jobs[0]!.uid, 'edit');
+  const { job } = await requireJobOf(db, caller, project, request.jobs[0]!.uid, 'edit');
   if (job.beginIndex !== null || job.endIndex !== null) throw refuse('JobIsSplit', 'A split job cannot take a translated file.');
   await assertImported(db, job);
   const source = await db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();

@@ -9,14 +9,17 @@ export { ACCESS_RULES, PERMISSIONS, RELATIONS, REVEALING, grantedPermissions, re
 export type { AccessRule, Permission, RecordKind, Relation, RuleSubject } from './access/workflow-permissions.js';
 export {
   findVisibleProject,
+  projectForbidden,
   projectPermissions,
+  requireProjectPermission,
   projectVisibilityContext,
   requireProject,
   vendorsMayUploadReferences,
   visibleProjects,
 } from './access/project-access.js';
 export type { ProjectAccess, ProjectPermission, ProjectRow, ProjectViewKind, ProjectVisibilityContext } from './access/project-access.js';
-export { findVisibleJob, jobPermissions, requireJob, requireJobOf, visibleJobsInProject } from './access/job-access.js';
+export type { ProjectRouteOptions } from './access/route-access.js';
+export { findVisibleJob, jobForbidden, jobPermissions, requireJob, requireJobOf, visibleJobsInProject } from './access/job-access.js';
 export type { JobAccess, JobPermission, JobRow } from './access/job-access.js';
 export {
   findTemplateAccess,

@@ -27,6 +27,17 @@ export interface TemplateAssignmentInput {
   vendorId: string | null;
 }
 
+/** The stored files of the template's reference files (released after the template goes). */
+export async function referenceFileHashes(db: Kysely<DB>, templateId: Id): Promise<string[]> {
+  const rows = await db.selectFrom('referenceFiles').select('sha256').where('templateId', '=', templateId).execute();
+  return rows.map((r) => r.sha256);
+}
+
+/** Deletes the template row; what depends on it follows the schema's foreign keys (cascade, or set null for projects). */
+export async function deleteTemplateRow(trx: Kysely<DB>, templateId: Id): Promise<void> {
+  await trx.deleteFrom('projectTemplates').where('id', '=', templateId).execute();
+}
+
 export async function insertTemplate(trx: Kysely<DB>, values: Insertable<ProjectTemplatesTable>): Promise<TemplateRow> {
   return trx.insertInto('projectTemplates').values(values).returningAll().executeTakeFirstOrThrow();
 }

@@ -16,18 +16,10 @@ import {
   TemplateListQuery,
   TemplateUidParams,
 } from './project-templates.schemas.js';
-import { createTemplate, deleteTemplate, editTemplate } from './project-templates.service.js';
+import { createTemplate, deleteTemplate, editTemplate, replaceTemplateSetting } from './project-templates.service.js';
 import type { EditMode } from './project-templates.service.js';
-import { requireTemplate } from '../kernel/index.js';
-import { emitTemplateEvent } from '../kernel/index.js';
-import {
-  accessSettingsFromBody,
-  parseTemplateSettings,
-  templateAccessSettings,
-  templateImportSettings,
-  writeTemplateSetting,
-} from './template-settings.js';
-import type { TemplateSettingsKey } from './template-settings.js';
+import { onTemplate, templateAccessOf } from '../kernel/index.js';
+import { accessSettingsFromBody, parseTemplateSettings, templateAccessSettings, templateImportSettings } from './template-settings.js';
 
 /**
  * Project template operations (issue 6; docs/project-templates.md). Templates are project setup:
@@ -40,18 +32,6 @@ const TAG = ['Project Template'];
 
 export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
-
-  /** Replaces one settings document in one transaction, announcing PROJECT_TEMPLATE_UPDATED. */
-  async function writeSetting(caller: ReturnType<typeof callerOf>, uid: string, key: TemplateSettingsKey, value: unknown) {
-    const template = await requireTemplate(db, caller, uid, 'edit');
-    const settings = await db.transaction().execute(async (trx) => {
-      const written = await writeTemplateSetting(trx, template.id, key, value, deps.clock().toISOString(), caller.userId);
-      await emitTemplateEvent(deps, trx, caller, template.id, 'PROJECT_TEMPLATE_UPDATED');
-      return written;
-    });
-    deps.taskWakeup.notify();
-    return settings;
-  }
 
   return async (app) => {
     app.get(
@@ -100,7 +80,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.get(
       '/v1/projectTemplates/:projectTemplateUid',
       {
-        config: { access: MANAGERS },
+        config: { access: onTemplate(MANAGERS, 'view') },
         schema: {
           tags: TAG,
           operationId: 'getProjectTemplate',
@@ -110,8 +90,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request) => {
-        const caller = callerOf(request);
-        return toTemplateDto(db, caller.organizationId, await requireTemplate(db, caller, request.params.projectTemplateUid, 'view'));
+        return toTemplateDto(db, callerOf(request).organizationId, templateAccessOf(request).template);
       },
     );
 
@@ -119,7 +98,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
       app.put(
         `/${version}/projectTemplates/:projectTemplateUid`,
         {
-          config: { access: MANAGERS },
+          config: { access: onTemplate(MANAGERS, 'edit') },
           schema: {
             tags: TAG,
             operationId: version === 'v1' ? 'editProjectTemplate' : 'editProjectTemplateV2',
@@ -136,7 +115,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
         async (request) => {
           const caller = callerOf(request);
-          const row = await editTemplate(deps, caller, request.params.projectTemplateUid, request.body, mode);
+          const row = await editTemplate(deps, caller, templateAccessOf(request).template, request.body, mode);
           return toTemplateDto(db, caller.organizationId, row);
         },
       );
@@ -146,7 +125,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.delete(
       '/v1/projectTemplates/:projectTemplateUid',
       {
-        config: { access: MANAGERS },
+        config: { access: onTemplate(MANAGERS, 'delete') },
         schema: {
           tags: TAG,
           operationId: 'deleteProjectTemplate',
@@ -156,7 +135,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        await deleteTemplate(deps, callerOf(request), request.params.projectTemplateUid);
+        await deleteTemplate(deps, callerOf(request), templateAccessOf(request).template);
         return reply.code(204).send();
       },
     );
@@ -164,7 +143,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.get(
       '/v1/projectTemplates/:projectTemplateUid/accessSettings',
       {
-        config: { access: MANAGERS },
+        config: { access: onTemplate(MANAGERS, 'view') },
         schema: {
           tags: TAG,
           operationId: 'getProjectTemplateAccessSettings',
@@ -174,15 +153,14 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request) => {
-        const template = await requireTemplate(db, callerOf(request), request.params.projectTemplateUid, 'view');
-        return templateAccessSettings(parseTemplateSettings(template.settings));
+        return templateAccessSettings(parseTemplateSettings(templateAccessOf(request).template.settings));
       },
     );
 
     app.put(
       '/v1/projectTemplates/:projectTemplateUid/accessSettings',
       {
-        config: { access: MANAGERS },
+        config: { access: onTemplate(MANAGERS, 'edit') },
         schema: {
           tags: TAG,
           operationId: 'editProjectTemplateAccessSettings',
@@ -194,9 +172,10 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request) => {
-        const settings = await writeSetting(
+        const settings = await replaceTemplateSetting(
+          deps,
           callerOf(request),
-          request.params.projectTemplateUid,
+          templateAccessOf(request).template,
           'accessSettings',
           accessSettingsFromBody(request.body),
         );
@@ -207,7 +186,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.get(
       '/v1/projectTemplates/:projectTemplateUid/importSettings',
       {
-        config: { access: MANAGERS },
+        config: { access: onTemplate(MANAGERS, 'view') },
         schema: {
           tags: TAG,
           operationId: 'getImportSettingsForProjectTemplate',
@@ -217,15 +196,14 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request) => {
-        const template = await requireTemplate(db, callerOf(request), request.params.projectTemplateUid, 'view');
-        return templateImportSettings(parseTemplateSettings(template.settings));
+        return templateImportSettings(parseTemplateSettings(templateAccessOf(request).template.settings));
       },
     );
 
     app.put(
       '/v1/projectTemplates/:projectTemplateUid/importSettings',
       {
-        config: { access: MANAGERS },
+        config: { access: onTemplate(MANAGERS, 'edit') },
         schema: {
           tags: TAG,
           operationId: 'editProjectTemplateImportSettings',
@@ -238,7 +216,13 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request) => {
-        const settings = await writeSetting(callerOf(request), request.params.projectTemplateUid, 'importSettings', request.body ?? {});
+        const settings = await replaceTemplateSetting(
+          deps,
+          callerOf(request),
+          templateAccessOf(request).template,
+          'importSettings',
+          request.body ?? {},
+        );
         return templateImportSettings(settings);
       },
     );

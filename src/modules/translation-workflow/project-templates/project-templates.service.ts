@@ -13,14 +13,15 @@ import { resolveOwner, resolveReference, resolveVendor, resolveWorkflowSteps, pr
 import { parseSettings } from '../kernel/index.js';
 import { projectTargetLanguages } from '../kernel/index.js';
 import { findProvider } from '../kernel/index.js';
-import { insertTemplate, replaceTemplateWorkflow } from './project-templates.repository.js';
+import { deleteTemplateRow, insertTemplate, referenceFileHashes, replaceTemplateWorkflow } from './project-templates.repository.js';
 import { copyCustomFieldValues } from '../custom-field-instances/index.js';
 import type { TemplateAssignmentInput, TemplateStepInput } from './project-templates.repository.js';
 import type { AssignedToInput, CreateTemplateBody, EditTemplateBody, NotifyProvider, ProviderInput } from './project-templates.schemas.js';
 import type { TemplateRow } from '../kernel/index.js';
-import { requireTemplate, templateTargetLangs } from '../kernel/index.js';
+import { templateTargetLangs } from '../kernel/index.js';
 import { emitTemplateEvent, emitTemplateRowEvent } from '../kernel/index.js';
-import { parseTemplateSettings, templateSettingsFromProject } from './template-settings.js';
+import { parseTemplateSettings, templateSettingsFromProject, writeTemplateSetting } from './template-settings.js';
+import type { TemplateSettings, TemplateSettingsKey } from './template-settings.js';
 
 /** Template use cases: create from a project, edit (PUT v1 partial, PUT v2 whole), delete (docs/project-templates.md). */
 
@@ -302,16 +303,15 @@ function pick<T>(value: T | undefined, existing: T, cleared: T, mode: EditMode):
   return mode === 'partial' ? existing : cleared;
 }
 
-/** Edits a template (PUT v1 / v2), all or nothing, and announces PROJECT_TEMPLATE_UPDATED. */
+/** Edits a template the caller may edit (PUT v1 / v2), all or nothing, and announces PROJECT_TEMPLATE_UPDATED. */
 export async function editTemplate(
   deps: AppDeps,
   caller: Caller,
-  uid: string,
+  existing: TemplateRow,
   body: EditTemplateBody,
   mode: EditMode,
 ): Promise<TemplateRow> {
   const db = deps.database.db;
-  const existing = await requireTemplate(db, caller, uid, 'edit');
   assertNotBlank(body.templateName, 'templateName');
   assertNoLaterReference(body.importSettings, 'importSettings', 'import settings');
   const { sourceLang, targetLangs } = languagesFrom(body, existing, mode);
@@ -368,16 +368,36 @@ export async function editTemplate(
 
 // ---- delete
 
-/** Deletes a template; projects made from it stay (their reference clears), its reference files go (blobs released after the commit). */
-export async function deleteTemplate(deps: AppDeps, caller: Caller, uid: string): Promise<void> {
-  const db = deps.database.db;
-  const template = await requireTemplate(db, caller, uid, 'delete');
-  const files = await db.transaction().execute(async (trx) => {
-    const references = await trx.selectFrom('referenceFiles').select('sha256').where('templateId', '=', template.id).execute();
+/**
+ * Deletes a template the caller may delete; projects made from it stay (their reference clears),
+ * its reference files go (blobs released after the commit).
+ */
+export async function deleteTemplate(deps: AppDeps, caller: Caller, template: TemplateRow): Promise<void> {
+  const files = await deps.database.db.transaction().execute(async (trx) => {
+    const sha256s = await referenceFileHashes(trx, template.id);
     await emitTemplateRowEvent(deps, trx, caller, template, 'PROJECT_TEMPLATE_DELETED');
-    await trx.deleteFrom('projectTemplates').where('id', '=', template.id).execute();
-    return references.map((r) => r.sha256);
+    await deleteTemplateRow(trx, template.id);
+    return sha256s;
   });
   await releaseStoredFiles(deps, files);
   deps.taskWakeup.notify();
+}
+
+// ---- settings documents
+
+/** Replaces one settings document of a template the caller may edit, in one transaction announcing PROJECT_TEMPLATE_UPDATED. */
+export async function replaceTemplateSetting(
+  deps: AppDeps,
+  caller: Caller,
+  template: TemplateRow,
+  key: TemplateSettingsKey,
+  value: unknown,
+): Promise<TemplateSettings> {
+  const settings = await deps.database.db.transaction().execute(async (trx) => {
+    const written = await writeTemplateSetting(trx, template.id, key, value, deps.clock().toISOString(), caller.userId);
+    await emitTemplateEvent(deps, trx, caller, template.id, 'PROJECT_TEMPLATE_UPDATED');
+    return written;
+  });
+  deps.taskWakeup.notify();
+  return settings;
 }

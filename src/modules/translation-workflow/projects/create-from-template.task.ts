@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { AppTaskHandler } from '../../../deps.js';
+import type { AppDeps, AppTaskHandler } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import { parseRoleSettings } from '../../../domain/users/role-settings.js';
 import type { Caller } from '../../../http/access.js';
 import { ApiError } from '../../../errors/index.js';
-import { completeAsyncRequest } from '../../integration/async-requests/index.js';
-import { createProjectFromTemplate } from './template-projects.js';
+import { enqueue } from '../../../queue/queue.js';
+import { completeAsyncRequest, createAsyncRequest } from '../../integration/async-requests/index.js';
+import { createProjectFromTemplate, projectLanguages } from './template-projects.js';
 import { requireUsableTemplate } from '../kernel/index.js';
+import type { TemplateRow } from '../kernel/index.js';
 import type { CreateFromTemplateBody } from './template-projects.js';
 
 /** Task kind of createProjectFromTemplateV2Async. */
@@ -23,6 +25,41 @@ declare module '../../../queue/types.js' {
   interface TaskPayloads {
     'project.createFromTemplate': CreateFromTemplatePayload;
   }
+}
+
+/**
+ * The asynchronous applyTemplate: checks the languages at once (400), then records the async
+ * request (CREATE_PROJECT) and enqueues the task in one transaction. Answers the async request.
+ */
+export async function requestProjectFromTemplate(
+  deps: AppDeps,
+  caller: Caller,
+  template: TemplateRow,
+  body: CreateFromTemplateBody,
+  callbackUrl: string | undefined,
+) {
+  projectLanguages(template, body);
+  const row = await deps.database.db.transaction().execute(async (trx) => {
+    const asyncRequest = await createAsyncRequest(deps, trx, {
+      organizationId: caller.organizationId,
+      createdById: caller.userId,
+      action: 'CREATE_PROJECT',
+      callbackUrl: callbackUrl ?? null,
+    });
+    await enqueue(
+      trx,
+      {
+        kind: CREATE_FROM_TEMPLATE_TASK,
+        payload: { userId: caller.userId, templateUid: template.uid, body },
+        organizationId: caller.organizationId,
+        asyncRequestId: asyncRequest.id,
+      },
+      deps.clock(),
+    );
+    return asyncRequest;
+  });
+  deps.taskWakeup.notify();
+  return row;
 }
 
 /** The requesting user as a caller, as they are now (a user deleted meanwhile cannot create projects). */

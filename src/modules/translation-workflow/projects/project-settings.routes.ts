@@ -1,25 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf } from '../../../http/access.js';
-import type { Caller } from '../../../http/access.js';
 import { ApiError } from '../../../errors/index.js';
-import { requireProject } from '../kernel/index.js';
 import { projectReferenceNotFound } from '../kernel/index.js';
-import {
-  ACCESS_SETTINGS_DEFAULTS,
-  accessSettingsOf,
-  fileNamingSettingsOf,
-  importSettingsOf,
-  parseSettings,
-  writeSetting,
-} from '../kernel/index.js';
-import type { SettingsKey } from '../kernel/index.js';
+import { ACCESS_SETTINGS_DEFAULTS, accessSettingsOf, fileNamingSettingsOf, importSettingsOf, parseSettings } from '../kernel/index.js';
 import { FileImportSettingsCreateDto, FileImportSettingsDto } from '../kernel/index.js';
 import { ProjectUidParams } from './projects.schemas.js';
-import { PROJECT_EDITORS, PROJECT_READERS } from '../kernel/index.js';
-import { emitProjectEvents } from '../kernel/index.js';
+import { PROJECT_EDITORS, PROJECT_READERS, onProject, projectAccessOf } from '../kernel/index.js';
+import { assertVendorUids, replaceProjectSetting } from './project-settings.service.js';
 
 /**
  * The project's settings documents (docs/projects.md, "Settings"): access and security (v2),
@@ -80,45 +71,15 @@ const FileNamingSettings = Type.Object(
   { title: 'FileNamingSettingsDto' },
 );
 
+/** The settings of the project the route declared. */
+const settingsOf = (request: FastifyRequest) => parseSettings(projectAccessOf(request).project.settings);
+
 export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
-  const db = deps.database.db;
-
-  async function settingsOf(caller: Caller, uid: string) {
-    return parseSettings((await requireProject(db, caller, uid, 'view')).project.settings);
-  }
-
-  /** Replaces one settings document of a project the caller may edit. */
-  async function replace(caller: Caller, uid: string, key: SettingsKey, value: unknown) {
-    const access = await requireProject(db, caller, uid, 'edit');
-    const now = deps.clock().toISOString();
-    const settings = await db.transaction().execute(async (trx) => {
-      const written = await writeSetting(trx, access.project.id, key, value, now, caller.userId);
-      await emitProjectEvents(deps, trx, caller, access.project.id, ['PROJECT_METADATA_UPDATED']);
-      return written;
-    });
-    deps.taskWakeup.notify();
-    return settings;
-  }
-
-  /** Vendors named by `canChangeSharedJobDueDate` must be vendors of the organization. */
-  async function assertVendorUids(caller: Caller, refs: readonly { uid: string }[]) {
-    const uids = [...new Set(refs.map((r) => r.uid))];
-    if (uids.length === 0) return;
-    const rows = await db
-      .selectFrom('vendors')
-      .select('uid')
-      .where('buyerOrganizationId', '=', caller.organizationId)
-      .where('uid', 'in', uids)
-      .execute();
-    const missing = uids.find((uid) => !rows.some((r) => r.uid === uid));
-    if (missing) throw projectReferenceNotFound('vendors.canChangeSharedJobDueDate', 'vendor', missing);
-  }
-
   return async (app) => {
     app.get(
       '/v2/projects/:projectUid/accessSettings',
       {
-        config: { access: PROJECT_READERS },
+        config: { access: onProject(PROJECT_READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getProjectAccessSettingsV2',
@@ -127,13 +88,13 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           response: { 200: AccessSettingsSchema },
         },
       },
-      async (request) => accessSettingsOf(await settingsOf(callerOf(request), request.params.projectUid)),
+      async (request) => accessSettingsOf(settingsOf(request)),
     );
 
     app.put(
       '/v2/projects/:projectUid/accessSettings',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'editProjectAccessSettingsV2',
@@ -147,20 +108,20 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       async (request) => {
         const caller = callerOf(request);
         const body = request.body as Static<typeof EditAccessSettingsBody>;
-        await assertVendorUids(caller, body.vendors?.canChangeSharedJobDueDate ?? []);
+        await assertVendorUids(deps, caller, body.vendors?.canChangeSharedJobDueDate ?? []);
         const document = {
           ...ACCESS_SETTINGS_DEFAULTS,
           ...body,
           vendors: { ...ACCESS_SETTINGS_DEFAULTS.vendors, ...(body.vendors ?? {}) },
         };
-        return accessSettingsOf(await replace(caller, request.params.projectUid, 'accessSettings', document));
+        return accessSettingsOf(await replaceProjectSetting(deps, caller, projectAccessOf(request), 'accessSettings', document));
       },
     );
 
     app.get(
       '/v1/projects/:projectUid/financialSettings',
       {
-        config: { access: PROJECT_READERS },
+        config: { access: onProject(PROJECT_READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getFinancialSettings',
@@ -169,17 +130,14 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           response: { 200: FinancialSettingsSchema },
         },
       },
-      async (request) => {
-        await settingsOf(callerOf(request), request.params.projectUid);
-        // Price lists and net rate schemes are later capabilities: no project can have one yet.
-        return { netRateScheme: null, priceList: null };
-      },
+      // Price lists and net rate schemes are later capabilities: no project can have one yet.
+      async () => ({ netRateScheme: null, priceList: null }),
     );
 
     app.put(
       '/v1/projects/:projectUid/financialSettings',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'setFinancialSettings',
@@ -191,11 +149,10 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request) => {
-        const caller = callerOf(request);
         const { netRateScheme, priceList } = request.body;
         if (priceList) throw projectReferenceNotFound('priceList', 'price list', priceList.id);
         if (netRateScheme) throw projectReferenceNotFound('netRateScheme', 'net rate scheme', netRateScheme.id);
-        await replace(caller, request.params.projectUid, 'financialSettings', null);
+        await replaceProjectSetting(deps, callerOf(request), projectAccessOf(request), 'financialSettings', null);
         return { netRateScheme: null, priceList: null };
       },
     );
@@ -203,7 +160,7 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.get(
       '/v1/projects/:projectUid/fileNamingSettings',
       {
-        config: { access: PROJECT_READERS },
+        config: { access: onProject(PROJECT_READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getFileNamingSettings',
@@ -212,13 +169,13 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           response: { 200: FileNamingSettings },
         },
       },
-      async (request) => fileNamingSettingsOf(await settingsOf(callerOf(request), request.params.projectUid)),
+      async (request) => fileNamingSettingsOf(settingsOf(request)),
     );
 
     app.put(
       '/v1/projects/:projectUid/fileNamingSettings',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'updateFileNamingSettings',
@@ -229,13 +186,15 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request) =>
-        fileNamingSettingsOf(await replace(callerOf(request), request.params.projectUid, 'fileNamingSettings', request.body)),
+        fileNamingSettingsOf(
+          await replaceProjectSetting(deps, callerOf(request), projectAccessOf(request), 'fileNamingSettings', request.body),
+        ),
     );
 
     app.get(
       '/v1/projects/:projectUid/importSettings',
       {
-        config: { access: PROJECT_READERS },
+        config: { access: onProject(PROJECT_READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getImportSettings_2',
@@ -244,13 +203,13 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           response: { 200: FileImportSettingsDto },
         },
       },
-      async (request) => importSettingsOf(await settingsOf(callerOf(request), request.params.projectUid)),
+      async (request) => importSettingsOf(settingsOf(request)),
     );
 
     app.put(
       '/v1/projects/:projectUid/importSettings',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'editImportSettings_1',
@@ -270,7 +229,7 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
               details: [{ field, message: 'not found' }],
             });
         }
-        return importSettingsOf(await replace(callerOf(request), request.params.projectUid, 'importSettings', body));
+        return importSettingsOf(await replaceProjectSetting(deps, callerOf(request), projectAccessOf(request), 'importSettings', body));
       },
     );
   };

@@ -1,29 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf } from '../../../http/access.js';
-import type { Caller } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
-import { enqueue } from '../../../queue/queue.js';
 import { toAsyncRequestDtos } from '../../integration/async-requests/index.js';
-import { createAsyncRequest } from '../../integration/async-requests/index.js';
 import { AsyncRequestWrapperV2 } from '../job-files/index.js';
 import { jobReferenceDtos } from '../kernel/index.js';
 import { JobPartReference } from '../kernel/index.js';
-import { requireProject } from '../kernel/index.js';
-import { PROJECT_EDITORS, TEMPLATE_PROJECT_CREATORS, ownView } from '../kernel/index.js';
+import { templateAccessOf, templateTargetLangs } from '../kernel/index.js';
+import { PROJECT_EDITORS, TEMPLATE_PROJECT_CREATORS, onProject, onTemplate, ownView, projectAccessOf } from '../kernel/index.js';
 import { toProjectViewsV2 } from '../kernel/index.js';
 import { ProjectV2 } from '../kernel/index.js';
-import { CREATE_FROM_TEMPLATE_TASK } from './create-from-template.task.js';
+import { requestProjectFromTemplate } from './create-from-template.task.js';
+import { assignableTemplateRows } from './projects.repository.js';
 import {
   CreateFromTemplateAsyncBody,
   CreateFromTemplateBody,
-  assertMayCreateProjects,
-  assignTemplateProviders,
-  createProjectFromTemplate,
-  projectLanguages,
+  assignProvidersFromTemplate,
+  makeProjectFromTemplate,
 } from './template-projects.js';
-import { requireUsableTemplate, templateTargetLangs, visibleTemplates } from '../kernel/index.js';
 
 /**
  * Templates applied to projects: create a project from a template (v2, sync and async), the
@@ -53,41 +48,20 @@ const AssignableTemplates = Type.Object({ assignableTemplates: Type.Array(Assign
 export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
 
-  async function assign(caller: Caller, projectUid: string, templateUid: string, jobUids: string[] | null) {
-    const { project } = await requireProject(db, caller, projectUid, 'edit');
-    const template = await requireUsableTemplate(db, caller, templateUid);
-    let query = db.selectFrom('jobs').selectAll().where('projectId', '=', project.id).orderBy('id');
-    if (jobUids) query = query.where('uid', 'in', jobUids);
-    const jobs = await query.execute();
-    const missing = jobUids?.find((uid) => !jobs.some((j) => j.uid === uid));
-    if (missing)
-      throw new ApiError('not_found', 'ResourceNotFound', `Job ${missing} is not a job of this project.`, {
-        details: [{ field: 'jobs', message: `unknown uid "${missing}"` }],
-      });
-    await db.transaction().execute((trx) =>
-      assignTemplateProviders(
-        deps,
-        trx,
-        caller,
-        template,
-        jobs.map((j) => ({ id: j.id, uid: j.uid, targetLang: j.targetLang, workflowLevel: j.workflowLevel })),
-      ),
-    );
-    deps.taskWakeup.notify();
-    const fresh = await db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('id', 'in', jobs.length ? jobs.map((j) => j.id) : ['0'])
-      .orderBy('id')
-      .execute();
-    return { jobs: await jobReferenceDtos(db, fresh, 'v1') };
+  /** assignProviders on the project the route declared (edit) from its template (use). */
+  async function assign(request: FastifyRequest, jobUids: string[] | null) {
+    const caller = callerOf(request);
+    const { project } = projectAccessOf(request);
+    const { template } = templateAccessOf(request);
+    const jobs = await assignProvidersFromTemplate(deps, caller, project, template, jobUids);
+    return { jobs: await jobReferenceDtos(db, jobs, 'v1') };
   }
 
   return async (app) => {
     app.post(
       '/v2/projects/applyTemplate/:templateUid',
       {
-        config: { access: TEMPLATE_PROJECT_CREATORS },
+        config: { access: onTemplate(TEMPLATE_PROJECT_CREATORS, 'use', 'templateUid') },
         schema: {
           tags: TAGS,
           operationId: 'createProjectFromTemplateV2',
@@ -101,10 +75,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        assertMayCreateProjects(caller);
-        const template = await requireUsableTemplate(db, caller, request.params.templateUid);
-        const project = await db.transaction().execute((trx) => createProjectFromTemplate(deps, trx, caller, template, request.body));
-        deps.taskWakeup.notify();
+        const project = await makeProjectFromTemplate(deps, caller, templateAccessOf(request).template, request.body);
         const [view] = await toProjectViewsV2(db, caller, [{ project, view: ownView(caller) }], deps.clock().toISOString());
         return reply.code(201).send(view!);
       },
@@ -113,7 +84,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.post(
       '/v2/projects/applyTemplate/async/:templateUid',
       {
-        config: { access: TEMPLATE_PROJECT_CREATORS },
+        config: { access: onTemplate(TEMPLATE_PROJECT_CREATORS, 'use', 'templateUid') },
         schema: {
           tags: TAGS,
           operationId: 'createProjectFromTemplateV2Async',
@@ -127,30 +98,8 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        assertMayCreateProjects(caller);
-        const template = await requireUsableTemplate(db, caller, request.params.templateUid);
         const { callbackUrl, ...body } = request.body;
-        projectLanguages(template, body);
-        const row = await db.transaction().execute(async (trx) => {
-          const asyncRequest = await createAsyncRequest(deps, trx, {
-            organizationId: caller.organizationId,
-            createdById: caller.userId,
-            action: 'CREATE_PROJECT',
-            callbackUrl: callbackUrl ?? null,
-          });
-          await enqueue(
-            trx,
-            {
-              kind: CREATE_FROM_TEMPLATE_TASK,
-              payload: { userId: caller.userId, templateUid: template.uid, body },
-              organizationId: caller.organizationId,
-              asyncRequestId: asyncRequest.id,
-            },
-            deps.clock(),
-          );
-          return asyncRequest;
-        });
-        deps.taskWakeup.notify();
+        const row = await requestProjectFromTemplate(deps, caller, templateAccessOf(request).template, body, callbackUrl);
         const [asyncRequest] = await toAsyncRequestDtos(db, caller.organizationId, [row]);
         return reply.code(202).send({ asyncRequest: asyncRequest! });
       },
@@ -159,7 +108,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.get(
       '/v1/projects/:projectUid/assignableTemplates',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'assignableTemplates',
@@ -170,18 +119,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request) => {
-        const caller = callerOf(request);
-        const { project } = await requireProject(db, caller, request.params.projectUid, 'view');
-        const rows = await db
-          .selectFrom('projectTemplates')
-          .selectAll()
-          .where('organizationId', '=', caller.organizationId)
-          .where((eb) => eb.or([eb('sourceLang', 'is', null), eb('sourceLang', '=', project.sourceLang)]))
-          // The templates requireUsableTemplate lets the caller use: all of them for submitters.
-          .$if(caller.role !== 'SUBMITTER', (query) => query.where((eb) => visibleTemplates(eb, caller)))
-          .orderBy('name')
-          .orderBy('id')
-          .execute();
+        const rows = await assignableTemplateRows(db, callerOf(request), projectAccessOf(request).project.sourceLang);
         return {
           assignableTemplates: rows.map((t) => ({
             id: t.id,
@@ -197,7 +135,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.post(
       '/v1/projects/:projectUid/applyTemplate/:templateUid/assignProviders',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit', { template: { need: 'use', param: 'templateUid' } }) },
         schema: {
           tags: TAGS,
           operationId: 'assignLinguistsFromTemplate',
@@ -208,13 +146,13 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           response: { 200: JobPartsSchema },
         },
       },
-      async (request) => assign(callerOf(request), request.params.projectUid, request.params.templateUid, null),
+      async (request) => assign(request, null),
     );
 
     app.post(
       '/v1/projects/:projectUid/applyTemplate/:templateUid/assignProviders/forJobParts',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit', { template: { need: 'use', param: 'templateUid' } }) },
         schema: {
           tags: TAGS,
           operationId: 'assignLinguistsFromTemplateToJobParts',
@@ -225,8 +163,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           response: { 200: JobPartsSchema },
         },
       },
-      async (request) =>
-        assign(callerOf(request), request.params.projectUid, request.params.templateUid, [...new Set(request.body.jobs.map((j) => j.uid))]),
+      async (request) => assign(request, [...new Set(request.body.jobs.map((j) => j.uid))]),
     );
   };
 }

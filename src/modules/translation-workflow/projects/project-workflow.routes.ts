@@ -1,26 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
-import type { DB } from '../../../db/schema.js';
-import { containsText } from '../../../db/text-match.js';
-import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import { callerOf } from '../../../http/access.js';
-import type { Caller } from '../../../http/access.js';
-import { invalid } from '../../../errors/index.js';
 import { PageOf, PagingQuery, pageWindow, toPage } from '../../../http/paging.js';
-import { requireProject } from '../kernel/index.js';
-import type { ProjectRow } from '../kernel/index.js';
-import { resolveVendor, resolveWorkflowSteps } from '../kernel/index.js';
-import { PROJECT_EDITORS, PROJECT_READERS } from '../kernel/index.js';
-import { parseSettings, writeSetting } from '../kernel/index.js';
-import { appendWorkflowSteps, replaceTargetLanguages } from './projects.repository.js';
-import { projectTargetLanguages } from '../kernel/index.js';
-import { IdReference, ProjectUidParams } from './projects.schemas.js';
+import { PROJECT_EDITORS, PROJECT_READERS, onProject, projectAccessOf } from '../kernel/index.js';
 import { ProjectWorkflowStepList, WorkflowStepsQuery } from '../kernel/index.js';
-import { assertTargetLangs, normalizeDate } from './projects.service.js';
-import { emitProjectEvents } from '../kernel/index.js';
+import { projectProviders, projectWorkflowStepRows } from './projects.repository.js';
+import { IdReference, ProjectUidParams } from './projects.schemas.js';
+import {
+  addTargetLanguages,
+  addWorkflowSteps,
+  assignVendor,
+  contentGroupOf,
+  linkContentGroup,
+  unlinkContentGroup,
+} from './project-workflow.service.js';
 
 /**
  * A project's workflow steps and target languages, its providers, the vendor it is shared with,
@@ -46,80 +41,14 @@ const ContentGroupSchema = Type.Object(
   { title: 'ProjectContentGroupDto' },
 );
 
-interface ProviderRow {
-  type: 'USER' | 'VENDOR';
-  id: string;
-  uid: string;
-  name: string;
-}
-
-/** The distinct providers (users and vendors) of the project's jobs, by name. */
-async function projectProviders(db: Kysely<DB>, project: ProjectRow, providerName: string | undefined): Promise<ProviderRow[]> {
-  let users = db
-    .selectFrom('jobProviders')
-    .innerJoin('jobs', 'jobs.id', 'jobProviders.jobId')
-    .innerJoin('users', 'users.id', 'jobProviders.userId')
-    .select(['users.id', 'users.uid', 'users.userName', 'users.firstName', 'users.lastName'])
-    .where('jobs.projectId', '=', project.id)
-    .distinct();
-  let vendors = db
-    .selectFrom('jobProviders')
-    .innerJoin('jobs', 'jobs.id', 'jobProviders.jobId')
-    .innerJoin('vendors', 'vendors.id', 'jobProviders.vendorId')
-    .innerJoin('organizations', 'organizations.id', 'vendors.vendorOrganizationId')
-    .select(['vendors.id', 'vendors.uid', 'organizations.name'])
-    .where('jobs.projectId', '=', project.id)
-    .distinct();
-  if (providerName) {
-    users = users.where((eb) =>
-      eb.or([
-        containsText('users.userName', providerName),
-        containsText('users.firstName', providerName),
-        containsText('users.lastName', providerName),
-      ]),
-    );
-    vendors = vendors.where(containsText('organizations.name', providerName));
-  }
-  const rows: ProviderRow[] = [
-    ...(await users.execute()).map((u) => ({
-      type: 'USER' as const,
-      id: u.id,
-      uid: u.uid,
-      name: `${u.firstName} ${u.lastName}`.trim() || u.userName,
-    })),
-    ...(await vendors.execute()).map((v) => ({ type: 'VENDOR' as const, id: v.id, uid: v.uid, name: v.name })),
-  ];
-  return rows.sort((a, b) => a.name.localeCompare(b.name) || a.type.localeCompare(b.type) || Number(a.id) - Number(b.id));
-}
-
 export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
-
-  /** Runs `change` on a project the caller may edit, in one transaction that also emits `events`. */
-  async function change(
-    caller: Caller,
-    uid: string,
-    events: WebhookEvent[],
-    work: (trx: Kysely<DB>, project: ProjectRow) => Promise<void>,
-  ) {
-    const { project } = await requireProject(db, caller, uid, 'edit');
-    await db.transaction().execute(async (trx) => {
-      await work(trx, project);
-      await trx
-        .updateTable('projects')
-        .set({ lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
-        .where('id', '=', project.id)
-        .execute();
-      await emitProjectEvents(deps, trx, caller, project.id, events);
-    });
-    deps.taskWakeup.notify();
-  }
 
   return async (app) => {
     app.get(
       '/v2/projects/:projectUid/workflowSteps',
       {
-        config: { access: PROJECT_READERS },
+        config: { access: onProject(PROJECT_READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getProjectWorkflowStepsV2',
@@ -132,27 +61,8 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request) => {
-        const caller = callerOf(request);
-        const { project } = await requireProject(db, caller, request.params.projectUid, 'view');
-        let query = db
-          .selectFrom('projectWorkflowSteps as pws')
-          .innerJoin('workflowSteps as ws', 'ws.id', 'pws.workflowStepId')
-          .select(['pws.id', 'pws.workflowLevel', 'ws.id as stepId', 'ws.uid', 'ws.name', 'ws.abbr', 'ws.orderIndex', 'ws.lqaEnabled'])
-          .where('pws.projectId', '=', project.id)
-          .orderBy('pws.workflowLevel');
-        if (request.query.withAssignedJobs) {
-          query = query.where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom('jobs')
-                .innerJoin('jobProviders', 'jobProviders.jobId', 'jobs.id')
-                .select('jobs.id')
-                .whereRef('jobs.projectWorkflowStepId', '=', 'pws.id')
-                .where('jobProviders.userId', '=', caller.userId),
-            ),
-          );
-        }
-        const rows = await query.execute();
+        const { project } = projectAccessOf(request);
+        const rows = await projectWorkflowStepRows(db, project.id, request.query.withAssignedJobs ? callerOf(request).userId : undefined);
         return {
           projectWorkflowSteps: rows.map((s) => ({
             id: Number(s.id),
@@ -168,7 +78,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.post(
       '/v1/projects/:projectUid/workflowSteps',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'addWorkflowSteps',
@@ -180,21 +90,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request, reply) => {
-        const caller = callerOf(request);
-        await change(caller, request.params.projectUid, ['PROJECT_METADATA_UPDATED'], async (trx, project) => {
-          const stepIds = await resolveWorkflowSteps(trx, caller.organizationId, 'workflowSteps', request.body.workflowSteps);
-          const existing = await trx
-            .selectFrom('projectWorkflowSteps')
-            .select('workflowStepId')
-            .where('projectId', '=', project.id)
-            .execute();
-          const taken = stepIds.find((id) => existing.some((e) => e.workflowStepId === id));
-          if (taken)
-            throw invalid('The project already has this workflow step.', [
-              { field: 'workflowSteps', message: `workflow step ${taken} is already in the project` },
-            ]);
-          await appendWorkflowSteps(trx, project.id, stepIds);
-        });
+        await addWorkflowSteps(deps, callerOf(request), projectAccessOf(request), request.body.workflowSteps);
         return reply.code(204).send();
       },
     );
@@ -202,7 +98,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.post(
       '/v1/projects/:projectUid/targetLangs',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'addTargetLanguageToProject',
@@ -213,12 +109,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request, reply) => {
-        const caller = callerOf(request);
-        await change(caller, request.params.projectUid, ['PROJECT_METADATA_UPDATED'], async (trx, project) => {
-          const added = assertTargetLangs(project.sourceLang, request.body.targetLangs);
-          const current = await projectTargetLanguages(trx, project.id);
-          await replaceTargetLanguages(trx, project.id, [...current, ...added.filter((l) => !current.includes(l))]);
-        });
+        await addTargetLanguages(deps, callerOf(request), projectAccessOf(request), request.body.targetLangs);
         return reply.code(204).send();
       },
     );
@@ -226,7 +117,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.get(
       '/v1/projects/:projectUid/providers',
       {
-        config: { access: PROJECT_READERS },
+        config: { access: onProject(PROJECT_READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getProjectAssignments',
@@ -239,9 +130,8 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request) => {
-        const caller = callerOf(request);
-        const { project } = await requireProject(db, caller, request.params.projectUid, 'view');
-        const all = await projectProviders(db, project, request.query.providerName);
+        const { project } = projectAccessOf(request);
+        const all = await projectProviders(db, project.id, request.query.providerName);
         const { offset, limit } = pageWindow(request.query);
         return toPage(
           all.slice(offset, offset + limit).map(({ type, id, uid }) => ({ type, id, uid })),
@@ -254,7 +144,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.post(
       '/v1/projects/:projectUid/assignVendor',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'assignVendorToProject',
@@ -266,22 +156,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request, reply) => {
-        const caller = callerOf(request);
-        const { vendor, dateDue } = request.body;
-        const before = (await requireProject(db, caller, request.params.projectUid, 'edit')).project;
-        const vendorId = vendor ? await resolveVendor(db, caller.organizationId, 'vendor', vendor) : null;
-        const due = dateDue ? normalizeDate(dateDue) : undefined;
-        const events: WebhookEvent[] = [];
-        if (vendorId !== null && vendorId !== (before.vendorId ?? '')) events.push('SHARED_PROJECT_ASSIGNED');
-        if (vendorId === null && before.vendorId !== null) events.push('PROJECT_UNSHARED');
-        if (due !== undefined && due !== before.dateDue) events.push('PROJECT_DUE_DATE_CHANGED');
-        await change(caller, request.params.projectUid, events, async (trx, project) => {
-          await trx
-            .updateTable('projects')
-            .set({ vendorId, ...(due !== undefined ? { dateDue: due } : {}) })
-            .where('id', '=', project.id)
-            .execute();
-        });
+        await assignVendor(deps, callerOf(request), projectAccessOf(request), request.body);
         return reply.code(204).send();
       },
     );
@@ -289,7 +164,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.get(
       '/v1/projects/:projectUid/contentGroup',
       {
-        config: { access: PROJECT_READERS },
+        config: { access: onProject(PROJECT_READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getProjectContentGroup',
@@ -299,16 +174,13 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           response: { 200: ContentGroupSchema },
         },
       },
-      async (request) => {
-        const { project } = await requireProject(db, callerOf(request), request.params.projectUid, 'view');
-        return { contentGroup: (parseSettings(project.settings).contentGroup as { uid: string; name: string | null } | undefined) ?? null };
-      },
+      async (request) => ({ contentGroup: contentGroupOf(projectAccessOf(request).project) }),
     );
 
     app.post(
       '/v1/projects/:projectUid/contentGroup',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'linkProjectContentGroup',
@@ -321,11 +193,8 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request) => {
-        const caller = callerOf(request);
         const group = { uid: request.body.contentGroup.uid, name: request.body.contentGroup.name ?? null };
-        await change(caller, request.params.projectUid, ['PROJECT_METADATA_UPDATED'], async (trx, project) => {
-          await writeSetting(trx, project.id, 'contentGroup', group, deps.clock().toISOString(), caller.userId);
-        });
+        await linkContentGroup(deps, callerOf(request), projectAccessOf(request), group);
         return { contentGroup: group };
       },
     );
@@ -333,7 +202,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.delete(
       '/v1/projects/:projectUid/contentGroup',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'unlinkProjectContentGroup',
@@ -343,13 +212,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         },
       },
       async (request, reply) => {
-        const caller = callerOf(request);
-        const { project } = await requireProject(db, caller, request.params.projectUid, 'edit');
-        if (parseSettings(project.settings).contentGroup !== undefined) {
-          await change(caller, request.params.projectUid, ['PROJECT_METADATA_UPDATED'], async (trx) => {
-            await writeSetting(trx, project.id, 'contentGroup', null, deps.clock().toISOString(), caller.userId);
-          });
-        }
+        await unlinkContentGroup(deps, callerOf(request), projectAccessOf(request));
         return reply.code(204).send();
       },
     );

@@ -4,7 +4,7 @@ import { callerOf } from '../../../http/access.js';
 import type { Caller } from '../../../http/access.js';
 import { toPage } from '../../../http/paging.js';
 import type { ProjectRow } from '../kernel/index.js';
-import { PROJECT_CREATORS, PROJECT_EDITORS, PROJECT_READERS, ownView } from '../kernel/index.js';
+import { PROJECT_CREATORS, PROJECT_EDITORS, PROJECT_READERS, onProject, ownView, projectAccessOf } from '../kernel/index.js';
 import { requireProject } from '../kernel/index.js';
 import { listVisibleProjects } from './project-list.js';
 import { projectSettingsRoutes } from './project-settings.routes.js';
@@ -43,7 +43,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const v2 = async (caller: Caller, project: ProjectRow, view = ownView(caller)) =>
     (await toProjectViewsV2(db, caller, [{ project, view }], now()))[0]!;
   /** The caller's view of a project after a change (re-read through the access rules). */
-  const fresh = async (caller: Caller, uid: string) => requireProject(db, caller, uid, 'view');
+  const fresh = async (caller: Caller, project: ProjectRow) => requireProject(db, caller, project.uid, 'view');
 
   return async (app) => {
     app.post(
@@ -95,7 +95,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/projects/:projectUid',
       {
-        config: { access: PROJECT_READERS },
+        config: { access: onProject(PROJECT_READERS, 'view') },
         schema: {
           tags: TAGS,
           operationId: 'getProject',
@@ -106,16 +106,15 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const caller = callerOf(request);
-        const access = await requireProject(db, caller, request.params.projectUid, 'view');
-        return v1(caller, access.project, access.view);
+        const access = projectAccessOf(request);
+        return v1(callerOf(request), access.project, access.view);
       },
     );
 
     app.patch(
       '/v1/projects/:projectUid',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'edit') },
         schema: {
           tags: TAGS,
           operationId: 'patchProject',
@@ -129,8 +128,8 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        await patchProject(deps, caller, request.params.projectUid, request.body);
-        const access = await fresh(caller, request.params.projectUid);
+        const project = await patchProject(deps, caller, projectAccessOf(request), request.body);
+        const access = await fresh(caller, project);
         return v1(caller, access.project, access.view);
       },
     );
@@ -142,7 +141,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       app.put(
         `/${version}/projects/:projectUid`,
         {
-          config: { access: PROJECT_EDITORS },
+          config: { access: onProject(PROJECT_EDITORS, 'edit') },
           schema: {
             tags: TAGS,
             operationId,
@@ -157,8 +156,8 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
         async (request) => {
           const caller = callerOf(request);
-          await editProject(deps, caller, request.params.projectUid, request.body);
-          const access = await fresh(caller, request.params.projectUid);
+          const project = await editProject(deps, caller, projectAccessOf(request), request.body);
+          const access = await fresh(caller, project);
           return v2(caller, access.project, access.view);
         },
       );
@@ -167,7 +166,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/v1/projects/:projectUid',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'delete', { includeDeleted: true }) },
         schema: {
           tags: TAGS,
           operationId: 'deleteProject',
@@ -179,7 +178,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await deleteProject(deps, callerOf(request), request.params.projectUid, request.query.purge);
+        await deleteProject(deps, callerOf(request), projectAccessOf(request), request.query.purge);
         return reply.code(204).send();
       },
     );
@@ -187,7 +186,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.patch(
       '/v1/projects/:projectUid/restore',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'delete', { includeDeleted: true }) },
         schema: {
           tags: TAGS,
           operationId: 'restoreProject',
@@ -199,7 +198,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const project = await restoreProject(deps, caller, request.params.projectUid);
+        const project = await restoreProject(deps, caller, projectAccessOf(request));
         return v1(caller, project);
       },
     );
@@ -207,7 +206,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/setStatus',
       {
-        config: { access: PROJECT_EDITORS },
+        config: { access: onProject(PROJECT_EDITORS, 'setStatus') },
         schema: {
           tags: TAGS,
           operationId: 'setProjectStatus',
@@ -219,7 +218,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        await setProjectStatus(deps, callerOf(request), request.params.projectUid, request.body.status);
+        await setProjectStatus(deps, callerOf(request), projectAccessOf(request), request.body.status);
         return reply.code(204).send();
       },
     );
@@ -227,7 +226,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/clone',
       {
-        config: { access: PROJECT_CREATORS },
+        config: { access: onProject(PROJECT_CREATORS, 'clone') },
         schema: {
           tags: TAGS,
           operationId: 'cloneProject',
@@ -241,7 +240,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const project = await cloneProject(deps, caller, request.params.projectUid, request.body.name);
+        const project = await cloneProject(deps, caller, projectAccessOf(request), request.body.name);
         return reply.code(201).send(await v1(caller, project));
       },
     );

@@ -4,7 +4,6 @@ import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import type { ProjectStatus, ProjectsTable } from '../../../db/tables/projects.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
-import { hasRight } from '../../../domain/users/role-settings.js';
 import type { Caller } from '../../../http/access.js';
 import { ApiError, forbidden, invalid, notFound } from '../../../errors/index.js';
 import { releaseStoredFiles } from '../../../storage/stored-files.js';
@@ -13,11 +12,10 @@ import { assertLanguage, assertLanguages } from '../../../domain/languages/langu
 import { assertRequiredValuesSet, writeCustomFieldValues } from '../custom-field-instances/index.js';
 import type { CustomFieldInstanceInput } from '../custom-field-instances/index.js';
 import type { ProjectAccess, ProjectRow } from '../kernel/index.js';
-import { requireProject } from '../kernel/index.js';
 import { resolveOwner, resolveReference, resolveWorkflowSteps } from '../kernel/index.js';
 import type { ProjectReferenceKind } from '../kernel/index.js';
 import { emitProjectEvents, parseSettings } from '../kernel/index.js';
-import { insertProject } from './projects.repository.js';
+import { insertProject, workflowStepIdsOf } from './projects.repository.js';
 import { projectTargetLanguages } from '../kernel/index.js';
 import type { CreateProjectV3Body, EditProjectV2Body, IdReference, PatchProjectBody } from './projects.schemas.js';
 
@@ -32,16 +30,20 @@ import type { CreateProjectV3Body, EditProjectV2Body, IdReference, PatchProjectB
 /** Statuses only the vendor a project is shared with sets (docs/projects.md). */
 const VENDOR_STATUSES: readonly ProjectStatus[] = ['ACCEPTED_BY_VENDOR', 'DECLINED_BY_VENDOR', 'COMPLETED_BY_VENDOR'];
 
-/** Whether `access` may move the project to `status`: the buyer's editors set the buyer statuses, the vendor the vendor ones. */
+/**
+ * Whether `access` may move the project to `status`: those who may edit it set the buyer
+ * statuses, the vendor it is shared with (`setVendorStatus`) the vendor ones.
+ */
 export function assertStatusAllowed(access: ProjectAccess, status: ProjectStatus): void {
-  const vendorStatus = VENDOR_STATUSES.includes(status);
-  if (access.view === 'VENDOR') {
-    if (!vendorStatus) throw forbidden(`A vendor sets only the statuses ${VENDOR_STATUSES.join(', ')}.`);
-    return;
-  }
-  if (!access.canEdit) throw forbidden('You may see this project but not change it.');
-  if (vendorStatus)
+  const may = access.permissions;
+  if (VENDOR_STATUSES.includes(status)) {
+    if (may.has('setVendorStatus')) return;
+    if (!may.has('edit')) throw forbidden('You may see this project but not change it.');
     throw invalid(`${status} is set by the vendor the project is shared with.`, [{ field: 'status', message: 'set by the vendor' }]);
+  }
+  if (may.has('edit')) return;
+  if (may.has('setVendorStatus')) throw forbidden(`A vendor sets only the statuses ${VENDOR_STATUSES.join(', ')}.`);
+  throw forbidden('You may see this project but not change it.');
 }
 
 function assertName(name: string, field = 'name'): string {
@@ -162,13 +164,13 @@ type EditInput = {
   customFields?: readonly CustomFieldInstanceInput[] | undefined;
 } & Partial<Record<SetupField, IdReference | null | undefined>>;
 
-/** PUT v2 / v3: the body replaces the project's editable fields (docs/projects.md, "Edit"). */
-export function editProject(deps: AppDeps, caller: Caller, uid: string, body: EditProjectV2Body): Promise<ProjectRow> {
+/** PUT v2 / v3 of a project the caller may edit: the body replaces its editable fields (docs/projects.md, "Edit"). */
+export function editProject(deps: AppDeps, caller: Caller, access: ProjectAccess, body: EditProjectV2Body): Promise<ProjectRow> {
   assertNoLqaProfiles(body.lqaProfiles);
   return applyEdit(
     deps,
     caller,
-    uid,
+    access,
     {
       ...body,
       purchaseOrder: body.purchaseOrder ?? null,
@@ -182,14 +184,14 @@ export function editProject(deps: AppDeps, caller: Caller, uid: string, body: Ed
   );
 }
 
-/** PATCH v1: fields left out keep their values; null clears. */
-export function patchProject(deps: AppDeps, caller: Caller, uid: string, body: PatchProjectBody): Promise<ProjectRow> {
+/** PATCH v1 of a project the caller may edit: fields left out keep their values; null clears. */
+export function patchProject(deps: AppDeps, caller: Caller, access: ProjectAccess, body: PatchProjectBody): Promise<ProjectRow> {
   if (body.machineTranslateSettings || body.machineTranslateSettingsPerLangs?.length) {
     throw new ApiError('invalid', 'ReferenceNotFound', 'Machine translation settings do not exist in this organization yet.', {
       details: [{ field: 'machineTranslateSettings', message: 'not found' }],
     });
   }
-  return applyEdit(deps, caller, uid, body, false);
+  return applyEdit(deps, caller, access, body, false);
 }
 
 const METADATA_COLUMNS = [
@@ -217,10 +219,9 @@ export function editEvents(before: ProjectRow, after: ProjectRow): WebhookEvent[
   return events;
 }
 
-async function applyEdit(deps: AppDeps, caller: Caller, uid: string, input: EditInput, replace: boolean): Promise<ProjectRow> {
+async function applyEdit(deps: AppDeps, caller: Caller, access: ProjectAccess, input: EditInput, replace: boolean): Promise<ProjectRow> {
   const db = deps.database.db;
   if (input.name !== undefined) assertName(input.name);
-  const access = await requireProject(db, caller, uid, 'edit');
   const before = access.project;
   if (input.status !== undefined && input.status !== before.status) assertStatusAllowed(access, input.status);
   const now = deps.clock().toISOString();
@@ -264,9 +265,9 @@ async function applyEdit(deps: AppDeps, caller: Caller, uid: string, input: Edit
 
 // ---- status
 
-export async function setProjectStatus(deps: AppDeps, caller: Caller, uid: string, status: ProjectStatus): Promise<void> {
+/** Moves a project the caller sees to `status`, when assertStatusAllowed lets them. */
+export async function setProjectStatus(deps: AppDeps, caller: Caller, access: ProjectAccess, status: ProjectStatus): Promise<void> {
   const db = deps.database.db;
-  const access = await requireProject(db, caller, uid, 'view');
   assertStatusAllowed(access, status);
   if (access.project.status === status) return;
   await db.transaction().execute(async (trx) => {
@@ -283,29 +284,14 @@ export async function setProjectStatus(deps: AppDeps, caller: Caller, uid: strin
 // ---- delete, purge, restore
 
 /**
- * A project of the caller's organization by uid, deleted or not, that the caller may delete: the
- * recycle bin of restore and purge. Others' deleted projects stay invisible (404).
+ * Soft delete (the project goes to the recycle bin) or, with `purge`, removal of the project and
+ * its files for good, also from the recycle bin (the route reaches deleted projects too: a project
+ * already in the bin is found only to purge it).
  */
-async function deletableProject(db: Kysely<DB>, caller: Caller, uid: string): Promise<ProjectRow> {
-  const project = await db
-    .selectFrom('projects')
-    .selectAll()
-    .where('uid', '=', uid)
-    .where('organizationId', '=', caller.organizationId)
-    .executeTakeFirst();
-  if (!project) throw notFound('Project');
-  if (project.deletedAt === null) return (await requireProject(db, caller, uid, 'delete')).project;
-  const own = String(project.ownerId) === caller.userId || String(project.createdById) === caller.userId;
-  const allowed =
-    caller.role === 'ADMIN' || (caller.role === 'PROJECT_MANAGER' && (own || hasRight(caller.role, caller.settings, 'projectDeleteOther')));
-  if (!allowed) throw notFound('Project');
-  return project;
-}
-
-/** Soft delete (the project goes to the recycle bin) or, with `purge`, removal of the project and its files for good. */
-export async function deleteProject(deps: AppDeps, caller: Caller, uid: string, purge: boolean): Promise<void> {
+export async function deleteProject(deps: AppDeps, caller: Caller, access: ProjectAccess, purge: boolean): Promise<void> {
   const db = deps.database.db;
-  const project = purge ? await deletableProject(db, caller, uid) : (await requireProject(db, caller, uid, 'delete')).project;
+  const project = access.project;
+  if (!purge && project.deletedAt !== null) throw notFound('Project');
   const projectId = project.id;
   const sha256s = await db.transaction().execute(async (trx) => {
     if (project.deletedAt === null) await emitProjectEvents(deps, trx, caller, projectId, ['PROJECT_DELETED']);
@@ -339,9 +325,9 @@ async function projectFileHashes(trx: Kysely<DB>, projectId: string): Promise<st
 }
 
 /** Brings a project back from the recycle bin and out of the archive (docs/projects.md). */
-export async function restoreProject(deps: AppDeps, caller: Caller, uid: string): Promise<ProjectRow> {
+export async function restoreProject(deps: AppDeps, caller: Caller, access: ProjectAccess): Promise<ProjectRow> {
   const db = deps.database.db;
-  const project = await deletableProject(db, caller, uid);
+  const project = access.project;
   if (project.deletedAt === null && !bool(project.archived)) return project;
   const row = await db.transaction().execute(async (trx) => {
     const restored = await trx
@@ -360,28 +346,22 @@ export async function restoreProject(deps: AppDeps, caller: Caller, uid: string)
 // ---- clone
 
 /**
- * A new project with the source's languages, workflow steps, setup references and settings, owned
- * by the caller, status NEW; jobs, reference files, providers and the vendor are not copied.
+ * A new project with the languages, workflow steps, setup references and settings of a project
+ * the caller sees, owned by the caller, status NEW; jobs, reference files, providers and the
+ * vendor are not copied (the table's `clone`: a vendor's users do not clone the buyer's projects).
  */
-export async function cloneProject(deps: AppDeps, caller: Caller, uid: string, name: string): Promise<ProjectRow> {
+export async function cloneProject(deps: AppDeps, caller: Caller, access: ProjectAccess, name: string): Promise<ProjectRow> {
   const db = deps.database.db;
   assertName(name);
-  const source = (await requireProject(db, caller, uid, 'view')).project;
-  if (source.organizationId !== caller.organizationId) throw notFound('Project');
+  const source = access.project;
   const now = deps.clock().toISOString();
   const clone = await db.transaction().execute(async (trx) => {
-    const steps = await trx
-      .selectFrom('projectWorkflowSteps')
-      .select('workflowStepId')
-      .where('projectId', '=', source.id)
-      .orderBy('workflowLevel')
-      .execute();
     const row = await insertProject(trx, {
       organizationId: caller.organizationId,
       name,
       sourceLang: source.sourceLang,
       targetLangs: await projectTargetLanguages(trx, source.id),
-      workflowStepIds: steps.map((s) => s.workflowStepId),
+      workflowStepIds: await workflowStepIdsOf(trx, source.id),
       ownerId: caller.isBot ? null : caller.userId,
       createdById: caller.userId,
       now,

@@ -7,16 +7,15 @@ import type { DB } from '../../../db/schema.js';
 import { templateTargetLangs } from '../kernel/index.js';
 import type { TemplateRow } from '../kernel/index.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
-import { hasRight } from '../../../domain/users/role-settings.js';
 import type { Caller } from '../../../http/access.js';
-import { forbidden, invalid } from '../../../errors/index.js';
+import { ApiError, invalid } from '../../../errors/index.js';
 import { assertLanguage } from '../../../domain/languages/language-validation.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
-import type { ProjectRow } from '../kernel/index.js';
+import type { JobRow, ProjectRow } from '../kernel/index.js';
 import { resolveReference, resolveWorkflowSteps } from '../kernel/index.js';
 import type { ProjectReferenceKind } from '../kernel/index.js';
 import { SETTINGS_KEYS, parseSettings } from '../kernel/index.js';
-import { insertProject } from './projects.repository.js';
+import { insertProject, jobsByIds, jobsOfProject } from './projects.repository.js';
 import { copyCustomFieldValues } from '../custom-field-instances/index.js';
 import { assertRequiredValuesSet } from '../custom-field-instances/index.js';
 import { IdReference } from './projects.schemas.js';
@@ -49,12 +48,6 @@ export const CreateFromTemplateAsyncBody = Type.Object({
   ...CreateFromTemplateBody.properties,
   callbackUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
 });
-
-/** Project managers create projects only with the projectCreate right. */
-export function assertMayCreateProjects(caller: Caller): void {
-  if (caller.role === 'PROJECT_MANAGER' && !hasRight(caller.role, caller.settings, 'projectCreate'))
-    throw forbidden('Creating projects needs the projectCreate right.');
-}
 
 /** Languages of the new project: the body's, else the template's (checked before anything is written). */
 export function projectLanguages(template: TemplateRow, body: CreateFromTemplateBody): { sourceLang: string; targetLangs: string[] } {
@@ -165,6 +158,18 @@ export async function createProjectFromTemplate(
   return project;
 }
 
+/** createProjectFromTemplate in a transaction of its own (the synchronous applyTemplate). */
+export async function makeProjectFromTemplate(
+  deps: AppDeps,
+  caller: Caller,
+  template: TemplateRow,
+  body: CreateFromTemplateBody,
+): Promise<ProjectRow> {
+  const project = await deps.database.db.transaction().execute((trx) => createProjectFromTemplate(deps, trx, caller, template, body));
+  deps.taskWakeup.notify();
+  return project;
+}
+
 // ---- providers from the template
 
 interface JobToAssign {
@@ -231,4 +236,39 @@ export async function assignTemplateProviders(
     });
   }
   return jobs.map((j) => j.id);
+}
+
+/**
+ * assignProviders: the template's providers assigned to the project's jobs (only those of
+ * `jobUids` when given; 404 naming one that is not the project's), in one transaction. Answers
+ * the jobs as they are afterwards, by id.
+ */
+export async function assignProvidersFromTemplate(
+  deps: AppDeps,
+  caller: Caller,
+  project: ProjectRow,
+  template: TemplateRow,
+  jobUids: readonly string[] | null,
+): Promise<JobRow[]> {
+  const db = deps.database.db;
+  const jobs = await jobsOfProject(db, project.id, jobUids);
+  const missing = jobUids?.find((uid) => !jobs.some((j) => j.uid === uid));
+  if (missing)
+    throw new ApiError('not_found', 'ResourceNotFound', `Job ${missing} is not a job of this project.`, {
+      details: [{ field: 'jobs', message: `unknown uid "${missing}"` }],
+    });
+  await db.transaction().execute((trx) =>
+    assignTemplateProviders(
+      deps,
+      trx,
+      caller,
+      template,
+      jobs.map((j) => ({ id: j.id, uid: j.uid, targetLang: j.targetLang, workflowLevel: j.workflowLevel })),
+    ),
+  );
+  deps.taskWakeup.notify();
+  return jobsByIds(
+    db,
+    jobs.map((j) => j.id),
+  );
 }

@@ -2,14 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf, roles } from '../../../http/access.js';
-import type { Access, Caller } from '../../../http/access.js';
-import { ApiError, forbidden, notFound } from '../../../errors/index.js';
+import type { Access } from '../../../http/access.js';
+import { ApiError, notFound } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { octetStreamBody, uploadFilename } from '../../../http/uploads.js';
 import { putUpload } from '../../../storage/stored-files.js';
 import { toUserReference } from '../../identity/users/index.js';
-import { mayWriteReferences, requireProjectForReferences } from './reference-access.js';
-import type { ProjectReferenceAccess } from './reference-access.js';
+import { onProject, projectAccessOf } from '../kernel/index.js';
+import type { ProjectAccess } from '../kernel/index.js';
+import { assertDeletable } from './reference-access.js';
 import { findReferenceById, findReferences, listReferences, referenceCreators } from './reference-files.repository.js';
 import type { ReferenceFileRow, ReferenceOwner } from './reference-files.repository.js';
 import {
@@ -42,28 +43,16 @@ const READERS: Access = roles('ADMIN', 'PROJECT_MANAGER', 'GUEST', 'SUBMITTER', 
 const TAGS = ['Project Reference File'];
 const INTEGER_ID = /^[0-9]{1,18}$/;
 
-const ownerOf = (access: ProjectReferenceAccess): ReferenceOwner => ({ kind: 'project', id: access.project.id });
+const ownerOf = (access: ProjectAccess): ReferenceOwner => ({ kind: 'project', id: access.project.id });
 
 /** The rows of the selected ids, all of them the project's; 400 naming those that are not. */
-async function selectedReferences(
-  deps: AppDeps,
-  access: ProjectReferenceAccess,
-  selection: ProjectReferenceSelection,
-): Promise<ReferenceFileRow[]> {
+async function selectedReferences(deps: AppDeps, access: ProjectAccess, selection: ProjectReferenceSelection): Promise<ReferenceFileRow[]> {
   const ids = distinct(selection.referenceFiles.map((r) => r.id));
   const rows = await findReferences(deps.database.db, ownerOf(access), { ids });
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw notOwnedReferences(missing, ownerOf(access));
   return rows;
-}
-
-/** Description: a vendor's users may delete only the references they created. */
-function assertDeletable(caller: Caller, access: ProjectReferenceAccess, rows: readonly ReferenceFileRow[]): void {
-  if (!access.asVendor) return;
-  const others = rows.filter((r) => String(r.createdById) !== caller.userId);
-  if (others.length)
-    throw forbidden(`Users of a vendor may delete only their own reference files; ${others.map((r) => r.id).join(', ')} are not yours.`);
 }
 
 function isOctetStream(request: FastifyRequest): boolean {
@@ -78,7 +67,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.post(
       '/v2/projects/:projectUid/references',
       {
-        config: { access: WRITERS },
+        config: { access: onProject(WRITERS, 'writeReferences') },
         schema: {
           tags: TAGS,
           operationId: 'createReferenceFiles',
@@ -92,7 +81,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const access = await requireProjectForReferences(db, caller, request.params.projectUid, 'write');
+        const access = projectAccessOf(request);
         const upload = await readMultipartUpload(deps, request);
         const rows = await createReferences(deps, caller, access.project.organizationId, ownerOf(access), upload);
         return reply.code(201).send({ referenceFiles: await toProjectReferenceDtos(db, rows) });
@@ -102,7 +91,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.post(
       '/v1/projects/:projectUid/references',
       {
-        config: { access: WRITERS },
+        config: { access: onProject(WRITERS, 'writeReferences') },
         schema: {
           tags: TAGS,
           operationId: 'createReferenceFile',
@@ -118,7 +107,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const access = await requireProjectForReferences(db, caller, request.params.projectUid, 'write');
+        const access = projectAccessOf(request);
         let rows: ReferenceFileRow[];
         if (isOctetStream(request)) {
           const filename = uploadFilename(request);
@@ -142,7 +131,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.get(
       '/v1/projects/:projectUid/references',
       {
-        config: { access: READERS },
+        config: { access: onProject(READERS, 'readReferences') },
         schema: {
           tags: TAGS,
           operationId: 'listReferenceFiles',
@@ -155,8 +144,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request) => {
-        const caller = callerOf(request);
-        const access = await requireProjectForReferences(db, caller, request.params.projectUid, 'read');
+        const access = projectAccessOf(request);
         const { pageNumber, pageSize, filename, dateCreatedSince, createdBy, sort, order } = request.query;
         const page = { pageNumber, pageSize };
         const { rows, total } = await listReferences(
@@ -165,7 +153,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           { filename, dateCreatedSince, createdByUid: createdBy, sort, order },
           page,
         );
-        const canCreate = WRITERS.roles!.includes(caller.role) && mayWriteReferences(access);
+        const canCreate = access.permissions.has('writeReferences');
         return { ...toPage(await toProjectReferenceDtos(db, rows), total, page), access: { canCreate } };
       },
     );
@@ -173,7 +161,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.get(
       '/v1/projects/:projectUid/references/creators',
       {
-        config: { access: READERS },
+        config: { access: onProject(READERS, 'readReferences') },
         schema: {
           tags: TAGS,
           operationId: 'listReferenceFileCreators',
@@ -186,8 +174,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request) => {
-        const access = await requireProjectForReferences(db, callerOf(request), request.params.projectUid, 'read');
-        const users = await referenceCreators(db, access.project.id, request.query.userName);
+        const users = await referenceCreators(db, projectAccessOf(request).project.id, request.query.userName);
         return { users: users.map(toUserReference) };
       },
     );
@@ -195,7 +182,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.post(
       '/v1/projects/:projectUid/references/download',
       {
-        config: { access: READERS },
+        config: { access: onProject(READERS, 'readReferences') },
         schema: {
           tags: TAGS,
           operationId: 'batchDownloadReferenceFiles',
@@ -208,7 +195,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const access = await requireProjectForReferences(db, callerOf(request), request.params.projectUid, 'read');
+        const access = projectAccessOf(request);
         const rows = await selectedReferences(deps, access, request.body);
         return sendReferences(deps, reply, rows, `${access.project.name}-references.zip`);
       },
@@ -217,7 +204,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.get(
       '/v1/projects/:projectUid/references/:referenceFileId',
       {
-        config: { access: READERS },
+        config: { access: onProject(READERS, 'readReferences') },
         schema: {
           tags: TAGS,
           operationId: 'downloadReference',
@@ -228,9 +215,8 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const access = await requireProjectForReferences(db, callerOf(request), request.params.projectUid, 'read');
         const id = request.params.referenceFileId;
-        const row = INTEGER_ID.test(id) ? await findReferenceById(db, ownerOf(access), id) : undefined;
+        const row = INTEGER_ID.test(id) ? await findReferenceById(db, ownerOf(projectAccessOf(request)), id) : undefined;
         if (!row) throw notFound('Reference file');
         return sendReferences(deps, reply, [row], row.filename);
       },
@@ -239,7 +225,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.delete(
       '/v1/projects/:projectUid/references',
       {
-        config: { access: WRITERS },
+        config: { access: onProject(WRITERS, 'writeReferences') },
         schema: {
           tags: TAGS,
           operationId: 'batchDeleteReferenceFiles',
@@ -251,10 +237,9 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const caller = callerOf(request);
-        const access = await requireProjectForReferences(db, caller, request.params.projectUid, 'write');
+        const access = projectAccessOf(request);
         const rows = await selectedReferences(deps, access, request.body);
-        assertDeletable(caller, access, rows);
+        assertDeletable(callerOf(request), access, rows);
         await deleteReferenceRows(deps, rows);
         return reply.code(204).send();
       },

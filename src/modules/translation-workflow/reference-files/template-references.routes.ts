@@ -3,8 +3,8 @@ import type { AppDeps } from '../../../deps.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
 import { toPage } from '../../../http/paging.js';
-import { requireTemplateForReferences } from './reference-access.js';
-import type { TemplateRow } from './reference-access.js';
+import { onTemplate, templateAccessOf } from '../kernel/index.js';
+import type { TemplateRow } from '../kernel/index.js';
 import { findReferences, listReferences } from './reference-files.repository.js';
 import type { ReferenceFileRow, ReferenceOwner } from './reference-files.repository.js';
 import {
@@ -64,7 +64,7 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
     app.post(
       '/v1/projectTemplates/:projectTemplateUid/references',
       {
-        config: { access: WRITERS },
+        config: { access: onTemplate(WRITERS, 'writeReferences') },
         schema: {
           tags: TAGS,
           operationId: 'createProjectTemplateReferenceFiles',
@@ -78,7 +78,7 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const template = await requireTemplateForReferences(db, caller, request.params.projectTemplateUid, 'write');
+        const { template } = templateAccessOf(request);
         const upload = await readMultipartUpload(deps, request);
         const rows = await createReferences(deps, caller, template.organizationId, ownerOf(template), upload);
         return reply.code(201).send({ referenceFiles: await toTemplateReferenceDtos(db, caller.organizationId, rows) });
@@ -88,7 +88,7 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
     app.get(
       '/v1/projectTemplates/:projectTemplateUid/references',
       {
-        config: { access: READERS },
+        config: { access: onTemplate(READERS, 'readReferences') },
         schema: {
           tags: TAGS,
           operationId: 'listProjectTemplateReferenceFiles',
@@ -102,7 +102,7 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
       },
       async (request) => {
         const caller = callerOf(request);
-        const template = await requireTemplateForReferences(db, caller, request.params.projectTemplateUid, 'read');
+        const { template } = templateAccessOf(request);
         const { pageNumber, pageSize, filename, sort, order } = request.query;
         const page = { pageNumber, pageSize };
         const { rows, total } = await listReferences(db, ownerOf(template), { filename, sort, order }, page);
@@ -113,7 +113,7 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
     app.post(
       '/v1/projectTemplates/:projectTemplateUid/references/download',
       {
-        config: { access: READERS },
+        config: { access: onTemplate(READERS, 'readReferences') },
         schema: {
           tags: TAGS,
           operationId: 'batchDownloadProjectTemplateReferenceFiles',
@@ -126,7 +126,7 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
         },
       },
       async (request, reply) => {
-        const template = await requireTemplateForReferences(db, callerOf(request), request.params.projectTemplateUid, 'read');
+        const { template } = templateAccessOf(request);
         const rows = await selectedReferences(
           deps,
           template,
@@ -139,7 +139,7 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
     app.get(
       '/v1/projectTemplates/:projectTemplateUid/references/:referenceFileId',
       {
-        config: { access: READERS },
+        config: { access: onTemplate(READERS, 'readReferences') },
         schema: {
           tags: TAGS,
           operationId: 'downloadProjectTemplateReference',
@@ -151,7 +151,7 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
         },
       },
       async (request, reply) => {
-        const template = await requireTemplateForReferences(db, callerOf(request), request.params.projectTemplateUid, 'read');
+        const { template } = templateAccessOf(request);
         const rows = await selectedReferences(deps, template, [request.params.referenceFileId], true);
         return sendReferences(deps, reply, rows, rows[0]!.filename);
       },
@@ -160,7 +160,7 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
     app.delete(
       '/v1/projectTemplates/:projectTemplateUid/references',
       {
-        config: { access: WRITERS },
+        config: { access: onTemplate(WRITERS, 'writeReferences') },
         schema: {
           tags: TAGS,
           operationId: 'batchDeleteProjectTemplateReferenceFiles',
@@ -172,7 +172,7 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
         },
       },
       async (request, reply) => {
-        const template = await requireTemplateForReferences(db, callerOf(request), request.params.projectTemplateUid, 'write');
+        const { template } = templateAccessOf(request);
         const rows = await selectedReferences(
           deps,
           template,

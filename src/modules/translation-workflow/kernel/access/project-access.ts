@@ -229,7 +229,7 @@ function accessOf(facts: ProjectFacts, caller: Caller, permissions: ReadonlySet<
  * The project `uid` with the facts its relations need, in one query: any live project of the
  * caller's organization or shared with it as a vendor, or one the caller is a provider in.
  */
-async function loadProjectFacts(db: Kysely<DB>, caller: Caller, uid: string): Promise<ProjectFacts | null> {
+async function loadProjectFacts(db: Kysely<DB>, caller: Caller, uid: string, includeDeleted: boolean): Promise<ProjectFacts | null> {
   const row = await db
     .selectFrom('projects')
     .leftJoin('clients', 'clients.id', 'projects.clientId')
@@ -257,7 +257,7 @@ async function loadProjectFacts(db: Kysely<DB>, caller: Caller, uid: string): Pr
         : sql<string | null>`null`.as('guestClientId'),
     ])
     .where('projects.uid', '=', uid)
-    .where('projects.deletedAt', 'is', null)
+    .$if(!includeDeleted, (query) => query.where('projects.deletedAt', 'is', null))
     .executeTakeFirst();
   if (!row) return null;
   const { clientUid, businessUnitUid, vendorOrganizationId, creatorRole, callerIsProvider, guestClientId, ...project } = row;
@@ -272,9 +272,17 @@ async function loadProjectFacts(db: Kysely<DB>, caller: Caller, uid: string): Pr
   };
 }
 
-/** The project `uid` as `caller` may reach it, or null (unknown, deleted, or not visible to them). */
-export async function findVisibleProject(db: Kysely<DB>, caller: Caller, uid: string): Promise<ProjectAccess | null> {
-  const facts = await loadProjectFacts(db, caller, uid);
+/**
+ * The project `uid` as `caller` may reach it, or null (unknown, deleted, or not visible to them).
+ * `includeDeleted` finds projects in the recycle bin too (purging and restoring them).
+ */
+export async function findVisibleProject(
+  db: Kysely<DB>,
+  caller: Caller,
+  uid: string,
+  options: { includeDeleted?: boolean } = {},
+): Promise<ProjectAccess | null> {
+  const facts = await loadProjectFacts(db, caller, uid, options.includeDeleted === true);
   if (!facts) return null;
   const permissions = projectPermissions(facts, caller);
   return reveals('project', permissions) ? accessOf(facts, caller, permissions) : null;
@@ -296,6 +304,12 @@ export function projectForbidden(need: ProjectPermission) {
     default:
       return forbidden('You may see this project but not change it.');
   }
+}
+
+/** 403 unless the caller holds `need` on the project they already reached (a second permission a request needs). */
+export function requireProjectPermission(access: ProjectAccess, need: ProjectPermission): ProjectAccess {
+  if (!access.permissions.has(need)) throw projectForbidden(need);
+  return access;
 }
 
 /**

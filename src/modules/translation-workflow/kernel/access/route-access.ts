@@ -26,8 +26,8 @@ export const PROJECT_READERS: Access = AUTHENTICATED;
 export const PROJECT_EDITORS: Access = roles('ADMIN', 'PROJECT_MANAGER');
 /** Creating projects from nothing (create v3, clone): ADMIN, and PROJECT_MANAGER with projectCreate. */
 export const PROJECT_CREATORS: Access = { roles: ['ADMIN', 'PROJECT_MANAGER'], right: 'projectCreate' };
-/** Creating projects from a template: also SUBMITTER (the submitter portal); PMs need projectCreate (checked per request). */
-export const TEMPLATE_PROJECT_CREATORS: Access = roles('ADMIN', 'PROJECT_MANAGER', 'SUBMITTER');
+/** Creating projects from a template: also SUBMITTER (the submitter portal); project managers need projectCreate. */
+export const TEMPLATE_PROJECT_CREATORS: Access = { roles: ['ADMIN', 'PROJECT_MANAGER', 'SUBMITTER'], right: 'projectCreate' };
 
 /** The view kind of a project of the caller's own organization. */
 export function ownView(caller: Caller): ProjectViewKind {
@@ -37,9 +37,28 @@ export function ownView(caller: Caller): ProjectViewKind {
 type RouteRoles = Access | readonly UserRole[];
 const rolesOf = (who: RouteRoles): Access => (Array.isArray(who) ? { roles: who as readonly UserRole[] } : (who as Access));
 
+export interface ProjectRouteOptions {
+  /** The path parameter naming the project (default `projectUid`). */
+  readonly param?: string;
+  /** The project may be in the recycle bin (purge, restore). */
+  readonly includeDeleted?: boolean;
+  /** A template the path names too, and what the route needs on it (a template applied to the project). */
+  readonly template?: { readonly need: TemplatePermission; readonly param: string };
+}
+
 /** A route on one project (`:projectUid`) that needs `need` on it. */
-export function onProject(who: RouteRoles, need: ProjectPermission, param = 'projectUid'): Access {
-  return { ...rolesOf(who), record: { kind: 'project', need, params: { project: param } } };
+export function onProject(who: RouteRoles, need: ProjectPermission, options: string | ProjectRouteOptions = {}): Access {
+  const { param = 'projectUid', includeDeleted, template } = typeof options === 'string' ? { param: options } : options;
+  return {
+    ...rolesOf(who),
+    record: {
+      kind: 'project',
+      need,
+      params: { project: param },
+      ...(includeDeleted ? { includeDeleted } : {}),
+      ...(template ? { also: { kind: 'template', need: template.need, params: { template: template.param } } } : {}),
+    },
+  };
 }
 
 /** A route on one job of a project (`:projectUid/jobs/:jobUid`) that needs `need` on the job. */
@@ -74,16 +93,26 @@ function pathParam(request: FastifyRequest, name: string): string {
   return value;
 }
 
-/** Loads and checks the record a route declares (404 or 403 by the table), for any database handle. */
+/**
+ * Loads and checks the record a route declares (404 or 403 by the table), then the second record
+ * it names, if any; for any database handle.
+ */
 export async function loadDeclaredRecord(
   db: Kysely<DB>,
   caller: Caller,
   rule: RecordRule,
   param: (name: string) => string,
 ): Promise<LoadedRecord> {
+  const first = await loadOneRecord(db, caller, rule, param);
+  return rule.also ? { ...first, ...(await loadOneRecord(db, caller, rule.also, param)) } : first;
+}
+
+async function loadOneRecord(db: Kysely<DB>, caller: Caller, rule: RecordRule, param: (name: string) => string): Promise<LoadedRecord> {
   switch (rule.kind) {
     case 'project': {
-      const project = await findVisibleProject(db, caller, param(rule.params['project']!));
+      const project = await findVisibleProject(db, caller, param(rule.params['project']!), {
+        includeDeleted: rule.includeDeleted === true,
+      });
       if (!project) throw notFound('Project');
       const need = rule.need as ProjectPermission;
       if (!project.permissions.has(need)) throw projectForbidden(need);

@@ -34,28 +34,40 @@ describe('the permission table', () => {
 
   it.each([
     // role, rights, relations holding, expected project permissions
-    ['ADMIN', {}, ['organization'], ['createJobs', 'delete', 'edit', 'readReferences', 'view', 'writeReferences']],
-    ['ADMIN', {}, ['vendor'], ['readReferences', 'setVendorStatus', 'view']],
-    ['ADMIN', {}, ['vendor', 'vendorUploader'], ['readReferences', 'setVendorStatus', 'view', 'writeReferences']],
+    [
+      'ADMIN',
+      {},
+      ['organization'],
+      ['clone', 'createJobs', 'delete', 'edit', 'readReferences', 'setStatus', 'translate', 'view', 'writeReferences'],
+    ],
+    ['ADMIN', {}, ['vendor'], ['readReferences', 'setStatus', 'setVendorStatus', 'view']],
+    ['ADMIN', {}, ['vendor', 'vendorUploader'], ['readReferences', 'setStatus', 'setVendorStatus', 'view', 'writeReferences']],
     [
       'PROJECT_MANAGER',
       noOtherRights,
       ['organization', 'owner', 'managed'],
-      ['createJobs', 'delete', 'edit', 'readReferences', 'view', 'writeReferences'],
+      ['clone', 'createJobs', 'delete', 'edit', 'readReferences', 'setStatus', 'translate', 'view', 'writeReferences'],
     ],
     ['PROJECT_MANAGER', noOtherRights, ['organization', 'managed'], []],
-    ['PROJECT_MANAGER', {}, ['organization', 'managed'], ['createJobs', 'delete', 'edit', 'readReferences', 'view', 'writeReferences']],
+    [
+      'PROJECT_MANAGER',
+      {},
+      ['organization', 'managed'],
+      ['clone', 'createJobs', 'delete', 'edit', 'readReferences', 'setStatus', 'translate', 'view', 'writeReferences'],
+    ],
     [
       'PROJECT_MANAGER',
       { projectEditOther: false, projectDeleteOther: false },
       ['organization', 'managed'],
-      ['readReferences', 'view', 'writeReferences'],
+      ['clone', 'readReferences', 'view', 'writeReferences'],
     ],
     // Outside the manager's client/business unit lists: edit rights alone reveal nothing.
-    ['PROJECT_MANAGER', {}, ['organization'], ['createJobs', 'delete', 'edit']],
-    ['PROJECT_MANAGER', {}, ['vendor'], ['readReferences', 'setVendorStatus', 'view']],
-    ['LINGUIST', {}, ['organization', 'provider'], ['readReferences', 'view']],
+    ['PROJECT_MANAGER', {}, ['organization'], ['createJobs', 'delete', 'edit', 'setStatus', 'translate']],
+    ['PROJECT_MANAGER', {}, ['vendor'], ['readReferences', 'setStatus', 'setVendorStatus', 'view']],
+    ['LINGUIST', {}, ['organization', 'provider'], ['readReferences', 'translate', 'view']],
     ['LINGUIST', {}, ['organization'], []],
+    // A manager who provides a job works on it without seeing the project otherwise: nothing revealed.
+    ['PROJECT_MANAGER', noOtherRights, ['organization', 'managed', 'provider'], ['translate']],
     ['GUEST', {}, ['organization', 'client'], ['readReferences', 'view', 'writeReferences']],
     ['GUEST', { projectViewOther: false }, ['organization', 'client'], []],
     ['GUEST', { projectViewOther: false }, ['organization', 'client', 'clientCreator'], ['readReferences', 'view', 'writeReferences']],
@@ -77,6 +89,7 @@ describe('the permission table', () => {
     ['ADMIN', ['projectViewer'], ['view']],
     ['GUEST', ['projectViewer'], ['view']],
     ['LINGUIST', ['projectViewer', 'provider'], ['setStatus', 'translate', 'view']],
+    ['PROJECT_MANAGER', ['projectViewer', 'provider'], ['setStatus', 'translate', 'view']],
     // A linguist sees the project through another job of theirs, not this one.
     ['LINGUIST', ['projectViewer'], []],
   ] as const)('jobs: %s standing %j may %j', (role, relations, expected) => {

@@ -26,8 +26,14 @@ export const PERMISSIONS = {
     'delete',
     /** Upload files that become jobs (editors, and submitters into the projects they created). */
     'createJobs',
+    /** Set its status at all: its editors set the buyer's statuses (with `edit`), its vendor the vendor's (with `setVendorStatus`). */
+    'setStatus',
     /** Set the statuses a vendor sets (ACCEPTED_BY_VENDOR, DECLINED_BY_VENDOR, COMPLETED_BY_VENDOR). */
     'setVendorStatus',
+    /** Make a copy of it in the caller's organization. */
+    'clone',
+    /** Work on the content of its jobs (each listed job still needs `translate` of its own). */
+    'translate',
     'readReferences',
     /** Add and delete reference files. */
     'writeReferences',
@@ -132,19 +138,21 @@ export const ACCESS_RULES: readonly AccessRule[] = [
     roles: ['PROJECT_MANAGER'],
     relation: 'managed',
     right: 'projectViewOther',
-    grants: ['view', 'readReferences', 'writeReferences'],
+    grants: ['view', 'clone', 'readReferences', 'writeReferences'],
   }),
   rule({
     record: 'project',
     roles: ['PROJECT_MANAGER'],
     relation: 'organization',
     right: 'projectEditOther',
-    grants: ['edit', 'createJobs'],
+    grants: ['edit', 'setStatus', 'createJobs', 'translate'],
   }),
   rule({ record: 'project', roles: ['PROJECT_MANAGER'], relation: 'organization', right: 'projectDeleteOther', grants: ['delete'] }),
-  rule({ record: 'project', roles: MANAGERS, relation: 'vendor', grants: ['view', 'setVendorStatus', 'readReferences'] }),
+  rule({ record: 'project', roles: MANAGERS, relation: 'vendor', grants: ['view', 'setStatus', 'setVendorStatus', 'readReferences'] }),
   rule({ record: 'project', roles: MANAGERS, relation: 'vendorUploader', grants: ['writeReferences'] }),
-  rule({ record: 'project', roles: ['LINGUIST'], relation: 'provider', grants: ['view', 'readReferences'] }),
+  rule({ record: 'project', roles: ['LINGUIST'], relation: 'provider', grants: ['view', 'readReferences', 'translate'] }),
+  // Managers take jobs themselves too: as a job's provider they work on it without edit rights on the project.
+  rule({ record: 'project', roles: MANAGERS, relation: 'provider', grants: ['translate'] }),
   rule({
     record: 'project',
     roles: ['GUEST'],
@@ -172,6 +180,7 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   rule({ record: 'job', roles: MANAGERS, relation: 'projectEditor', grants: ['edit', 'setStatus', 'translate'] }),
   rule({ record: 'job', roles: MANAGERS, relation: 'projectDeleter', grants: ['delete'] }),
   rule({ record: 'job', roles: ['LINGUIST'], relation: 'provider', grants: ['view', 'setStatus', 'translate'] }),
+  rule({ record: 'job', roles: MANAGERS, relation: 'provider', grants: ['setStatus', 'translate'] }),
 
   // ---- project templates
   rule({ record: 'template', roles: ['ADMIN'], relation: 'organization', grants: PERMISSIONS.template }),
