@@ -7,7 +7,8 @@ import { sendStoredFile } from '../../../http/downloads.js';
 import { toAsyncRequestDtos } from '../../integration/async-requests/index.js';
 import { jobAccessOf, onJob } from '../kernel/index.js';
 import { jobSourceFile } from './job-files.repository.js';
-import { JobFileParams, TargetFileDownloadParams, TargetFileDownloadQuery } from './job-files.schemas.js';
+import { TargetFileDownloadParams, TargetFileDownloadQuery } from './job-files.schemas.js';
+import { JobUidParams } from '../kernel/index.js';
 import { AsyncRequestWrapperV2 } from './job-files.schemas.js';
 import { claimTargetFile, releaseDownloadedTargetFile, requestTargetFile } from './target-files.service.js';
 import type { DownloadableTargetFile } from './target-files.service.js';
@@ -33,7 +34,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'getOriginalFile',
           summary: 'Download original file',
           description: 'The uploaded file, byte for byte, named as it was uploaded (Content-Disposition with filename*).',
-          params: JobFileParams,
+          params: JobUidParams,
           produces: ['application/octet-stream'],
           response: FILE_RESPONSE,
         },
@@ -55,7 +56,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             summary: 'Download target file (async)',
             description:
               'Starts building the target file (async request EXPORT_COMPLETE_FILE): the job’s translations written into the original file, the source where a segment has none. Download it once with `GET /api2/v2/projects/{projectUid}/jobs/{jobUid}/downloadTargetFile/{asyncRequestId}` after the async request finished. 409 while the file is still being imported, 400 when its import failed. v3 behaves as v2.',
-            params: JobFileParams,
+            params: JobUidParams,
             response: { 202: AsyncRequestWrapperV2 },
           },
         },

@@ -1,14 +1,10 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../http/schema-helpers.js';
 import { UserReference } from '../../identity/users/index.js';
-
-export const JobFileParams = Type.Object({
-  projectUid: Type.String({ minLength: 1, maxLength: 64 }),
-  jobUid: Type.String({ minLength: 1, maxLength: 64 }),
-});
+import { JobUidParams } from '../kernel/index.js';
 
 export const TargetFileDownloadParams = Type.Object({
-  ...JobFileParams.properties,
+  ...JobUidParams.properties,
   asyncRequestId: Type.String({ minLength: 1, maxLength: 32 }),
 });
 

@@ -1,3 +1,4 @@
+import { JobUidParams, ProjectUidParams } from '../kernel/index.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf, roles } from '../../../http/access.js';
@@ -8,15 +9,7 @@ import { JobList } from '../kernel/index.js';
 import { bulkEditJobs } from './bulk-edit.js';
 import { cloneJobs } from './job-clone.js';
 import { namedProjectJobs } from './job-operations.repository.js';
-import {
-  CloneJobsBody,
-  JobPartPatchBatch,
-  JobPartPatchResult,
-  ProjectJobParams,
-  ProjectParams,
-  SuggestForJobsBody,
-  SuggestQuery,
-} from './job-operations.schemas.js';
+import { CloneJobsBody, JobPartPatchBatch, JobPartPatchResult, SuggestForJobsBody, SuggestQuery } from './job-operations.schemas.js';
 import { ProviderListV2 } from './job-operations.schemas.js';
 import { suggestProviders } from './provider-suggestions.js';
 
@@ -38,7 +31,7 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Get suggested providers',
           description:
             '`all`: the organization’s active linguists and vendors; `relevant`: those whose languages, workflow steps, clients, domains and subdomains fit the job, best first. `limit` (query) caps `relevant`. Scoring: docs/job-files-and-operations.md.',
-          params: ProjectJobParams,
+          params: JobUidParams,
           querystring: SuggestQuery,
           response: { 200: ProviderListV2 },
         },
@@ -58,7 +51,7 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Get suggested providers for several jobs',
           description:
             'Suggestions that fit every job of `jobs` (at most 100, of this project); `limit` caps `relevant` to the top N by relevance, omitted means all (description, "Other operations"). 404 naming jobs that are not in the project.',
-          params: ProjectParams,
+          params: ProjectUidParams,
           body: SuggestForJobsBody,
           response: { 200: ProviderListV2 },
         },
@@ -84,7 +77,7 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Clone jobs to other target languages',
           description:
             'Each job of `jobPartTargetLangs` is cloned to each of its `targetLangs` (project target languages other than the job’s own): new jobs of the same file, one per workflow step, with the providers, due dates and notifications of `workflowSettings`. `keepSplit`: clones of a split job keep its part of the file (default: the whole file). 400 when the project has fewer than two target languages, for jobs of multilingual files, and past the project’s job limit. Answers 201 with the new jobs (JobListDto).',
-          params: ProjectParams,
+          params: ProjectUidParams,
           body: CloneJobsBody,
           response: { 201: JobList },
         },

@@ -7,9 +7,6 @@ const Uid = Type.String({ minLength: 1, maxLength: 64 });
 const UidRef = Type.Object({ uid: Uid });
 const DateTime = Type.String({ format: 'date-time' });
 
-export const ProjectParams = Type.Object({ projectUid: Uid });
-export const ProjectJobParams = Type.Object({ projectUid: Uid, jobUid: Uid });
-
 // ---- provider suggestions
 
 const Limit = Type.Integer({

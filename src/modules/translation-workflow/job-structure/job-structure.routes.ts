@@ -1,3 +1,4 @@
+import { JobUidParams, ProjectUidParams } from '../kernel/index.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
 import { AUTHENTICATED, callerOf, roles } from '../../../http/access.js';
@@ -7,15 +8,7 @@ import { jobReferenceDtos } from '../kernel/index.js';
 import { JobPartReadyReferences, JobParts } from '../kernel/index.js';
 import { ProviderListV2 } from '../job-operations/index.js';
 import { splitJob } from './job-split.js';
-import {
-  CompareQuery,
-  ComparedSegments,
-  ProjectJobParams,
-  ProjectParams,
-  ProjectSuggestBody,
-  ProjectSuggestQuery,
-  SplitJobAction,
-} from './job-structure.schemas.js';
+import { CompareQuery, ComparedSegments, ProjectSuggestBody, ProjectSuggestQuery, SplitJobAction } from './job-structure.schemas.js';
 import { compareProjectJobs } from './level-compare.js';
 import { suggestProjectProviders } from './project-providers.js';
 
@@ -39,7 +32,7 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Get suggested providers',
           description:
             'Providers for the project’s work: one job per target language and workflow step (a project without jobs: the jobs it would get). An optional body `{jobs: [{uid}], limit}` (OpenTMS extension) narrows it to some jobs; `limit` (query or body) caps `relevant`. Scoring as for job suggestions (docs/job-files-and-operations.md).',
-          params: ProjectParams,
+          params: ProjectUidParams,
           querystring: ProjectSuggestQuery,
           body: ProjectSuggestBody,
           response: { 200: ProviderListV2 },
@@ -62,7 +55,7 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Split job',
           description:
             'Exactly one of `segmentOrdinals` (split after these segments, numbered 1.. within the job), `partCount`, `partSize` (segments per part), `wordCount` (words per part); `byDocumentPart` (PowerPoint) is a 400. The jobs of every workflow level covering the same segments are split with it. Answers the parts at the job’s level, the job itself (now the first part) first.',
-          params: ProjectJobParams,
+          params: JobUidParams,
           body: SplitJobAction,
           response: { 200: JobParts },
         },
@@ -83,7 +76,7 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Compare jobs on workflow levels',
           description:
             'For each job, the segments whose text at `atWorkflowLevel` differs from the text at `withWorkflowLevel` (the text a level left: its own translation, else what it received). `Miss`: one level has none; `Diff`: both have different texts.',
-          params: ProjectParams,
+          params: ProjectUidParams,
           querystring: CompareQuery,
           body: JobPartReadyReferences,
           response: { 200: ComparedSegments },

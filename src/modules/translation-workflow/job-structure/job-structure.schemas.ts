@@ -5,9 +5,6 @@ import { Nullable } from '../../../http/schema-helpers.js';
 const Uid = Type.String({ minLength: 1, maxLength: 64 });
 const UidRef = Type.Object({ uid: Uid });
 
-export const ProjectParams = Type.Object({ projectUid: Uid });
-export const ProjectJobParams = Type.Object({ projectUid: Uid, jobUid: Uid });
-
 // ---- listProviders_3
 
 const Limit = Type.Integer({

@@ -47,6 +47,6 @@ export const JobUpdateSourceResponse = Type.Object(
   { title: 'JobUpdateSourceResponseDto' },
 );
 
-export const ProjectUidParams = Type.Object({ projectUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export { ProjectUidParams } from '../kernel/index.js';
 
 export const isTrue = (value: boolean | string | null | undefined) => value === true || value === 'true';

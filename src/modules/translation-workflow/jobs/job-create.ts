@@ -21,7 +21,7 @@ import type { ImportJobPayload } from './job-import.task.js';
 import { replaceJobProviders, resolveNotifyProvider, resolveProviders } from '../kernel/index.js';
 import type { ResolvedProvider } from '../kernel/index.js';
 import { jobEventRecords } from '../kernel/index.js';
-import type { JobCreateRequest } from '../kernel/index.js';
+import type { JobCreateRequest } from './jobs.schemas.js';
 
 /**
  * Job creation (createJob, docs/jobs.md): the request is checked completely before any byte is

@@ -14,7 +14,7 @@ import type { JobAccess, JobRow, ProjectAccess } from '../kernel/index.js';
 import { currentProviders, providerSetKey, replaceJobProviders, resolveProviders } from '../kernel/index.js';
 import type { ResolvedProvider } from '../kernel/index.js';
 import { jobEventRecords } from '../kernel/index.js';
-import type { JobChanges } from '../kernel/index.js';
+import type { JobChanges } from './jobs.schemas.js';
 
 /**
  * Changing jobs: edit (PUT), patch (PATCH), batch edit, and status moves. A field left out keeps

@@ -7,7 +7,7 @@ import { invalid } from '../../../errors/index.js';
 import { toUserReference } from '../../identity/users/index.js';
 import type { JobRow } from '../kernel/index.js';
 import type { JobSourceRow } from '../kernel/index.js';
-import type { SegmentsCounts } from '../kernel/index.js';
+import type { SegmentsCounts } from './jobs.schemas.js';
 import { toPlaceholders } from './unit-segments.js';
 
 /**

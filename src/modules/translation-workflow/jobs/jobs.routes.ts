@@ -21,31 +21,26 @@ import { jobSegmentCounts, listJobSegments } from './job-segments.js';
 import { jobExtendedDtos, jobReferenceDtos } from '../kernel/index.js';
 import type { JobSourceRow } from '../kernel/index.js';
 import { jobStatusChanges, jobWorkflowStep, jobsByUids, listJobs, sourceOf } from './jobs.repository.js';
+import { JobList, JobPartExtended, JobParts, JobPartReadyReferences, JobUidParams, ProjectUidParams } from '../kernel/index.js';
 import {
   DeletePartsQuery,
   JobCreateRequest,
-  JobList,
   JobPartDeleteReferences,
-  JobPartExtended,
   JobPartPage,
   JobPartPatchSingle,
-  JobParts,
-  JobPartReadyReferences,
   JobPartStatusChanges,
   JobPartUpdateBatch,
   JobPartUpdateSingle,
   JobStatusChangeAction,
-  JobUidParams,
   ListPartsQuery,
-  ProjectUidParams,
   ProjectWorkflowStep,
   SearchJobs,
   SearchJobsRequest,
   SegmentList,
   SegmentsCountsResponseList,
   SegmentsQuery,
-} from '../kernel/index.js';
-import type { JobCreateRequest as JobCreateRequestType } from '../kernel/index.js';
+} from './jobs.schemas.js';
+import type { JobCreateRequest as JobCreateRequestType } from './jobs.schemas.js';
 
 /**
  * Job operations (issue 6; docs/jobs.md). Creating jobs needs edit rights on the project, or a

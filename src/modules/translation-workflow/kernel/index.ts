@@ -47,6 +47,7 @@ export {
 } from './access/route-access.js';
 
 // ---- shared schemas, views, records, settings and events
+export { JobUidParams, ProjectUidParams, TemplateUidParams } from './params.js';
 export { FileImportSettingsCreateDto, FileImportSettingsDto } from './import-settings.schemas.js';
 export { jobEventSummaries } from './job-events.js';
 export {
@@ -62,37 +63,19 @@ export { jobEventRecords, jobExtendedDtos, jobReferenceDtos } from './job-views.
 export type { JobSourceRow } from './job-views.js';
 export {
   AsyncRequestReference,
-  DeletePartsQuery,
-  JobCreateRequest,
   JobList,
-  JobPartDeleteReferences,
   JobPartExtended,
-  JobPartPage,
-  JobPartPatchSingle,
   JobPartReadyReferences,
   JobPartReference,
-  JobPartStatusChanges,
-  JobPartUpdateBatch,
-  JobPartUpdateSingle,
+  JobPartReferenceV2,
+  JobRefs,
   JobParts,
   JobStatus,
-  JobStatusChangeAction,
-  JobUidParams,
   JobWorkflowStepReference,
-  ListPartsQuery,
   NotifyProviderInput,
-  ProjectUidParams,
-  ProjectWorkflowStep,
   ProviderInput,
   ProviderReference,
-  SearchJobs,
-  SearchJobsRequest,
-  SegmentList,
-  SegmentsCounts,
-  SegmentsCountsResponseList,
-  SegmentsQuery,
 } from './jobs.schemas.js';
-export type { JobChanges } from './jobs.schemas.js';
 export { projectReferenceNotFound, resolveOwner, resolveReference, resolveVendor, resolveWorkflowSteps } from './project-references.js';
 export type { ProjectReferenceKind } from './project-references.js';
 export {

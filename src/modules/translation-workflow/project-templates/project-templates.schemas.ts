@@ -188,7 +188,7 @@ export const TemplateListQuery = Type.Object({
 });
 export type TemplateListQuery = Static<typeof TemplateListQuery>;
 
-export const TemplateUidParams = Type.Object({ projectTemplateUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export { TemplateUidParams } from '../kernel/index.js';
 
 const VendorSecuritySettings = Type.Object({
   canChangeSharedJobDueDateEnabled: Type.Optional(Type.Boolean()),

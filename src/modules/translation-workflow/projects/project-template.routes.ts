@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { uidParams } from '../../../http/schema-helpers.js';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf } from '../../../http/access.js';
 import { toAsyncRequestDtos } from '../../integration/async-requests/index.js';
@@ -26,11 +27,8 @@ import {
  */
 
 const TAGS = ['Project'];
-const TemplateParams = Type.Object({ templateUid: Type.String({ minLength: 1, maxLength: 64 }) });
-const ProjectTemplateParams = Type.Object({
-  projectUid: Type.String({ minLength: 1, maxLength: 64 }),
-  templateUid: Type.String({ minLength: 1, maxLength: 64 }),
-});
+const TemplateParams = uidParams('templateUid');
+const ProjectTemplateParams = uidParams('projectUid', 'templateUid');
 const JobPartsBody = Type.Object({
   jobs: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: 100 }),
 });

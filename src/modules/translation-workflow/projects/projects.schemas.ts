@@ -105,7 +105,7 @@ export type PatchProjectBody = Static<typeof PatchProjectBody>;
 export const SetProjectStatusBody = Type.Object({ status: ProjectStatus });
 export const CloneProjectBody = Type.Object({ name: Type.String({ maxLength: 255 }) });
 
-export const ProjectUidParams = Type.Object({ projectUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export { ProjectUidParams } from '../kernel/index.js';
 export const DeleteProjectQuery = Type.Object({ purge: Type.Boolean({ default: false }) });
 
 /** The query of listProjects, as published. */

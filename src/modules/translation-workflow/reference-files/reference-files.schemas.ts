@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
-import { Nullable } from '../../../http/schema-helpers.js';
+import { Nullable, uidParams } from '../../../http/schema-helpers.js';
 import { UserReference } from '../../identity/users/index.js';
 
 /**
@@ -10,16 +10,9 @@ import { UserReference } from '../../identity/users/index.js';
  * `ReferenceFileReference`, `ReferenceFilePageDto`, `ReferenceFilesDto`, `UserReferencesDto`).
  */
 
-export const ProjectUidParams = Type.Object({ projectUid: Type.String({ maxLength: 64 }) });
-export const ProjectReferenceParams = Type.Object({
-  projectUid: Type.String({ maxLength: 64 }),
-  referenceFileId: Type.String({ maxLength: 64 }),
-});
-export const TemplateUidParams = Type.Object({ projectTemplateUid: Type.String({ maxLength: 64 }) });
-export const TemplateReferenceParams = Type.Object({
-  projectTemplateUid: Type.String({ maxLength: 64 }),
-  referenceFileId: Type.String({ maxLength: 64 }),
-});
+export { ProjectUidParams, TemplateUidParams } from '../kernel/index.js';
+export const ProjectReferenceParams = uidParams('projectUid', 'referenceFileId');
+export const TemplateReferenceParams = uidParams('projectTemplateUid', 'referenceFileId');
 
 /** Spec `ReferenceFileReference`: the record of a project reference file. */
 export const ReferenceFileReference = Type.Object(
