@@ -17,7 +17,7 @@
  * - Native (C++) functions called from JavaScript show up as frames of their own only sometimes;
  *   otherwise their time is the self time of the JavaScript function that called them. That is
  *   why better-sqlite3's `prepare` wrapper and our `all`/`run`/`iterate` wrappers in
- *   src/db/database.ts carry the native prepare and statement-run time.
+ *   src/db/database.ts and src/db/sqlite-statements.ts carry the native prepare and statement-run time.
  * - Inclusive time follows synchronous stacks: code after an `await` runs from the microtask
  *   queue, so an async function's callers do not include what their callee did after its first
  *   await. Self time has no such caveat.
@@ -157,8 +157,8 @@ function areaOf(frame: CallFrame): string | typeof INHERIT {
   if (url.startsWith('node:')) return nodeArea(url);
   const own = ownArea(url);
   if (own) {
-    // src/db/database.ts's statement wrappers call better-sqlite3's native all/run/iterate.
-    if (own === 'src/db' && /\/database\.js$/.test(url) && ['all', 'run', 'iterate'].includes(functionName))
+    // The SQLite statement wrappers (src/db/database.ts, src/db/sqlite-statements.ts) call better-sqlite3's native all/run/iterate.
+    if (own === 'src/db' && /\/(database|sqlite-statements)\.js$/.test(url) && ['all', 'run', 'iterate'].includes(functionName))
       return 'better-sqlite3: running statements (native step, rows)';
     return own;
   }

@@ -1,10 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import type { SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { RowCasePlugin } from './camel-case.js';
+import { namedStatementPool } from './pg-statements.js';
+import type { NamedStatementOptions } from './pg-statements.js';
 import type { DB } from './schema.js';
+import { wrapSqlite } from './sqlite-statements.js';
+import type { SqliteStatementCacheOptions } from './sqlite-statements.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -19,70 +23,24 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string; maxConnections?: number };
+  | {
+      kind: 'sqlite';
+      path: string;
+      /** The prepared-statement cache (sqlite-statements.ts); its defaults suit the service. */
+      statements?: SqliteStatementCacheOptions;
+    }
+  | {
+      kind: 'postgres';
+      url: string;
+      schema?: string;
+      maxConnections?: number;
+      /** Named prepared statements per connection (pg-statements.ts); defaults suit the service. */
+      namedStatements?: NamedStatementOptions;
+    };
 
-/**
- * better-sqlite3 refuses to bind JavaScript booleans and Dates. Converting them here keeps the
- * repositories free of dialect branches: they pass booleans and read them back with `bool()`.
- */
-function bindable(value: unknown): unknown {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value instanceof Date) return value.toISOString();
-  return value;
-}
+export { isIdColumn } from './sqlite-statements.js';
 
-/**
- * Whether a result column holds a record id: `id` and the `*_id` references, but not the
- * per-organization and per-project counters (`internal_id`, `inner_id`), which are numbers on
- * the wire.
- */
-export function isIdColumn(name: string): boolean {
-  return name === 'id' || (name.endsWith('_id') && !name.endsWith('internal_id') && !name.endsWith('inner_id'));
-}
-
-/** The id columns of a statement's result, read once per statement. */
-function idColumnsOf(statement: BetterSqlite3.Statement): string[] {
-  return statement.reader
-    ? statement
-        .columns()
-        .map((c) => c.name)
-        .filter(isIdColumn)
-    : [];
-}
-
-/** Ids read as strings, as PostgreSQL answers int8: one representation on both databases. */
-function stringIds<T>(row: T, idColumns: readonly string[]): T {
-  const record = row as Record<string, unknown>;
-  for (const column of idColumns) {
-    const value = record[column];
-    if (typeof value === 'number' || typeof value === 'bigint') record[column] = String(value);
-  }
-  return row;
-}
-
-function wrapSqlite(database: BetterSqlite3.Database): SqliteDatabase {
-  return {
-    close: () => database.close(),
-    prepare(query: string) {
-      const statement = database.prepare(query);
-      const idColumns = idColumnsOf(statement);
-      return {
-        reader: statement.reader,
-        all: (parameters) => {
-          const rows = statement.all(...parameters.map(bindable));
-          if (idColumns.length) for (const row of rows) stringIds(row, idColumns);
-          return rows;
-        },
-        run: (parameters) => statement.run(...parameters.map(bindable)),
-        iterate: function* (parameters) {
-          for (const row of statement.iterate(...parameters.map(bindable))) yield idColumns.length ? stringIds(row, idColumns) : row;
-        },
-      };
-    },
-  };
-}
-
-function openSqlite(path: string): Database {
+function openSqlite(path: string, statements: SqliteStatementCacheOptions = {}): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const raw = new BetterSqlite3(path);
   // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable even
@@ -93,8 +51,8 @@ function openSqlite(path: string): Database {
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({
-    dialect: new SqliteDialect({ database: wrapSqlite(raw) }),
-    plugins: [new CamelCasePlugin()],
+    dialect: new SqliteDialect({ database: wrapSqlite(raw, statements) }),
+    plugins: [new RowCasePlugin()],
   });
   return {
     db,
@@ -109,7 +67,7 @@ function openSqlite(path: string): Database {
   };
 }
 
-function openPostgres(url: string, schema: string | undefined, maxConnections = 10): Database {
+function openPostgres(url: string, schema: string | undefined, maxConnections = 10, namedStatements: NamedStatementOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: maxConnections,
@@ -118,7 +76,10 @@ function openPostgres(url: string, schema: string | undefined, maxConnections = 
   // An idle client that loses its connection emits 'error' on the pool; without a listener
   // that would crash the process. The next query gets a fresh connection.
   pool.on('error', () => undefined);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: namedStatementPool(pool, namedStatements) }),
+    plugins: [new RowCasePlugin()],
+  });
   return {
     db,
     dialect: 'postgres',
@@ -133,7 +94,9 @@ function openPostgres(url: string, schema: string | undefined, maxConnections = 
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
-  return options.kind === 'sqlite' ? openSqlite(options.path) : openPostgres(options.url, options.schema, options.maxConnections);
+  return options.kind === 'sqlite'
+    ? openSqlite(options.path, options.statements)
+    : openPostgres(options.url, options.schema, options.maxConnections, options.namedStatements);
 }
 
 /** Reads a boolean column the same way on both dialects (SQLite answers 0/1). */
