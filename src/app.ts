@@ -13,7 +13,7 @@ import { installRouteRegistry } from './http/route-registry.js';
 import { installValidation } from './http/validation.js';
 import { apiTokensRoutes } from './modules/identity/credentials/index.js';
 import { authRoutes } from './modules/identity/authentication/index.js';
-import { createAuthenticator } from './modules/identity/authentication/index.js';
+import { createAuthenticator, startCredentialCache } from './modules/identity/authentication/index.js';
 import { healthRoutes } from './http/health.routes.js';
 import { serviceAccountsRoutes } from './modules/identity/service-accounts/index.js';
 import { tokenServiceRoutes } from './modules/identity/token-service/index.js';
@@ -80,7 +80,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   installValidation(app);
   installErrorHandler(app);
   installNotFoundHandler(app);
-  installAccessControl(app, createAuthenticator(deps), ['/api2', '/web/api2', '/health', '/idm']);
+  const credentials = startCredentialCache(deps.database, {
+    ttlMs: deps.config.credentialCacheSeconds * 1000,
+    listenConnectionString: deps.config.databaseUrl,
+    log: app.log,
+  });
+  app.addHook('onClose', () => credentials.close());
+  installAccessControl(app, createAuthenticator(deps, credentials.cache), ['/api2', '/web/api2', '/health', '/idm']);
   await installRateLimit(app, deps);
   installWorkflowRecordAccess(app, deps.database.db);
   app.addHook('onSend', async (request, reply) => {

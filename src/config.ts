@@ -28,6 +28,11 @@ export interface Config {
   readonly loginTokenTtlSeconds: number;
   /** Lifetime of a JWT access token issued by the token service (`/idm/oauth/token`), in seconds. */
   readonly accessTokenTtlSeconds: number;
+  /**
+   * How long a verified credential is kept in memory so that its requests need no database round
+   * trip (any change to users or credentials empties it at once); 0 keeps none.
+   */
+  readonly credentialCacheSeconds: number;
   /** Public base URL used in generated documents; derived from host and port when unset. */
   readonly publicUrl: string | null;
   /**
@@ -118,6 +123,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     // Revocation does not wait for expiry (every request re-checks the token's source), so the
     // lifetime only bounds how long a stolen JWT of a still-valid source stays usable.
     accessTokenTtlSeconds: integer(env, 'OPENTMS_ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
+    credentialCacheSeconds: integer(env, 'OPENTMS_CREDENTIAL_CACHE_SECONDS', 30, 0, 3600),
     publicUrl: text(env, 'OPENTMS_PUBLIC_URL'),
     trustProxy: trustProxy(env),
     rateLimit: Object.freeze({

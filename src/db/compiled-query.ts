@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Compilable, CompiledQuery, Kysely, KyselyPlugin, QueryResult, UnknownRow } from 'kysely';
 import { RowCasePlugin } from './camel-case.js';
+import { WriteObserver, describeWrite } from './write-observer.js';
+import type { Write } from './write-observer.js';
 import type { DB } from './schema.js';
 
 /**
@@ -50,6 +52,8 @@ type Slot = { readonly parameter: string } | { readonly constant: unknown };
 interface Compiled {
   readonly query: CompiledQuery;
   readonly slots: readonly Slot[];
+  /** What the query writes, told to the write observer at each run (it saw the query only once, compiling it). */
+  readonly write: Write | null;
 }
 
 function containsMarker(value: unknown, marker: string): boolean {
@@ -97,7 +101,7 @@ function compile<P extends object>(db: Kysely<DB>, build: (db: Kysely<DB>, param
       );
     }
   }
-  return { query, slots };
+  return { query, slots, write: describeWrite(query.query) };
 }
 
 /** A parameter's value may be bound: present, and not a list. */
@@ -123,9 +127,10 @@ function valuesOf(slots: readonly Slot[], parameters: object): unknown[] {
   return values;
 }
 
-/** The database's own CamelCase plugin, when it is the handle's only plugin. */
-function ownPlugin(plugins: readonly KyselyPlugin[]): RowCasePlugin | null {
-  return plugins.length === 1 && plugins[0] instanceof RowCasePlugin ? plugins[0] : null;
+/** The database's own plugins (its write observer, then its row-case plugin), when they are the handle's only ones. */
+function ownPlugins(plugins: readonly KyselyPlugin[]): { writes: WriteObserver; rowCase: RowCasePlugin } | null {
+  const [writes, rowCase] = plugins;
+  return plugins.length === 2 && writes instanceof WriteObserver && rowCase instanceof RowCasePlugin ? { writes, rowCase } : null;
 }
 
 /**
@@ -134,7 +139,7 @@ function ownPlugin(plugins: readonly KyselyPlugin[]): RowCasePlugin | null {
  */
 export function compiledQuery<P extends object, R>(build: (db: Kysely<DB>, parameters: P) => Compilable<R>): CompiledStatement<P, R> {
   // Keyed by the handle's adapter: one per Kysely instance, shared by its transactions and
-  // connections. Only handles whose sole plugin is the database's own compile into it.
+  // connections. Only handles whose plugins are the database's own compile into it.
   const perDatabase = new WeakMap<object, Compiled>();
 
   function compiledFor(db: Kysely<DB>): Compiled {
@@ -149,18 +154,19 @@ export function compiledQuery<P extends object, R>(build: (db: Kysely<DB>, param
 
   async function execute(db: Kysely<DB>, parameters: P): Promise<QueryResult<R>> {
     const executor = db.getExecutor();
-    const rowCase = ownPlugin(executor.plugins);
-    if (!rowCase) {
+    const own = ownPlugins(executor.plugins);
+    if (!own) {
       // The same refusals as the compiled path, so that a query behaves alike through any handle.
       for (const [parameter, value] of Object.entries(parameters)) checkValue(parameter, value);
       return db.executeQuery(build(db, parameters));
     }
-    const { query, slots } = compiledFor(db);
+    const { query, slots, write } = compiledFor(db);
     const values = valuesOf(slots, parameters);
+    if (write) own.writes.notify(write);
     const result = await executor.provideConnection((connection) =>
       connection.executeQuery<UnknownRow>({ query: query.query, queryId: query.queryId, sql: query.sql, parameters: values }),
     );
-    return { ...result, rows: rowCase.mapRows(result.rows) as R[] };
+    return { ...result, rows: own.rowCase.mapRows(result.rows) as R[] };
   }
 
   return {
@@ -175,7 +181,7 @@ export function compiledQuery<P extends object, R>(build: (db: Kysely<DB>, param
       return Number(result.numAffectedRows ?? BigInt(result.rows.length));
     },
     sqlFor(db) {
-      return (ownPlugin(db.getExecutor().plugins) ? compiledFor(db) : compile(db, build)).query.sql;
+      return (ownPlugins(db.getExecutor().plugins) ? compiledFor(db) : compile(db, build)).query.sql;
     },
   };
 }

@@ -9,6 +9,8 @@ import type { NamedStatementOptions } from './pg-statements.js';
 import type { DB } from './schema.js';
 import { wrapSqlite } from './sqlite-statements.js';
 import type { SqliteStatementCacheOptions } from './sqlite-statements.js';
+import { WriteObserver } from './write-observer.js';
+import type { WriteListener } from './write-observer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -17,6 +19,12 @@ export interface Database {
   readonly dialect: DialectName;
   /** PostgreSQL schema the tables live in, when not the default search path (tests use one each). */
   readonly schema: string | null;
+  /**
+   * Calls `listener` before each insert, update or delete built with Kysely runs (compiled
+   * queries included), with the table and the columns set: for caches kept beside the database.
+   * Returns the unsubscribe function.
+   */
+  observeWrites(listener: WriteListener): () => void;
   /** One round trip to the database; throws when it is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -50,13 +58,15 @@ function openSqlite(path: string, statements: SqliteStatementCacheOptions = {}):
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
+  const writes = new WriteObserver();
   const db = new Kysely<DB>({
     dialect: new SqliteDialect({ database: wrapSqlite(raw, statements) }),
-    plugins: [new RowCasePlugin()],
+    plugins: [writes, new RowCasePlugin()],
   });
   return {
     db,
     dialect: 'sqlite',
+    observeWrites: (listener) => writes.subscribe(listener),
     schema: null,
     async ping() {
       await sql`select 1`.execute(db);
@@ -76,13 +86,15 @@ function openPostgres(url: string, schema: string | undefined, maxConnections = 
   // An idle client that loses its connection emits 'error' on the pool; without a listener
   // that would crash the process. The next query gets a fresh connection.
   pool.on('error', () => undefined);
+  const writes = new WriteObserver();
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool: namedStatementPool(pool, namedStatements) }),
-    plugins: [new RowCasePlugin()],
+    plugins: [writes, new RowCasePlugin()],
   });
   return {
     db,
     dialect: 'postgres',
+    observeWrites: (listener) => writes.subscribe(listener),
     schema: schema ?? null,
     async ping() {
       await sql`select 1`.execute(db);

@@ -10,6 +10,7 @@ import * as customFields from './2026-11-21T1720_custom_fields.js';
 import * as vendorsAndServices from './2026-11-21T1730_vendors_and_services.js';
 import * as projectsTemplatesJobs from './2026-11-21T1800_projects_templates_jobs.js';
 import * as jobHandoverFiles from './2026-11-21T1860_job_handover_files.js';
+import * as credentialChangeNotifications from './2026-11-24T1200_credential_change_notifications.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T1730_vendors_and_services': vendorsAndServices,
   '2026-11-21T1800_projects_templates_jobs': projectsTemplatesJobs,
   '2026-11-21T1860_job_handover_files': jobHandoverFiles,
+  '2026-11-24T1200_credential_change_notifications': credentialChangeNotifications,
 };

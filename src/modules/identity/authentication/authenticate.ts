@@ -7,7 +7,8 @@ import { findLiveApiToken, looksLikeApiToken, touchApiToken } from '../credentia
 import { verifyAccessToken } from '../token-service/index.js';
 import { findUserById, findUserByIdAnyOrganization } from '../users/index.js';
 import type { UserRow } from '../users/index.js';
-import { findLiveLoginToken } from '../credentials/index.js';
+import { API_TOKEN_TOUCH_MS, findLiveLoginToken } from '../credentials/index.js';
+import type { CredentialCache } from './credential-cache.js';
 
 export const SESSION_COOKIE = 'OPENTMS_SESSION';
 
@@ -79,20 +80,33 @@ function toCaller(
   };
 }
 
-/** Resolves any presented credential to the caller it stands for, or null. */
-export function createAuthenticator(deps: AppDeps) {
-  const db = deps.database.db;
-  return async (request: FastifyRequest): Promise<Caller | null> => {
-    const presented = presentedCredential(request);
-    if (!presented) return null;
-    const now = deps.clock();
+/** A verified credential: the caller, when the credential stops being valid, and (API tokens) the row to touch. */
+interface Verified {
+  readonly caller: Caller;
+  readonly expiresAt: number | null;
+  readonly apiToken?: { readonly id: string; readonly lastUsedAt: string | null };
+}
 
+const expiry = (iso: string | null) => (iso === null ? null : Date.parse(iso));
+
+/**
+ * Resolves any presented credential to the caller it stands for, or null. Verified credentials are
+ * kept in `cache` (credential-cache.ts) until anything they stand for changes; a personal API
+ * token's `lastUsedAt` is still written about once a minute while it is served from the cache.
+ */
+export function createAuthenticator(deps: AppDeps, cache: CredentialCache | null = null) {
+  const db = deps.database.db;
+
+  async function verify(presented: PresentedCredential, now: Date): Promise<Verified | null> {
     if (presented.source === 'cookie') {
       const session = await findLiveLoginToken(db, presented.token, 'session', now);
       if (!session) return null;
       const user = await findUserById(db, session.organizationId, session.userId);
       if (!usable(user, session.createdAt)) return null;
-      return toCaller(user, { kind: 'session', id: session.id }, { csrfTokenHash: session.csrfTokenHash });
+      return {
+        caller: toCaller(user, { kind: 'session', id: session.id }, { csrfTokenHash: session.csrfTokenHash }),
+        expiresAt: expiry(session.expiresAt),
+      };
     }
 
     const token = presented.token;
@@ -101,7 +115,10 @@ export function createAuthenticator(deps: AppDeps) {
       if (!verified) return null;
       const user = await findUserByIdAnyOrganization(db, verified.userId);
       if (!usable(user, null)) return null;
-      return toCaller(user, { kind: 'jwt', id: verified.credentialId }, { scopes: verified.scopes });
+      return {
+        caller: toCaller(user, { kind: 'jwt', id: verified.credentialId }, { scopes: verified.scopes }),
+        expiresAt: verified.expiresAt,
+      };
     }
 
     if (looksLikeApiToken(token)) {
@@ -110,13 +127,53 @@ export function createAuthenticator(deps: AppDeps) {
       const user = await findUserById(db, row.organizationId, row.userId);
       if (!usable(user, null)) return null;
       await touchApiToken(db, row, now);
-      return toCaller(user, { kind: 'api_token', id: row.id });
+      return {
+        caller: toCaller(user, { kind: 'api_token', id: row.id }),
+        expiresAt: expiry(row.expiresAt),
+        apiToken: { id: row.id, lastUsedAt: now.toISOString() },
+      };
     }
 
     const login = await findLiveLoginToken(db, token, 'login', now);
     if (!login) return null;
     const user = await findUserById(db, login.organizationId, login.userId);
     if (!usable(user, login.createdAt)) return null;
-    return toCaller(user, { kind: 'login', id: login.id }, { impersonatorId: login.impersonatorId === null ? null : login.impersonatorId });
+    return {
+      caller: toCaller(
+        user,
+        { kind: 'login', id: login.id },
+        { impersonatorId: login.impersonatorId === null ? null : login.impersonatorId },
+      ),
+      expiresAt: expiry(login.expiresAt),
+    };
+  }
+
+  return async (request: FastifyRequest): Promise<Caller | null> => {
+    const presented = presentedCredential(request);
+    if (!presented) return null;
+    const now = deps.clock();
+    if (!cache) return (await verify(presented, now))?.caller ?? null;
+
+    const key = `${presented.source === 'cookie' ? 'session' : 'token'}:${presented.token}`;
+    const cached = cache.get(key, now.getTime());
+    if (cached) {
+      if (cached.touched && now.getTime() - cached.touched.at >= API_TOKEN_TOUCH_MS) {
+        const previous = new Date(cached.touched.at).toISOString();
+        cached.touched.at = now.getTime();
+        await touchApiToken(db, { id: cached.touched.tokenId, lastUsedAt: previous }, now);
+      }
+      return cached.caller;
+    }
+    const generation = cache.generation;
+    const verified = await verify(presented, now);
+    if (!verified) return null;
+    cache.set(
+      key,
+      { caller: verified.caller, ...(verified.apiToken ? { touched: { tokenId: verified.apiToken.id, at: now.getTime() } } : {}) },
+      generation,
+      now.getTime(),
+      verified.expiresAt,
+    );
+    return verified.caller;
   };
 }

@@ -61,8 +61,12 @@ export function findLiveApiTokenById(db: Kysely<DB>, id: string, now: Date): Pro
 }
 
 /** Records use at most once a minute, so that reading with a token is not a write per request. */
-export async function touchApiToken(db: Kysely<DB>, row: ApiTokenRow, now: Date): Promise<void> {
-  if (row.lastUsedAt && now.getTime() - Date.parse(row.lastUsedAt) < 60_000) return;
+/** How often a token's `lastUsedAt` is written while it is used: about once a minute, not on every request. */
+export const API_TOKEN_TOUCH_MS = 60_000;
+
+/** Records that a token was used, at most once per `API_TOKEN_TOUCH_MS`. */
+export async function touchApiToken(db: Kysely<DB>, row: Pick<ApiTokenRow, 'id' | 'lastUsedAt'>, now: Date): Promise<void> {
+  if (row.lastUsedAt && now.getTime() - Date.parse(row.lastUsedAt) < API_TOKEN_TOUCH_MS) return;
   await db.updateTable('apiTokens').set({ lastUsedAt: now.toISOString() }).where('id', '=', row.id).execute();
 }
 

@@ -12,6 +12,8 @@ export interface VerifiedAccessToken {
   readonly credentialId: string;
   /** TMS scopes the token grants (`read`, `write`); null = unrestricted. */
   readonly scopes: readonly string[] | null;
+  /** When the token expires, in milliseconds since the epoch. */
+  readonly expiresAt: number;
 }
 
 /** The product this API is: a JWT must name it in `aud`. */
@@ -54,5 +56,5 @@ export async function verifyAccessToken(deps: AppDeps, jwt: string): Promise<Ver
   if (!userId) return null;
   const scopes =
     source.kind === 'api_token' ? null : scopesForProduct(typeof payload.scope === 'string' ? payload.scope : '', TMS_AUDIENCE);
-  return { userId, credentialId: formatSource(source), scopes };
+  return { userId, credentialId: formatSource(source), scopes, expiresAt: (payload.exp ?? 0) * 1000 };
 }
