@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
 import { VERSION } from './version.js';
 import { installAccessControl } from './http/access.js';
-import { installErrorHandler } from './http/errors.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/errors.js';
 import { installNotFoundHandler } from './http/method-not-allowed.js';
 import { installOpenApi } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
@@ -51,6 +51,9 @@ import { referenceFilesRoutes } from './modules/translation-workflow/reference-f
 import { filesRoutes } from './modules/translation-workflow/files/index.js';
 import { installUploadParsing } from './http/uploads.js';
 
+/** Longest path parameter the router matches; longer ones are refused before routing. */
+const MAX_PARAM_LENGTH = 500;
+
 /** The TMS API is served at both prefixes, as the published service does. */
 export const API_PREFIXES = ['/api2', '/web/api2'] as const;
 
@@ -71,7 +74,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // NOTE: Fastify accepts a hop count here (documented), but its types leave numbers out.
     trustProxy: deps.config.trustProxy as boolean | string[],
     bodyLimit: deps.config.bodyLimitBytes,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // What the router and Node's HTTP parser refuse never reaches the error handler; these answer
+    // it in the same error shape (src/http/errors.ts).
+    frameworkErrors: frameworkErrorHandler(MAX_PARAM_LENGTH),
+    clientErrorHandler,
     // Clients that keep a connection open must not hold up a shutdown.
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();

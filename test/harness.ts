@@ -13,6 +13,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import type { AppDeps } from '../src/deps.js';
 import { createTaskWakeup } from '../src/queue/types.js';
 import { localBlobStore } from '../src/storage/blob-store.js';
+import { createErrorCatalogueCheck } from './contract/error-catalogue-check.js';
 import { loadContractChecker } from './contract/response-contract.js';
 
 /** A clock the test moves by hand. */
@@ -41,7 +42,11 @@ export interface TestApp {
   readonly database: Database;
   readonly config: Config;
   readonly clock: TestClock;
-  /** `app.inject`, with every response checked against the published contract. */
+  /**
+   * `app.inject`, with every response checked against the published contract, and every error
+   * against the error catalogue and the operation's error responses in the OpenAPI document
+   * (test/contract/error-catalogue-check.ts).
+   */
   inject(options: InjectOptions | string): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
@@ -114,10 +119,19 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const blobDir = mkdtempSync(join(tmpdir(), 'opentms-test-blobs-'));
   const deps: AppDeps = { config, database, clock, taskWakeup: createTaskWakeup(), blobs: localBlobStore(blobDir) };
   const app = await buildApp(deps, { logger: false });
+  let errorCheck: ReturnType<typeof createErrorCatalogueCheck> | undefined;
   const inject = async (injectOptions: InjectOptions | string) => {
     const opts = typeof injectOptions === 'string' ? { url: injectOptions } : injectOptions;
     const response = await app.inject(opts);
-    assertContract(opts.method ?? 'GET', String(opts.url ?? opts.path ?? '/'), response);
+    const method = opts.method ?? 'GET';
+    const url = String(opts.url ?? opts.path ?? '/');
+    assertContract(method, url, response);
+    if (response.statusCode >= 400) {
+      // Built on the first error: generating the OpenAPI document takes a moment.
+      errorCheck ??= createErrorCatalogueCheck(app.swagger());
+      const violations = errorCheck.check({ method, url, statusCode: response.statusCode, body: response.body });
+      if (violations.length > 0) throw new Error(`error response outside the error catalogue:\n  ${violations.join('\n  ')}`);
+    }
     return response;
   };
   return {

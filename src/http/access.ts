@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRole } from '../db/schema.js';
 import { hasRight } from '../domain/users/role-settings.js';
 import type { ProjectManagerRight, RoleSettings } from '../domain/users/role-settings.js';
-import { ApiError, forbidden, unauthenticated } from '../errors/index.js';
+import { errors } from '../errors/index.js';
+import type { ApiError } from '../errors/index.js';
 
 /**
  * Who may call a route. Every route of the API surfaces declares one in `config.access`; a
@@ -81,12 +82,9 @@ declare module 'fastify' {
 /** Finds the caller a request's credentials stand for; null when it presents none that are valid. */
 export type Authenticator = (request: FastifyRequest) => Promise<Caller | null>;
 
-/** Thrown by an Authenticator when the request's credentials are malformed (not merely unknown). */
-export const badCredentials = (description: string) => new ApiError('invalid', 'InvalidCredentialsFormat', description);
-
 /** The caller of a request whose route already passed the access check. */
 export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw unauthenticated();
+  if (!request.caller) throw errors.AuthUnauthorized();
   return request.caller;
 }
 
@@ -104,11 +102,7 @@ function csrfMatches(request: FastifyRequest, expectedHash: string | null): bool
 /** The 403 a cookie-authenticated unsafe request gets without its session's CSRF token, or null. */
 export function csrfRejection(request: FastifyRequest, caller: Caller): ApiError | null {
   if (caller.credential.kind !== 'session' || SAFE_METHODS.has(request.method) || csrfMatches(request, caller.csrfTokenHash)) return null;
-  return new ApiError(
-    'forbidden',
-    'CsrfTokenInvalid',
-    `A request authenticated by the session cookie must send the ${CSRF_HEADER} header of its login.`,
-  );
+  return errors.CsrfTokenInvalid({ header: CSRF_HEADER });
 }
 
 /** Whether `caller` satisfies `access` (roles, rights, bots); the matrix test uses the same rule. */
@@ -134,7 +128,7 @@ export function installAccessControl(app: FastifyInstance, authenticate: Authent
     const access = request.routeOptions.config.access;
     if (!access || access.public) return;
     const caller = await authenticate(request);
-    if (!caller) throw unauthenticated();
+    if (!caller) throw errors.AuthUnauthorized();
     request.caller = caller;
     const unsafe = !SAFE_METHODS.has(request.method);
     // A browser session's cookie is sent by the browser on its own; the CSRF header proves the
@@ -142,12 +136,8 @@ export function installAccessControl(app: FastifyInstance, authenticate: Authent
     const csrf = csrfRejection(request, caller);
     if (csrf) throw csrf;
     if (caller.scopes && !caller.scopes.includes(unsafe ? 'write' : 'read')) {
-      throw new ApiError(
-        'forbidden',
-        'InsufficientScope',
-        `The token does not grant the "${unsafe ? 'write' : 'read'}" scope this operation needs.`,
-      );
+      throw errors.InsufficientScope({ scope: unsafe ? 'write' : 'read' });
     }
-    if (!allows(access, caller)) throw forbidden();
+    if (!allows(access, caller)) throw errors.AccessDenied();
   });
 }

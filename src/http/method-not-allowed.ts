@@ -1,6 +1,7 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors/index.js';
+import { errors } from '../errors/index.js';
+import type { ApiError } from '../errors/index.js';
 
 /**
  * The methods each route path answers, for telling "no such path" (404) from "not with this
@@ -42,7 +43,7 @@ export function methodNotAllowed(index: RouteIndex, method: string, path: string
   const methods = index.methodsOf(path);
   if (!methods || methods.has(method)) return null;
   const allow = [...methods].sort().join(', ');
-  return new ApiError('method_not_allowed', 'MethodNotAllowed', `${method} is not supported here; use ${allow}.`, { headers: { allow } });
+  return errors.MethodNotAllowed({ method, allow });
 }
 
 /** The TMS surface's not-found handler: 405 with `Allow` for a known path, else 404. */
@@ -50,9 +51,6 @@ export function installNotFoundHandler(app: FastifyInstance): void {
   const index = createRouteIndex(app);
   app.setNotFoundHandler((request) => {
     const path = request.url.split('?')[0] ?? '/';
-    throw (
-      methodNotAllowed(index, request.method, path) ??
-      new ApiError('not_found', 'ResourceNotFound', `There is no operation at ${request.method} ${path}.`)
-    );
+    throw methodNotAllowed(index, request.method, path) ?? errors.ResourceNotFound({ method: request.method, path });
   });
 }

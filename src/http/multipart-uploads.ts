@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { ApiError, invalid } from '../errors/index.js';
+import { errors } from '../errors/index.js';
 import { MAX_FILES_PER_REQUEST, sanitizeFilename } from './uploads.js';
 import type { StoredBlob } from '../storage/blob-store.js';
 import { putUpload, releaseStoredFiles } from '../storage/stored-files.js';
@@ -30,18 +30,10 @@ export interface MultipartUpload {
 /** Largest `json` part read, in bytes (the same as the multipart field limit). */
 const MAX_JSON_PART_BYTES = 1024 * 1024;
 
-const tooManyFiles = () =>
-  new ApiError('invalid', 'TooManyFiles', `At most ${MAX_FILES_PER_REQUEST} files may be sent in one request.`, {
-    details: [{ field: 'file', message: `at most ${MAX_FILES_PER_REQUEST} files` }],
-  });
+const tooManyFiles = () => errors.TooManyFiles({ max: MAX_FILES_PER_REQUEST });
 
 /** The 415 for a request that should be multipart but is not. */
-export const notMultipart = () =>
-  new ApiError(
-    'unsupported_media_type',
-    'UnsupportedMediaType',
-    'Send the files as multipart/form-data: `file` parts and an optional `json` part.',
-  );
+export const notMultipart = () => errors.UnsupportedMediaType({ expected: 'multipart' });
 
 /** Media type of a part, without parameters; null when the client sent none or the generic default. */
 function partContentType(mimetype: string | undefined): string | null {
@@ -54,7 +46,12 @@ async function readText(stream: Readable, limit: number): Promise<string> {
   let size = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw invalid('The json part is too large.', [{ field: 'json', message: `at most ${limit} bytes` }]);
+    if (size > limit) {
+      throw errors.InvalidArguments({
+        reason: 'The json part is too large.',
+        details: [{ field: 'json', message: `at most ${limit} bytes` }],
+      });
+    }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -64,11 +61,7 @@ async function readText(stream: Readable, limit: number): Promise<string> {
 function translateMultipartError(deps: AppDeps, error: unknown): unknown {
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new ApiError(
-      'payload_too_large',
-      'FileTooLarge',
-      `The file is larger than the upload limit of ${deps.config.uploadLimitBytes} bytes.`,
-    );
+    return errors.FileTooLarge({ limitBytes: deps.config.uploadLimitBytes });
   }
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') return tooManyFiles();
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return notMultipart();
@@ -94,14 +87,16 @@ export async function readMultipartUpload(deps: AppDeps, request: FastifyRequest
       } else if (part.fieldname === 'json') {
         json = part.type === 'file' ? await readText(part.file, MAX_JSON_PART_BYTES) : String(part.value);
       } else if (part.fieldname === 'file') {
-        throw invalid('A file part must name its file (Content-Disposition: form-data; name="file"; filename="…").', [
-          { field: 'file', message: 'has no filename' },
-        ]);
+        throw errors.InvalidArguments({
+          reason: 'A file part must name its file (Content-Disposition: form-data; name="file"; filename="…").',
+          details: [{ field: 'file', message: 'has no filename' }],
+        });
       } else {
         if (part.type === 'file') part.file.resume();
-        throw invalid(`Unexpected part "${part.fieldname}": send \`file\` parts and one \`json\` part.`, [
-          { field: part.fieldname, message: 'is not a part of this request' },
-        ]);
+        throw errors.InvalidArguments({
+          reason: `Unexpected part "${part.fieldname}": send \`file\` parts and one \`json\` part.`,
+          details: [{ field: part.fieldname, message: 'is not a part of this request' }],
+        });
       }
     }
   } catch (error) {

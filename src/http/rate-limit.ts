@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { ApiError } from '../errors/index.js';
+import { errors } from '../errors/index.js';
 import { MINUTE_WINDOW, MemoryStore, RedisStore, describeWindow } from './rate-limit-store.js';
 import type { LimitKey, RateLimitStore, WindowState } from './rate-limit-store.js';
 
@@ -37,7 +37,7 @@ export const ORGANIZATION_CACHE_MS = 30_000;
 const STORE_WARNING_INTERVAL_MS = 30_000;
 
 /** Paths never limited: a load balancer's health probe and the API's own documentation. */
-function isExemptPath(url: string): boolean {
+export function isExemptPath(url: string): boolean {
   return url === '/health' || url === '/docs' || url.startsWith('/docs/') || url === '/api2/openapi.json';
 }
 
@@ -191,9 +191,7 @@ export async function installRateLimit(app: FastifyInstance, deps: AppDeps): Pro
     const headers = rateHeaders(verdict.reported);
     if (!verdict.admitted) {
       const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-      throw new ApiError('rate_limited', 'TooManyRequests', `Too many requests; retry in ${seconds} s.`, {
-        headers: { ...headers, 'retry-after': String(seconds) },
-      });
+      throw errors.TooManyRequests({ retryAfterSeconds: seconds, rateHeaders: headers });
     }
     reply.headers(headers);
   });

@@ -5,7 +5,7 @@ import type { TSchema } from 'typebox';
 import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { ApiError, invalid } from '../errors/index.js';
+import { errors } from '../errors/index.js';
 
 /**
  * File uploads (issue 6): job source files, reference files and the Files API take files as
@@ -42,11 +42,7 @@ export async function installUploadParsing(app: FastifyInstance, uploadLimitByte
 export function octetStreamBody(request: FastifyRequest): Readable {
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/octet-stream' || !request.body || typeof (request.body as Readable).pipe !== 'function') {
-    throw new ApiError(
-      'unsupported_media_type',
-      'UnsupportedMediaType',
-      'Send the file as application/octet-stream, named by a Content-Disposition header.',
-    );
+    throw errors.UnsupportedMediaType({ expected: 'octetStream' });
   }
   return request.body as Readable;
 }
@@ -64,7 +60,9 @@ export function sanitizeFilename(raw: string, field = 'filename'): string {
   const lastSegment = raw.split(/[/\\]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
   let name = lastSegment.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  if (name === '' || /^\.+$/.test(name)) throw invalid(`The file name "${raw}" is not usable.`, [{ field, message: 'must name a file' }]);
+  if (name === '' || /^\.+$/.test(name)) {
+    throw errors.InvalidArguments({ reason: `The file name "${raw}" is not usable.`, details: [{ field, message: 'must name a file' }] });
+  }
   if (name.length > MAX_FILENAME_LENGTH) {
     const dot = name.lastIndexOf('.');
     const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
@@ -103,9 +101,10 @@ export function filenameFromContentDisposition(header: string | undefined): stri
       if (charset === 'utf-8' || charset === '') return decodeURIComponent(value);
       if (charset === 'iso-8859-1') return Buffer.from(unescape(value), 'latin1').toString('latin1');
     } catch {
-      throw invalid('The Content-Disposition header has a badly encoded filename*.', [
-        { field: 'Content-Disposition', message: 'filename* is not valid percent-encoding' },
-      ]);
+      throw errors.InvalidArguments({
+        reason: 'The Content-Disposition header has a badly encoded filename*.',
+        details: [{ field: 'Content-Disposition', message: 'filename* is not valid percent-encoding' }],
+      });
     }
   }
   const quoted = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header);
@@ -119,14 +118,7 @@ export function filenameFromContentDisposition(header: string | undefined): stri
 export function uploadFilename(request: FastifyRequest): string {
   const raw = filenameFromContentDisposition(request.headers['content-disposition']);
   if (raw === null) {
-    throw new ApiError(
-      'invalid',
-      'ContentDispositionMissing',
-      "Name the file in a Content-Disposition header: filename*=UTF-8''<file name>.",
-      {
-        details: [{ field: 'Content-Disposition', message: 'is required and must carry filename* or filename' }],
-      },
-    );
+    throw errors.ContentDispositionMissing();
   }
   return sanitizeFilename(raw, 'Content-Disposition');
 }
@@ -145,12 +137,14 @@ const compiledSchemas = new WeakMap<TSchema, ValidateFunction>();
  * match `schema` is a 400 naming `field`.
  */
 export function parseJsonDocument<T extends TSchema>(text: string | undefined, schema: T, field: string): unknown {
-  if (text === undefined || text.trim() === '') throw invalid(`${field} is required.`, [{ field, message: 'is required' }]);
+  if (text === undefined || text.trim() === '') {
+    throw errors.InvalidArguments({ reason: `${field} is required.`, details: [{ field, message: 'is required' }] });
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError('invalid', 'InvalidJson', `${field} is not valid JSON.`, { details: [{ field, message: 'is not valid JSON' }] });
+    throw errors.InvalidJson({ part: field });
   }
   let validator = compiledSchemas.get(schema);
   if (!validator) {
@@ -161,9 +155,10 @@ export function parseJsonDocument<T extends TSchema>(text: string | undefined, s
     const first = validator.errors?.[0];
     const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
     const path = [field, first?.instancePath.replace(/^\//, '').replace(/\//g, '.'), missing].filter(Boolean).join('.');
-    throw invalid(`Invalid ${path}: ${first?.message ?? 'does not match the expected shape'}.`, [
-      { field: path, message: first?.message ?? 'is not valid' },
-    ]);
+    throw errors.InvalidArguments({
+      reason: `Invalid ${path}: ${first?.message ?? 'does not match the expected shape'}.`,
+      details: [{ field: path, message: first?.message ?? 'is not valid' }],
+    });
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/index.js';
+import { errors } from '../errors/index.js';
 import { classifyAddress, ipFamily } from '../domain/network/address-ranges.js';
 import type { AddressClass } from '../domain/network/address-ranges.js';
 
@@ -91,7 +91,5 @@ export function checkOutboundUrl(url: string, policy: OutboundPolicy): UrlCheck 
 export function assertOutboundUrl(url: string, policy: OutboundPolicy, field: string): URL {
   const result = checkOutboundUrl(url, policy);
   if (result.ok) return result.url;
-  throw new ApiError('invalid', 'InvalidCallbackUrl', `Invalid ${field}: ${result.reason}`, {
-    details: [{ field, message: result.reason }],
-  });
+  throw errors.InvalidCallbackUrl({ field, reason: result.reason });
 }

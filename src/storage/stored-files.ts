@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { isForeignKeyViolation } from '../db/constraint-errors.js';
 import type { DB } from '../db/schema.js';
-import { ApiError } from '../errors/index.js';
+import { errors } from '../errors/index.js';
 import { BlobTooLargeError } from './blob-store.js';
 import type { BlobStore, StoredBlob } from './blob-store.js';
 
@@ -40,7 +40,7 @@ export async function putUpload(
     return await deps.blobs.put(source, { maxBytes });
   } catch (error) {
     if (error instanceof BlobTooLargeError || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new ApiError('payload_too_large', 'FileTooLarge', `The file is larger than the upload limit of ${maxBytes} bytes.`);
+      throw errors.FileTooLarge({ limitBytes: maxBytes });
     }
     throw error;
   }
@@ -54,7 +54,7 @@ export async function recordStoredFile(deps: StorageDeps, trx: Kysely<DB>, blob:
     .onConflict((oc) => oc.column('sha256').doNothing())
     .execute();
   if (!(await deps.blobs.has(blob.sha256))) {
-    throw new ApiError('conflict', 'UploadRaced', 'The file was removed while it was being stored; send it again.');
+    throw errors.UploadRaced();
   }
 }
 

@@ -1,4 +1,4 @@
-import { ScimError } from '../../src/domain/scim/errors.js';
+import { ScimError } from '../../src/errors/index.js';
 
 /** The ScimError that `run` throws (any other error is rethrown; no error fails the test). */
 export function scimError(run: () => unknown): ScimError {

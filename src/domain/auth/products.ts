@@ -1,3 +1,5 @@
+import type { OAuthErrorCode } from '../../errors/index.js';
+
 /**
  * The products a service account can be scoped to, and how a token request narrows what the
  * account was configured with (description, "Authentication" > "Machine-to-machine"). Pure: the
@@ -90,7 +92,7 @@ export interface NarrowedGrant {
 }
 
 export interface NarrowingError {
-  readonly error: 'invalid_target' | 'invalid_scope';
+  readonly error: Extract<OAuthErrorCode, 'invalid_target' | 'invalid_scope'>;
   readonly description: string;
 }
 

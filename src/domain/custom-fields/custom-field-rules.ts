@@ -1,3 +1,5 @@
+import type { CustomFieldRuleCode } from '../../errors/index.js';
+
 /**
  * Custom fields: the organization's user-defined fields of records (issue 5; documented in
  * docs/custom-fields.md). Pure rules, no I/O: field types, the option lists of select fields
@@ -24,12 +26,13 @@ export const MAX_OPTIONS_PER_FIELD = 1000;
 export const TRUNCATED_OPTIONS = 5;
 
 /**
- * A broken rule of custom fields: `code` is the API's errorCode, `field` the input that broke
- * it. Every rule error is a 400 (the module turns it into one; nothing is written).
+ * A broken rule of custom fields: `code` is the API's errorCode (an entry of the catalogue's
+ * custom field rules), `field` the input that broke it. Every rule error is a 400 (the module
+ * turns it into one; nothing is written).
  */
 export class CustomFieldRuleError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: CustomFieldRuleCode,
     readonly field: string,
     message: string,
   ) {

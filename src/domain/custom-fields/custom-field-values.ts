@@ -1,5 +1,6 @@
 import { CustomFieldRuleError, isSelectType } from './custom-field-rules.js';
 import type { CustomFieldType } from './custom-field-rules.js';
+import type { CustomFieldRuleCode } from '../../errors/index.js';
 
 /**
  * May this value be set on a record? The rules every record that stores custom-field values
@@ -81,7 +82,7 @@ function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-function invalidValue(code: string, message: string): CustomFieldRuleError {
+function invalidValue(code: CustomFieldRuleCode, message: string): CustomFieldRuleError {
   return new CustomFieldRuleError(code, 'value', message);
 }
 

@@ -1,5 +1,5 @@
 import { normalizeLanguage } from './supported-languages.js';
-import { ApiError } from '../../errors/index.js';
+import { errors } from '../../errors/index.js';
 
 /**
  * Every language parameter of the API goes through here: each code must be on the supported
@@ -13,14 +13,7 @@ export function assertLanguages(field: string, codes: readonly string[]): string
   for (const code of codes) {
     const canonical = normalizeLanguage(code);
     if (canonical === null) {
-      throw new ApiError(
-        'invalid',
-        'UnsupportedLanguage',
-        `"${code}" in ${field} is not a supported language code (see GET /api2/v1/languages).`,
-        {
-          details: [{ field, message: `unsupported language code "${code}"` }],
-        },
-      );
+      throw errors.UnsupportedLanguage({ field, code });
     }
     result.add(canonical);
   }

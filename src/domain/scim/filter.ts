@@ -6,8 +6,8 @@
  * Operators, `and`/`or`/`not` and attribute names are case-insensitive. `and` binds tighter
  * than `or`; `not` needs parentheses, as in the RFC's grammar.
  */
-import { invalidFilter, invalidPath } from './errors.js';
-import type { ScimError } from './errors.js';
+import { scimErrors } from '../../errors/index.js';
+import type { ScimError } from '../../errors/index.js';
 import { findAttribute } from './schema.js';
 import type { AttributeDefinition } from './schema.js';
 
@@ -252,7 +252,7 @@ function describe(token: Token): string {
 
 /** Parses a filter (the `filter` parameter of a search); throws an `invalidFilter` ScimError. */
 export function parseFilter(text: string): Filter {
-  const fail = (message: string) => invalidFilter(`Invalid filter: ${message}.`);
+  const fail = (message: string) => scimErrors.invalidFilter(`Invalid filter: ${message}.`);
   if (text.length > MAX_FILTER_LENGTH) throw fail(`it is longer than ${MAX_FILTER_LENGTH} characters`);
   const parser = new Parser(tokenize(text, fail), fail);
   if (parser.peek().type === 'end') throw fail('it is empty');
@@ -268,8 +268,8 @@ export function parseFilter(text: string): Filter {
  * `invalidFilter` one (RFC 7644 §3.12).
  */
 export function parsePatchPath(text: string): PatchPath {
-  const pathError = (message: string) => invalidPath(`Invalid path "${text}": ${message}.`);
-  const filterError = (message: string) => invalidFilter(`Invalid filter in path "${text}": ${message}.`);
+  const pathError = (message: string) => scimErrors.invalidPath(`Invalid path "${text}": ${message}.`);
+  const filterError = (message: string) => scimErrors.invalidFilter(`Invalid filter in path "${text}": ${message}.`);
   const tokens = tokenize(text, pathError);
   const head = tokens[0]!;
   if (head.type !== 'word') throw pathError(head.type === 'end' ? 'it is empty' : `it must start with an attribute name`);
@@ -362,17 +362,20 @@ export function compareValues(
 ): boolean {
   switch (definition.type) {
     case 'boolean': {
-      if (operator !== 'eq' && operator !== 'ne') throw invalidFilter(`Invalid filter: "${definition.name}" is a boolean; use eq or ne.`);
+      if (operator !== 'eq' && operator !== 'ne')
+        throw scimErrors.invalidFilter(`Invalid filter: "${definition.name}" is a boolean; use eq or ne.`);
       const wanted = booleanFrom(expected);
-      if (wanted === null) throw invalidFilter(`Invalid filter: "${definition.name}" is a boolean; compare it with true or false.`);
+      if (wanted === null)
+        throw scimErrors.invalidFilter(`Invalid filter: "${definition.name}" is a boolean; compare it with true or false.`);
       const equal = booleanFrom(actual) === wanted;
       return operator === 'eq' ? equal : !equal;
     }
     case 'dateTime': {
       if (['co', 'sw', 'ew'].includes(operator))
-        throw invalidFilter(`Invalid filter: "${definition.name}" is a date; use eq, ne, gt, ge, lt or le.`);
+        throw scimErrors.invalidFilter(`Invalid filter: "${definition.name}" is a date; use eq, ne, gt, ge, lt or le.`);
       const wanted = typeof expected === 'string' ? Date.parse(expected) : Number.NaN;
-      if (Number.isNaN(wanted)) throw invalidFilter(`Invalid filter: "${definition.name}" is a date; compare it with a date-time string.`);
+      if (Number.isNaN(wanted))
+        throw scimErrors.invalidFilter(`Invalid filter: "${definition.name}" is a date; compare it with a date-time string.`);
       const value = typeof actual === 'string' ? Date.parse(actual) : Number.NaN;
       if (Number.isNaN(value)) return operator === 'ne';
       return ordered(value, operator, wanted);
@@ -380,12 +383,12 @@ export function compareValues(
     case 'integer':
     case 'decimal': {
       if (typeof expected !== 'number' || ['co', 'sw', 'ew'].includes(operator))
-        throw invalidFilter(`Invalid filter: "${definition.name}" is a number.`);
+        throw scimErrors.invalidFilter(`Invalid filter: "${definition.name}" is a number.`);
       return typeof actual === 'number' ? ordered(actual, operator, expected) : operator === 'ne';
     }
     default: {
       if (typeof expected !== 'string')
-        throw invalidFilter(`Invalid filter: "${definition.name}" is a string; compare it with a "quoted string".`);
+        throw scimErrors.invalidFilter(`Invalid filter: "${definition.name}" is a string; compare it with a "quoted string".`);
       if (typeof actual !== 'string') return operator === 'ne';
       const a = definition.caseExact ? actual : actual.toLowerCase();
       const b = definition.caseExact ? expected : expected.toLowerCase();
@@ -446,7 +449,7 @@ export function evaluateFilter(filter: Filter, object: Record<string, unknown>, 
         const present = found !== null && found.values.some(isPresent);
         if (filter.operator === 'eq') return !present;
         if (filter.operator === 'ne') return present;
-        throw invalidFilter(`Invalid filter: null can only be compared with eq or ne.`);
+        throw scimErrors.invalidFilter(`Invalid filter: null can only be compared with eq or ne.`);
       }
       if (!found) return false;
       const expected = filter.value;

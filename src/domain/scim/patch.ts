@@ -11,7 +11,7 @@
  *   are ignored, so that a provider's default attribute mapping works.
  * A `path` naming a read-only attribute is refused (`mutability`).
  */
-import { invalidPath, invalidSyntax, invalidValue, mutability, noTarget } from './errors.js';
+import { scimErrors } from '../../errors/index.js';
 import { evaluateFilter, formatAttributePath, getAttribute, booleanFrom, parseAttributePath, parsePatchPath } from './filter.js';
 import type { Filter, PatchPath } from './filter.js';
 import { isObject, normalizeValue } from './resource.js';
@@ -29,28 +29,32 @@ export interface PatchOperation {
 
 /** The operations of a PatchOp message; throws `invalidSyntax`, `invalidPath`, `invalidFilter`, `noTarget` or `invalidValue`. */
 export function parsePatchRequest(body: unknown): PatchOperation[] {
-  if (!isObject(body)) throw invalidSyntax(`The body must be a PatchOp message: {"schemas": ["${PATCH_OP_URN}"], "Operations": [...]}.`);
+  if (!isObject(body))
+    throw scimErrors.invalidSyntax(`The body must be a PatchOp message: {"schemas": ["${PATCH_OP_URN}"], "Operations": [...]}.`);
   const schemas = getAttribute(body, 'schemas');
   if (
     schemas !== undefined &&
     !(Array.isArray(schemas) && schemas.some((s) => typeof s === 'string' && s.toLowerCase() === PATCH_OP_URN.toLowerCase()))
   ) {
-    throw invalidSyntax(`"schemas" must contain "${PATCH_OP_URN}".`);
+    throw scimErrors.invalidSyntax(`"schemas" must contain "${PATCH_OP_URN}".`);
   }
   const operations = getAttribute(body, 'Operations');
-  if (!Array.isArray(operations) || operations.length === 0) throw invalidSyntax('"Operations" must be a list of at least one operation.');
+  if (!Array.isArray(operations) || operations.length === 0)
+    throw scimErrors.invalidSyntax('"Operations" must be a list of at least one operation.');
   return operations.map((operation: unknown, i): PatchOperation => {
     const where = `Operations[${i}]`;
-    if (!isObject(operation)) throw invalidSyntax(`${where} must be an object.`);
+    if (!isObject(operation)) throw scimErrors.invalidSyntax(`${where} must be an object.`);
     const rawOp = getAttribute(operation, 'op');
     const op = typeof rawOp === 'string' ? rawOp.trim().toLowerCase() : '';
-    if (op !== 'add' && op !== 'remove' && op !== 'replace') throw invalidSyntax(`${where}.op must be "add", "remove" or "replace".`);
+    if (op !== 'add' && op !== 'remove' && op !== 'replace')
+      throw scimErrors.invalidSyntax(`${where}.op must be "add", "remove" or "replace".`);
     const rawPath = getAttribute(operation, 'path');
-    if (rawPath !== undefined && rawPath !== null && typeof rawPath !== 'string') throw invalidPath(`${where}.path must be a string.`);
+    if (rawPath !== undefined && rawPath !== null && typeof rawPath !== 'string')
+      throw scimErrors.invalidPath(`${where}.path must be a string.`);
     const path = typeof rawPath === 'string' && rawPath.trim() !== '' ? parsePatchPath(rawPath.trim()) : null;
     const value = getAttribute(operation, 'value');
-    if (op === 'remove' && !path) throw noTarget(`${where}: a remove operation needs a "path".`);
-    if (op !== 'remove' && value === undefined) throw invalidValue(`${where}: an ${op} operation needs a "value".`);
+    if (op === 'remove' && !path) throw scimErrors.noTarget(`${where}: a remove operation needs a "path".`);
+    if (op !== 'remove' && value === undefined) throw scimErrors.invalidValue(`${where}: an ${op} operation needs a "value".`);
     return { op, path, value };
   });
 }
@@ -70,11 +74,12 @@ export function applyPatch(
 }
 
 function applyValueObject(resource: ScimObject, op: PatchOp, value: unknown, attributes: readonly AttributeDefinition[]): void {
-  if (!isObject(value)) throw invalidValue(`Without a "path", the "value" of an ${op} operation must be an object of attributes.`);
+  if (!isObject(value))
+    throw scimErrors.invalidValue(`Without a "path", the "value" of an ${op} operation must be an object of attributes.`);
   for (const [key, item] of Object.entries(value)) {
     if (key.toLowerCase() === 'schemas') continue;
     const path = parseAttributePath(key);
-    if (!path) throw invalidPath(`"${key}" in the value of an ${op} operation is not an attribute name.`);
+    if (!path) throw scimErrors.invalidPath(`"${key}" in the value of an ${op} operation is not an attribute name.`);
     applyAtPath(resource, op, { ...path, filter: null }, item, attributes, true);
   }
 }
@@ -93,7 +98,7 @@ function applyAtPath(
   if (!definition || definition.mutability === 'readOnly') {
     const readOnly =
       definition ?? findAttribute(COMMON_ATTRIBUTES, path.attribute) ?? (path.attribute.toLowerCase() === 'schemas' ? path : undefined);
-    if (readOnly && !skipReadOnly) throw mutability(`"${formatAttributePath(path)}" is read-only.`);
+    if (readOnly && !skipReadOnly) throw scimErrors.mutability(`"${formatAttributePath(path)}" is read-only.`);
     return; // unknown: ignored
   }
   if (path.filter) applyToSelectedValues(resource, op, definition, path.filter, path.subAttribute, value);
@@ -171,7 +176,7 @@ function applyToSubAttribute(
   subAttribute: string,
   value: unknown,
 ): void {
-  if (definition.type !== 'complex') throw invalidPath(`"${definition.name}" has no sub-attributes.`);
+  if (definition.type !== 'complex') throw scimErrors.invalidPath(`"${definition.name}" has no sub-attributes.`);
   const sub = findAttribute(definition.subAttributes, subAttribute);
   if (!sub) return; // name.formatted, name.middleName, …: not kept
   const normalized = op === 'remove' ? undefined : normalizeValue(sub, value, `${definition.name}.${sub.name}`);
@@ -214,7 +219,7 @@ function applyToSelectedValues(
   value: unknown,
 ): void {
   if (!definition.multiValued || definition.type !== 'complex') {
-    throw invalidPath(`"${definition.name}" is not a multi-valued complex attribute, so a value filter cannot select in it.`);
+    throw scimErrors.invalidPath(`"${definition.name}" is not a multi-valued complex attribute, so a value filter cannot select in it.`);
   }
   const subAttributes = definition.subAttributes ?? [];
   let list = asList(resource[definition.name])
@@ -222,7 +227,7 @@ function applyToSelectedValues(
     .map((item) => ({ ...item }));
   const selected = list.filter((item) => evaluateFilter(filter, item, subAttributes));
   const written: Record<string, unknown>[] = [];
-  const noMatch = () => noTarget(`No value of "${definition.name}" matches the filter of the path.`);
+  const noMatch = () => scimErrors.noTarget(`No value of "${definition.name}" matches the filter of the path.`);
 
   if (subAttribute) {
     const sub = findAttribute(subAttributes, subAttribute);

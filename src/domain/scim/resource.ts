@@ -3,7 +3,7 @@
  * canonical names, values of their declared types) and projecting what goes back (`attributes`
  * and `excludedAttributes`, RFC 7644 §3.4.2.5). Pure.
  */
-import { invalidValue } from './errors.js';
+import { scimErrors } from '../../errors/index.js';
 import { booleanFrom, parseAttributePath } from './filter.js';
 import type { AttributePath } from './filter.js';
 import { findAttribute, isCoreUserSchema } from './schema.js';
@@ -20,22 +20,23 @@ function normalizeSingle(definition: AttributeDefinition, value: unknown, where:
   switch (definition.type) {
     case 'boolean': {
       const bool = booleanFrom(value);
-      if (bool === null) throw invalidValue(`${where} must be true or false.`);
+      if (bool === null) throw scimErrors.invalidValue(`${where} must be true or false.`);
       return bool;
     }
     case 'complex':
-      if (!isObject(value)) throw invalidValue(`${where} must be an object.`);
+      if (!isObject(value)) throw scimErrors.invalidValue(`${where} must be an object.`);
       return normalizeAttributes(value, definition.subAttributes ?? [], where);
     case 'integer':
     case 'decimal':
       if (typeof value !== 'number' || (definition.type === 'integer' && !Number.isInteger(value)))
-        throw invalidValue(`${where} must be a number.`);
+        throw scimErrors.invalidValue(`${where} must be a number.`);
       return value;
     case 'dateTime':
-      if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw invalidValue(`${where} must be a date-time string.`);
+      if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
+        throw scimErrors.invalidValue(`${where} must be a date-time string.`);
       return value;
     default:
-      if (typeof value !== 'string') throw invalidValue(`${where} must be a string.`);
+      if (typeof value !== 'string') throw scimErrors.invalidValue(`${where} must be a string.`);
       return value;
   }
 }
@@ -80,7 +81,7 @@ export function parseAttributeList(text: string | undefined): AttributePath[] {
     const name = item.trim();
     if (name === '') continue;
     const path = parseAttributePath(name);
-    if (!path) throw invalidValue(`"${name}" is not an attribute name.`);
+    if (!path) throw scimErrors.invalidValue(`"${name}" is not an attribute name.`);
     // An attribute of another schema (an extension OpenTMS does not have) selects nothing.
     if (path.schema && !isCoreUserSchema(path.schema)) continue;
     paths.push({ ...path, schema: null });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { ANY_ROLE, PUBLIC, callerOf, csrfRejection } from '../../../http/access.js';
-import { invalid, notFound, unauthenticated } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { findOrganizationById } from '../organizations/index.js';
 import { findUserById } from '../users/index.js';
 import { toUserReference } from '../users/index.js';
@@ -33,6 +33,9 @@ const loginResponse = (issued: IssuedLogin) => ({
   lastInvalidateAllSessionsPerformed: issued.user.sessionsInvalidatedAt,
 });
 
+/** What a password login may answer besides the usual errors of a public operation with a body. */
+const PASSWORD_LOGIN_ERRORS = ['AuthInvalidCredentials', 'AuthSsoRequired', 'AuthTooManyAttempts'] as const;
+
 /** Authentication operations of the TMS surface (routes relative to `/api2`). */
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const secureCookie = deps.config.publicUrl?.startsWith('https://') ?? false;
@@ -53,7 +56,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       app.post(
         `/${version}/auth/login`,
         {
-          config: { access: PUBLIC },
+          config: { access: PUBLIC, errors: PASSWORD_LOGIN_ERRORS },
           schema: {
             tags: ['Authentication'],
             operationId,
@@ -82,7 +85,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       app.post(
         `/${version}/auth/loginToSession`,
         {
-          config: { access: PUBLIC },
+          config: { access: PUBLIC, errors: PASSWORD_LOGIN_ERRORS },
           schema: {
             tags: ['Authentication'],
             operationId,
@@ -106,7 +109,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       app.post(
         `/${version}/auth/loginOther`,
         {
-          config: { access: { roles: ['ADMIN'], humansOnly: true } },
+          config: { access: { roles: ['ADMIN'], humansOnly: true }, errors: ['ResourceNotFound'] },
           schema: {
             tags: ['Authentication'],
             operationId,
@@ -124,7 +127,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/auth/logout',
       {
         // The token to end comes in the query or in the header (not both), so the handler reads it itself.
-        config: { access: PUBLIC },
+        config: { access: PUBLIC, errors: ['AuthUnauthorized', 'CsrfTokenInvalid'] },
         schema: {
           tags: ['Authentication'],
           operationId: 'logout',
@@ -137,10 +140,12 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const inHeader = headerToken(request);
         if (inHeader !== undefined && queryToken(request) !== undefined) {
-          throw invalid('Send the token either in the "token" query parameter or in the Authorization header, not both.');
+          throw errors.InvalidArguments({
+            reason: 'Send the token either in the "token" query parameter or in the Authorization header, not both.',
+          });
         }
         const caller = await authenticate(request);
-        if (!caller) throw unauthenticated();
+        if (!caller) throw errors.AuthUnauthorized();
         if (caller.credential.kind === 'session') {
           // Same rule as every cookie-authenticated unsafe request: the CSRF token must come along.
           const rejection = csrfRejection(request, caller);
@@ -155,7 +160,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/auth/refresh',
       {
-        config: { access: ANY_ROLE },
+        config: { access: ANY_ROLE, errors: ['InvalidArguments', 'ResourceNotFound'] },
         schema: {
           tags: ['OpenTMS'],
           operationId: 'refreshLogin',
@@ -170,14 +175,14 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/auth/whoAmI',
       {
-        config: { access: ANY_ROLE },
+        config: { access: ANY_ROLE, errors: ['ResourceNotFound'] },
         schema: { tags: ['Authentication'], operationId: 'whoAmI', summary: 'Who am I', response: { 200: WhoAmIResponse } },
       },
       async (request) => {
         const caller = callerOf(request);
         const user = await findUserById(deps.database.db, caller.organizationId, caller.userId);
         const organization = await findOrganizationById(deps.database.db, caller.organizationId);
-        if (!user || !organization) throw notFound('User');
+        if (!user || !organization) throw errors.ResourceNotFound({ what: 'User' });
         return {
           user: toUserReference(user),
           organization: { id: organization.id, uid: organization.uid, name: organization.name },

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
 import { afterFailure, waitBeforeAttempt } from '../../../domain/auth/login-throttle.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, forbidden, invalid, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { findOrganizationById } from '../organizations/index.js';
 import { recordLogin } from '../users/index.js';
 import { findUserByUid, findUserByUserName } from '../users/index.js';
@@ -10,8 +10,6 @@ import type { UserRow } from '../users/index.js';
 import { clearLoginFailures, findLoginFailures, saveLoginFailures } from './login-failures.repository.js';
 import { createLoginToken, revokeLoginToken } from '../credentials/index.js';
 import { decoyHash, verifyPassword } from '../credentials/index.js';
-
-export const invalidCredentials = () => new ApiError('unauthenticated', 'AuthInvalidCredentials', 'Invalid user name or password.');
 
 export interface ClientInfo {
   ipAddress: string | null;
@@ -38,21 +36,14 @@ async function checkPassword(deps: AppDeps, userName: string, password: string):
   const wait = waitBeforeAttempt(failures, now);
   if (wait > 0) {
     const seconds = Math.ceil(wait / 1000);
-    throw new ApiError(
-      'rate_limited',
-      'AuthTooManyAttempts',
-      `Too many failed logins for this user name; try again in ${seconds} seconds.`,
-      {
-        headers: { 'retry-after': String(seconds) },
-      },
-    );
+    throw errors.AuthTooManyAttempts({ retryAfterSeconds: seconds });
   }
   const user = await findUserByUserName(db, userName);
   const usable = user && user.passwordHash && bool(user.active) && !user.deletedAt && !bool(user.isBot) ? user : null;
   const ok = await verifyPassword(password, usable?.passwordHash ?? (await decoyHash()));
   if (!usable || !ok) {
     await saveLoginFailures(db, userName, afterFailure(failures, now));
-    throw invalidCredentials();
+    throw errors.AuthInvalidCredentials();
   }
   if (failures) await clearLoginFailures(db, userName);
   return usable;
@@ -68,7 +59,7 @@ async function assertPasswordLoginAllowed(deps: AppDeps, user: UserRow, kind: 'l
   const ssoOnly = bool(organization?.ssoOnly);
   const refused = kind === 'session' ? ssoOnly : ssoOnly && bool(organization?.apiTokenSsoEnforced);
   if (refused) {
-    throw new ApiError('forbidden', 'AuthSsoRequired', 'Your organization requires signing in through single sign-on (SSO).');
+    throw errors.AuthSsoRequired();
   }
 }
 
@@ -105,7 +96,7 @@ export async function passwordLogin(
   client: ClientInfo,
 ): Promise<IssuedLogin> {
   const user = await checkPassword(deps, input.userName, input.password);
-  if (input.userUid && input.userUid !== user.uid) throw invalidCredentials();
+  if (input.userUid && input.userUid !== user.uid) throw errors.AuthInvalidCredentials();
   await assertPasswordLoginAllowed(deps, user, kind);
   return issue(deps, user, kind, client);
 }
@@ -120,22 +111,24 @@ export async function loginOther(
   caller: Caller,
   input: { userName: string; userUid?: string | undefined },
 ): Promise<IssuedLogin> {
-  if (caller.impersonatorId) throw forbidden('You are already logged in as another user; log in as yourself first.');
+  if (caller.impersonatorId) throw errors.AccessDenied({ reason: 'You are already logged in as another user; log in as yourself first.' });
   const db = deps.database.db;
   const target = input.userUid
     ? await findUserByUid(db, caller.organizationId, input.userUid)
     : await findUserByUserName(db, input.userName);
-  if (!target || target.organizationId !== caller.organizationId || target.deletedAt) throw notFound('User');
-  if (input.userUid && target.userName.toLowerCase() !== input.userName.toLowerCase()) throw notFound('User');
-  if (!bool(target.active)) throw invalid('The user is not active.');
-  if (bool(target.isBot)) throw invalid('Bot users of service accounts cannot log in interactively.');
+  if (!target || target.organizationId !== caller.organizationId || target.deletedAt) throw errors.ResourceNotFound({ what: 'User' });
+  if (input.userUid && target.userName.toLowerCase() !== input.userName.toLowerCase()) throw errors.ResourceNotFound({ what: 'User' });
+  if (!bool(target.active)) throw errors.InvalidArguments({ reason: 'The user is not active.' });
+  if (bool(target.isBot)) throw errors.InvalidArguments({ reason: 'Bot users of service accounts cannot log in interactively.' });
   return issue(deps, target, 'login', { ipAddress: null, userAgent: null }, caller.userId);
 }
 
 /** Ends a login token or session (logout). */
 export async function logout(deps: AppDeps, caller: Caller): Promise<void> {
   if (caller.credential.kind !== 'login' && caller.credential.kind !== 'session') {
-    throw invalid('Only tokens of the login operations can be logged out; revoke API tokens with DELETE /api2/v1/auth/apiTokens/{uid}.');
+    throw errors.InvalidArguments({
+      reason: 'Only tokens of the login operations can be logged out; revoke API tokens with DELETE /api2/v1/auth/apiTokens/{uid}.',
+    });
   }
   await revokeLoginToken(deps.database.db, caller.credential.id, deps.clock());
 }
@@ -145,9 +138,10 @@ export async function logout(deps: AppDeps, caller: Caller): Promise<void> {
  * one, so that a long-running script need not keep the password.
  */
 export async function refreshLogin(deps: AppDeps, caller: Caller): Promise<IssuedLogin> {
-  if (caller.credential.kind !== 'login') throw invalid('Only tokens of the login operations can be refreshed.');
+  if (caller.credential.kind !== 'login')
+    throw errors.InvalidArguments({ reason: 'Only tokens of the login operations can be refreshed.' });
   const user = await findUserByUid(deps.database.db, caller.organizationId, caller.userUid);
-  if (!user) throw notFound('User');
+  if (!user) throw errors.ResourceNotFound({ what: 'User' });
   const issued = await issue(deps, user, 'login', { ipAddress: null, userAgent: null }, caller.impersonatorId);
   await revokeLoginToken(deps.database.db, caller.credential.id, deps.clock());
   return issued;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
 import { AUTHENTICATED, callerOf } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { ApiError, invalid, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { findOwnApiToken, insertApiToken, listApiTokensPage, revokeApiToken } from './api-tokens.repository.js';
 import {
@@ -40,20 +40,19 @@ export function apiTokensRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const caller = callerOf(request);
         // A leaked API token must not be able to outlive its revocation by minting successors.
         if (caller.credential.kind === 'jwt' || caller.credential.kind === 'api_token') {
-          throw new ApiError(
-            'forbidden',
-            'AccessDenied',
-            'API tokens can be created only with a login token or a browser session, not with an API token or an access token.',
-          );
+          throw errors.AccessDenied({
+            reason: 'API tokens can be created only with a login token or a browser session, not with an API token or an access token.',
+          });
         }
         const now = deps.clock();
         let expiresAt: string | null = null;
         if (request.body.expiresAt) {
           const at = new Date(request.body.expiresAt);
           if (!(at.getTime() > now.getTime())) {
-            throw invalid('Invalid body parameter "expiresAt": must be in the future.', [
-              { field: 'expiresAt', message: 'must be in the future', in: 'body' },
-            ]);
+            throw errors.InvalidArguments({
+              reason: 'Invalid body parameter "expiresAt": must be in the future.',
+              details: [{ field: 'expiresAt', message: 'must be in the future', in: 'body' }],
+            });
           }
           expiresAt = at.toISOString();
         }
@@ -112,7 +111,7 @@ export function apiTokensRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const caller = callerOf(request);
         const row = await findOwnApiToken(deps.database.db, caller.organizationId, caller.userId, request.params.uid);
-        if (!row) throw notFound('API token');
+        if (!row) throw errors.ResourceNotFound({ what: 'API token' });
         if (row.revokedAt === null) await revokeApiToken(deps.database.db, caller.userId, row.uid, deps.clock());
         return reply.code(204).send();
       },

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import type { Access } from '../../../http/access.js';
-import { ApiError, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { PageOf, PagingQuery, pageWindow, toPage } from '../../../http/paging.js';
 import { hashPassword } from '../credentials/index.js';
 import { assertTimezone, checkPassword } from '../users/index.js';
@@ -89,7 +89,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/admin/organizations',
       {
-        config: { access: SYS_ADMIN_ONLY },
+        config: { access: SYS_ADMIN_ONLY, errors: ['UserNameAlreadyExists'] },
         schema: {
           tags: ['OpenTMS'],
           operationId: 'createOrganization',
@@ -106,9 +106,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const passwordHash = await hashPassword(admin.password);
         const created = await db.transaction().execute(async (trx) => {
           if (await findUserByUserName(trx, admin.userName)) {
-            throw new ApiError('conflict', 'UserNameAlreadyExists', `The user name "${admin.userName}" is taken.`, {
-              details: [{ field: 'admin.userName', message: 'already exists' }],
-            });
+            throw errors.UserNameAlreadyExists({ userName: admin.userName, field: 'admin.userName' });
           }
           const row = await insertOrganization(trx, organization);
           const user = await insertUser(trx, { organizationId: row.id, ...admin, timezone, role: 'ADMIN', passwordHash });
@@ -151,7 +149,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const row = await findOrganizationByUid(db, request.params.organizationUid);
-        if (!row) throw notFound('Organization');
+        if (!row) throw errors.ResourceNotFound({ what: 'Organization' });
         return view(db, row);
       },
     );
@@ -171,7 +169,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const row = await findOrganizationByUid(db, request.params.organizationUid);
-        if (!row) throw notFound('Organization');
+        if (!row) throw errors.ResourceNotFound({ what: 'Organization' });
         const changes = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
         const updated = Object.keys(changes).length > 0 ? await updateOrganization(db, row.id, changes) : row;
         return view(db, updated);

@@ -1,59 +1,17 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SCIM_ERROR_URN, ScimError } from '../../../domain/scim/errors.js';
-import type { ScimErrorType } from '../../../domain/scim/errors.js';
-import { ApiError } from '../../../errors/index.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SCIM_DETAIL_OF_TMS_CODE, SCIM_TYPE_OF_TMS_CODE, ScimError, scimErrorBody, scimErrors } from '../../../errors/index.js';
+import type { ScimErrorType } from '../../../errors/index.js';
+import { toApiError } from '../../../http/errors.js';
 import { createRouteIndex, methodNotAllowed } from '../../../http/method-not-allowed.js';
 
 /**
  * What makes the SCIM routes speak SCIM rather than the TMS conventions, installed on the SCIM
  * plugin only (Fastify encapsulation): `application/scim+json` bodies, SCIM error bodies
- * (RFC 7644 §3.12) for every failure including 401, 403, 404 and 405, and answers typed
- * `application/scim+json` (or `application/json` to a client that asks only for that).
+ * (RFC 7644 §3.12; the SCIM family of src/errors/scim-errors.ts) for every failure including
+ * 401, 403, 404 and 405, and answers typed `application/scim+json` (or `application/json` to a
+ * client that asks only for that).
  */
 export const SCIM_MEDIA_TYPE = 'application/scim+json';
-
-export interface ScimErrorBody {
-  schemas: string[];
-  status: string;
-  scimType?: ScimErrorType;
-  detail: string;
-}
-
-export function scimErrorBody(status: number, scimType: ScimErrorType | null, detail: string): ScimErrorBody {
-  return { schemas: [SCIM_ERROR_URN], status: String(status), ...(scimType ? { scimType } : {}), detail };
-}
-
-/** scimType for the errors the shared users service throws. */
-const SCIM_TYPES: Record<string, ScimErrorType> = {
-  UserNameAlreadyExists: 'uniqueness',
-  InvalidArguments: 'invalidValue',
-  ReferenceNotFound: 'invalidValue',
-  LastAdmin: 'mutability',
-  BotUserReadOnly: 'mutability',
-  InvalidJson: 'invalidSyntax',
-};
-
-/** Fastify's own errors (body parsing and limits). */
-const FASTIFY_ERRORS: Record<string, { status: number; scimType: ScimErrorType | null; detail: string }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
-    scimType: null,
-    detail: `The request body has a Content-Type this operation does not accept; send ${SCIM_MEDIA_TYPE} or application/json.`,
-  },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, scimType: null, detail: 'The request body is larger than this server accepts.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: {
-    status: 400,
-    scimType: 'invalidSyntax',
-    detail: 'The request says its body is JSON, but the body is empty.',
-  },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, scimType: 'invalidSyntax', detail: 'The request body is not valid JSON.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
-    status: 400,
-    scimType: 'invalidSyntax',
-    detail: 'The Content-Length header does not match the body.',
-  },
-  FST_ERR_CTP_INVALID_TYPE: { status: 400, scimType: 'invalidSyntax', detail: 'The Content-Type header is not valid.' },
-};
 
 interface Translated {
   status: number;
@@ -62,35 +20,21 @@ interface Translated {
   headers: Record<string, string>;
 }
 
-/** Any error of a SCIM request as a SCIM error; unexpected ones become a 500 that says nothing more. */
+/**
+ * Any error of a SCIM request as a SCIM error: SCIM's own as they are; any other as the TMS error
+ * it is (src/http/errors.ts), keeping its status, with the scimType and wording the SCIM family
+ * gives its code. Unexpected errors become a 500 that says nothing more.
+ */
 export function translateScimError(error: unknown): Translated {
   if (error instanceof ScimError) return { status: error.status, scimType: error.scimType, detail: error.message, headers: {} };
-  if (error instanceof ApiError) {
-    const scimType = SCIM_TYPES[error.errorCode] ?? null;
-    return { status: error.statusCode, scimType, detail: error.message, headers: error.headers };
-  }
-  const fastifyError = error as FastifyError;
-  if (fastifyError.validation) {
-    const first = fastifyError.validation[0];
-    const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
-    const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
-    const field = [path, missing].filter(Boolean).join('.');
-    const where = fastifyError.validationContext ? `${fastifyError.validationContext} ` : '';
-    const detail = first
-      ? `Invalid ${where}parameter${field ? ` "${field}"` : ''}: ${first.message ?? 'is not valid'}.`
-      : 'Invalid request.';
-    return { status: 400, scimType: 'invalidValue', detail, headers: {} };
-  }
-  const known = fastifyError.code ? FASTIFY_ERRORS[fastifyError.code] : undefined;
-  if (known) return { ...known, headers: {} };
-  // JSON.parse errors surface as a SyntaxError with a 400 status.
-  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
-    return { status: 400, scimType: 'invalidSyntax', detail: 'The request body is not valid JSON.', headers: {} };
-  }
-  const status = fastifyError.statusCode;
-  if (status && status >= 400 && status < 500)
-    return { status, scimType: null, detail: fastifyError.message || 'The request is not valid.', headers: {} };
-  return { status: 500, scimType: null, detail: 'Something went wrong on the server; it has been logged.', headers: {} };
+  const apiError = toApiError(error);
+  const code = apiError.errorCode as keyof typeof SCIM_TYPE_OF_TMS_CODE;
+  return {
+    status: apiError.status,
+    scimType: SCIM_TYPE_OF_TMS_CODE[code] ?? null,
+    detail: SCIM_DETAIL_OF_TMS_CODE[code] ?? apiError.message,
+    headers: apiError.headers,
+  };
 }
 
 /** `application/json` for a client that accepts that but not SCIM's own type; otherwise `application/scim+json`. */
@@ -133,7 +77,7 @@ export function installScimProtocol(app: FastifyInstance): void {
     const path = request.url.split('?')[0] ?? '/';
     const wrongMethod = methodNotAllowed(index, request.method, path);
     if (wrongMethod) return sendScimError(request, reply, wrongMethod);
-    return sendScimError(request, reply, new ScimError(404, null, `There is no SCIM endpoint at ${request.method} ${path}.`));
+    return sendScimError(request, reply, scimErrors.notFound(`There is no SCIM endpoint at ${request.method} ${path}.`));
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import { num } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
-import { invalidFilter, invalidValue } from '../../../domain/scim/errors.js';
+import { scimErrors } from '../../../errors/index.js';
 import { booleanFrom, compareValues, formatAttributePath, parseAttributePath } from '../../../domain/scim/filter.js';
 import type { AttributePath, ComparisonOperator, ComparisonValue, Filter } from '../../../domain/scim/filter.js';
 import { isCoreUserSchema } from '../../../domain/scim/schema.js';
@@ -73,8 +73,8 @@ const FALSE = sql<SqlBool>`1 = 0`;
 function targetOf(path: AttributePath, within: string | null, purpose: 'filter' | 'sort'): Target {
   const fail =
     purpose === 'filter'
-      ? (message: string) => invalidFilter(`Invalid filter: ${message}.`)
-      : (message: string) => invalidValue(`Invalid sortBy: ${message}.`);
+      ? (message: string) => scimErrors.invalidFilter(`Invalid filter: ${message}.`)
+      : (message: string) => scimErrors.invalidValue(`Invalid sortBy: ${message}.`);
   const written = formatAttributePath(path);
   if (path.schema && !isCoreUserSchema(path.schema)) throw fail(`"${written}" belongs to a schema OpenTMS does not support`);
   const name = (
@@ -109,7 +109,7 @@ function comparison(
   value: ComparisonValue,
   written: string,
 ): Expression<SqlBool> {
-  const fail = (message: string) => invalidFilter(`Invalid filter: "${written}" ${message}.`);
+  const fail = (message: string) => scimErrors.invalidFilter(`Invalid filter: "${written}" ${message}.`);
   if (value === null) {
     if (operator === 'eq') return eb.not(present(target));
     if (operator === 'ne') return present(target);
@@ -161,7 +161,7 @@ export function filterCondition(eb: ExpressionBuilder<DB, 'users'>, filter: Filt
     case 'valuePath': {
       const name = filter.path.attribute.toLowerCase();
       if ((filter.path.schema && !isCoreUserSchema(filter.path.schema)) || (name !== 'emails' && name !== 'roles')) {
-        throw invalidFilter(
+        throw scimErrors.invalidFilter(
           `Invalid filter: "${formatAttributePath(filter.path)}[…]" is not supported; value filters work on emails and roles.`,
         );
       }
@@ -187,7 +187,7 @@ export interface ScimSearch {
 
 function sortTarget(by: string): Exclude<Target, { kind: 'constant' }> | null {
   const path = parseAttributePath(by.trim());
-  if (!path) throw invalidValue(`Invalid sortBy: "${by}" is not an attribute name.`);
+  if (!path) throw scimErrors.invalidValue(`Invalid sortBy: "${by}" is not an attribute name.`);
   const target = targetOf(path, null, 'sort');
   return target.kind === 'constant' ? null : target;
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
-import { ScimError } from '../../../domain/scim/errors.js';
+import { scimErrors } from '../../../errors/index.js';
 import { PUBLIC, callerOf } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
 import { installScimProtocol } from './scim-protocol.js';
@@ -102,9 +102,7 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const found = resourceSchemas().find((schema) => schema.id.toLowerCase() === request.params.schemaUrn.toLowerCase());
         if (!found)
-          throw new ScimError(
-            404,
-            null,
+          throw scimErrors.notFound(
             `No schema ${request.params.schemaUrn}; OpenTMS supports ${resourceSchemas()
               .map((s) => s.id)
               .join(', ')}.`,
@@ -133,7 +131,7 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/Users',
       {
-        config: { access: SCIM_ACCESS },
+        config: { access: SCIM_ACCESS, errors: ['uniqueness', 'SeatLimitReached'] },
         schema: {
           tags,
           operationId: 'createUserSCIM',
@@ -166,7 +164,7 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/Users/:userId',
       {
-        config: { access: SCIM_ACCESS },
+        config: { access: SCIM_ACCESS, errors: ['uniqueness', 'SeatLimitReached', 'LastAdmin', 'BotUserReadOnly'] },
         schema: {
           tags,
           operationId: 'editUser',
@@ -186,7 +184,7 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.patch(
       '/Users/:userId',
       {
-        config: { access: SCIM_ACCESS },
+        config: { access: SCIM_ACCESS, errors: ['uniqueness', 'SeatLimitReached', 'LastAdmin', 'BotUserReadOnly'] },
         schema: {
           tags,
           operationId: 'patchUser',
@@ -207,7 +205,7 @@ export function scimRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/Users/:userId',
       {
-        config: { access: SCIM_ACCESS },
+        config: { access: SCIM_ACCESS, errors: ['LastAdmin', 'BotUserReadOnly'] },
         schema: {
           tags,
           operationId: 'deleteUser',

@@ -3,7 +3,6 @@ import type { AppDeps } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import { isUniqueViolation } from '../../../db/constraint-errors.js';
-import { ScimError, invalidSyntax, invalidValue, uniqueness } from '../../../domain/scim/errors.js';
 import { parseFilter } from '../../../domain/scim/filter.js';
 import { applyPatch, parsePatchRequest } from '../../../domain/scim/patch.js';
 import { isObject, normalizeAttributes, parseAttributeList, projectResource } from '../../../domain/scim/resource.js';
@@ -12,7 +11,7 @@ import { LIST_RESPONSE_URN, SCIM_ROLES, USER_ATTRIBUTES } from '../../../domain/
 import type { ScimRole } from '../../../domain/scim/schema.js';
 import { RoleSettingsError, roleSettingsFromInput } from '../../../domain/users/role-settings.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, forbidden } from '../../../errors/index.js';
+import { errors, scimErrors } from '../../../errors/index.js';
 import { hashPassword } from '../credentials/index.js';
 import { findOrganizationById } from '../organizations/index.js';
 import { countSeats, findUserByUserName, insertUser } from '../users/index.js';
@@ -45,8 +44,8 @@ interface UserFields {
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 function requiredText(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw invalidValue(`${field} is required.`);
-  if (value.length > 255) throw invalidValue(`${field} must be at most 255 characters.`);
+  if (typeof value !== 'string' || value.trim() === '') throw scimErrors.invalidValue(`${field} is required.`);
+  if (value.length > 255) throw scimErrors.invalidValue(`${field} must be at most 255 characters.`);
   return value;
 }
 
@@ -65,7 +64,7 @@ function roleFrom(value: string): ScimRole {
     .toUpperCase()
     .replace(/[\s-]+/g, '_');
   if (!(SCIM_ROLES as readonly string[]).includes(role)) {
-    throw invalidValue(`roles: "${value}" is not a role OpenTMS can give; use ADMIN, PROJECT_MANAGER, LINGUIST or SUBMITTER.`);
+    throw scimErrors.invalidValue(`roles: "${value}" is not a role OpenTMS can give; use ADMIN, PROJECT_MANAGER, LINGUIST or SUBMITTER.`);
   }
   return role as ScimRole;
 }
@@ -73,11 +72,11 @@ function roleFrom(value: string): ScimRole {
 /** Checks a normalised resource (src/domain/scim/resource.ts) and reads the record's fields from it. */
 function userFields(resource: ScimObject): UserFields {
   const userName = requiredText(resource.userName, 'userName');
-  if (/\s/.test(userName)) throw invalidValue('userName must not contain white space.');
+  if (/\s/.test(userName)) throw scimErrors.invalidValue('userName must not contain white space.');
   const name = isObject(resource.name) ? resource.name : {};
   const email = chosen(resource.emails)?.value as string | undefined;
-  if (email === undefined) throw invalidValue('emails must hold at least one address (emails[].value).');
-  if (email.length > 255 || !EMAIL.test(email)) throw invalidValue(`emails: "${email}" is not an e-mail address.`);
+  if (email === undefined) throw scimErrors.invalidValue('emails must hold at least one address (emails[].value).');
+  if (email.length > 255 || !EMAIL.test(email)) throw scimErrors.invalidValue(`emails: "${email}" is not an e-mail address.`);
   const role = chosen(resource.roles)?.value as string | undefined;
   return {
     userName,
@@ -92,11 +91,11 @@ function userFields(resource: ScimObject): UserFields {
 }
 
 function resourceOf(body: unknown): ScimObject {
-  if (!isObject(body)) throw invalidSyntax('The body must be a SCIM User resource (a JSON object).');
+  if (!isObject(body)) throw scimErrors.invalidSyntax('The body must be a SCIM User resource (a JSON object).');
   return normalizeAttributes(body, USER_ATTRIBUTES);
 }
 
-const notFound = (id: string) => new ScimError(404, null, `User ${id} not found.`);
+const notFound = (id: string) => scimErrors.notFound(`User ${id} not found.`);
 
 /** A human, not deleted user of the caller's organization; others (and bots) are not SCIM resources. */
 export async function getScimUser(deps: AppDeps, caller: Caller, id: string): Promise<UserRow> {
@@ -110,11 +109,7 @@ async function assertSeatAvailable(db: Kysely<DB>, organizationId: string): Prom
   const limit = (await findOrganizationById(db, organizationId))?.seatLimit;
   if (limit === null || limit === undefined) return;
   if ((await countSeats(db, organizationId)) >= limit) {
-    throw new ApiError(
-      'forbidden',
-      'SeatLimitReached',
-      `The organization uses all of its ${limit} seats; deactivate or delete a user first.`,
-    );
+    throw errors.SeatLimitReached({ seats: limit });
   }
 }
 
@@ -125,15 +120,15 @@ export async function createScimUser(deps: AppDeps, caller: Caller, body: unknow
   const fields = userFields(resourceOf(body));
   const role = fields.role ?? 'LINGUIST';
   if (role === 'GUEST')
-    throw invalidValue(
+    throw scimErrors.invalidValue(
       'roles: a GUEST user needs a client, which SCIM cannot name; create guests through the TMS API (POST /api2/v3/users).',
     );
-  if (!assignableRoles(caller).includes(role)) throw forbidden(`You may not create users with the role ${role}.`);
+  if (!assignableRoles(caller).includes(role)) throw errors.AccessDenied({ reason: `You may not create users with the role ${role}.` });
   let roleSettings: string;
   try {
     roleSettings = JSON.stringify(roleSettingsFromInput(role, {}));
   } catch (error) {
-    if (error instanceof RoleSettingsError) throw invalidValue(`roles: ${error.message}.`);
+    if (error instanceof RoleSettingsError) throw scimErrors.invalidValue(`roles: ${error.message}.`);
     throw error;
   }
   if (fields.password !== undefined) checkPassword(fields.password, fields.userName);
@@ -141,7 +136,7 @@ export async function createScimUser(deps: AppDeps, caller: Caller, body: unknow
   const active = fields.active ?? true;
   try {
     return await db.transaction().execute(async (trx) => {
-      if (await findUserByUserName(trx, fields.userName)) throw uniqueness(takenMessage(fields.userName));
+      if (await findUserByUserName(trx, fields.userName)) throw scimErrors.uniqueness(takenMessage(fields.userName));
       if (active) await assertSeatAvailable(trx, caller.organizationId);
       return insertUser(trx, {
         organizationId: caller.organizationId,
@@ -158,7 +153,7 @@ export async function createScimUser(deps: AppDeps, caller: Caller, body: unknow
     });
   } catch (error) {
     // Two creations of one name at once: the second meets the unique index.
-    if (isUniqueViolation(error)) throw uniqueness(takenMessage(fields.userName));
+    if (isUniqueViolation(error)) throw scimErrors.uniqueness(takenMessage(fields.userName));
     throw error;
   }
 }
@@ -204,7 +199,7 @@ export async function searchUsers(deps: AppDeps, caller: Caller, query: ScimSear
   const filter = query.filter !== undefined && query.filter.trim() !== '' ? parseFilter(query.filter) : null;
   const order = query.sortOrder?.trim().toLowerCase();
   if (order !== undefined && order !== 'ascending' && order !== 'descending')
-    throw invalidValue('sortOrder must be "ascending" or "descending".');
+    throw scimErrors.invalidValue('sortOrder must be "ascending" or "descending".');
   const sort = query.sortBy !== undefined && query.sortBy.trim() !== '' ? { by: query.sortBy, descending: order === 'descending' } : null;
   // RFC 7644 §3.4.2.4: a startIndex below 1 counts as 1, a negative count as 0.
   const startIndex = Math.max(1, query.startIndex ?? 1);

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import { configureProducts } from '../../../domain/auth/products.js';
 import { roleSettingsFromInput } from '../../../domain/users/role-settings.js';
 import type { Caller } from '../../../http/access.js';
-import { invalid, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import type { PageRequest } from '../../../http/paging.js';
 import { findUserById, findUsersByIds, insertUser } from '../users/index.js';
 import type { UserRow } from '../users/index.js';
@@ -53,9 +53,10 @@ export async function createServiceAccount(
 ): Promise<ServiceAccountView & { clientSecret: string }> {
   const configured = configureProducts(input.products, input.scopes);
   if (!configured.ok) {
-    throw invalid(`Invalid body parameter "${configured.error.field}": ${configured.error.message}.`, [
-      { field: configured.error.field, message: configured.error.message, in: 'body' },
-    ]);
+    throw errors.InvalidArguments({
+      reason: `Invalid body parameter "${configured.error.field}": ${configured.error.message}.`,
+      details: [{ field: configured.error.field, message: configured.error.message, in: 'body' }],
+    });
   }
   const { clientId, clientSecret } = newClientCredentials();
   const userName = botUserName(input.name);
@@ -96,7 +97,7 @@ export async function getServiceAccount(deps: AppDeps, caller: Caller, uid: stri
   const db = deps.database.db;
   const row = await findServiceAccountByUid(db, caller.organizationId, uid);
   const botUser = row && (await findUserById(db, caller.organizationId, row.botUserId));
-  if (!row || !botUser) throw notFound('Service account');
+  if (!row || !botUser) throw errors.ResourceNotFound({ what: 'Service account' });
   return { row, botUser };
 }
 
@@ -127,7 +128,7 @@ export async function listServiceAccountViews(
 export async function deleteServiceAccount(deps: AppDeps, caller: Caller, uid: string): Promise<void> {
   await deps.database.db.transaction().execute(async (trx) => {
     const row = await findServiceAccountByUid(trx, caller.organizationId, uid);
-    if (!row) throw notFound('Service account');
+    if (!row) throw errors.ResourceNotFound({ what: 'Service account' });
     await deleteServiceAccountRow(trx, caller.organizationId, row.id);
     await deleteBotUser(trx, caller.organizationId, row.botUserId);
   });

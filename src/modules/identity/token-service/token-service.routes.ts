@@ -2,8 +2,7 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { PUBLIC } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
-import { OAuthError, invalidRequest } from './oauth-error.js';
+import { ApiError, OAuthError, oauthErrors, oauthRefusal } from '../../../errors/index.js';
 import { publicJwks, signingKey } from './signing-keys.js';
 import { tokenRequest } from './token-service.service.js';
 import type { TokenForm } from './token-service.service.js';
@@ -17,7 +16,7 @@ const NOT_A_FORM = Symbol('not a form');
 export function parseTokenForm(body: string): TokenForm {
   const form = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(body)) {
-    if (form.has(name)) throw invalidRequest(`The parameter "${name}" is repeated.`);
+    if (form.has(name)) throw oauthErrors.invalid_request(`The parameter "${name}" is repeated.`);
     form.set(name, value);
   }
   return form;
@@ -75,11 +74,11 @@ export function tokenServiceRoutes(deps: AppDeps): FastifyPluginAsync {
       let headers: Record<string, string> = {};
       if (error instanceof OAuthError) oauth = error;
       else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-        oauth = new OAuthError('invalid_request', error.message || 'The request is not valid.', error.statusCode);
+        oauth = oauthRefusal(error.statusCode, error.message || 'The request is not valid.');
         if (error instanceof ApiError) headers = error.headers;
       } else {
         request.log.error({ err: error }, 'token request failed');
-        oauth = new OAuthError('server_error', 'Something went wrong on the server; it has been logged.');
+        oauth = oauthErrors.server_error('Something went wrong on the server; it has been logged.');
       }
       return reply
         .code(oauth.statusCode)
@@ -106,7 +105,7 @@ export function tokenServiceRoutes(deps: AppDeps): FastifyPluginAsync {
       async (request, reply) => {
         const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
         if (mediaType !== FORM || request.body === NOT_A_FORM || !(request.body instanceof Map)) {
-          throw invalidRequest(`The token request must be a form (Content-Type: ${FORM}).`);
+          throw oauthErrors.invalid_request(`The token request must be a form (Content-Type: ${FORM}).`);
         }
         const response = await tokenRequest(deps, request.body as TokenForm, request.headers.authorization);
         return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(response);

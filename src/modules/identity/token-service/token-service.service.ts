@@ -7,7 +7,7 @@ import { findServiceAccountByClientId, productsOf } from '../service-accounts/in
 import { findUserById } from '../users/index.js';
 import type { UserRow } from '../users/index.js';
 import { issueAccessToken } from './access-tokens.js';
-import { OAuthError, invalidRequest } from './oauth-error.js';
+import { oauthErrors } from '../../../errors/index.js';
 import { organizationUid } from './token-sources.repository.js';
 
 /**
@@ -39,11 +39,10 @@ export type TokenResponse = Record<string, string | number>;
 
 export async function tokenRequest(deps: AppDeps, form: TokenForm, authorization: string | undefined): Promise<TokenResponse> {
   const grantType = param(form, 'grant_type');
-  if (!grantType) throw invalidRequest('The parameter "grant_type" is required.');
+  if (!grantType) throw oauthErrors.invalid_request('The parameter "grant_type" is required.');
   if (grantType === TOKEN_EXCHANGE_GRANT) return tokenExchange(deps, form);
   if (grantType === CLIENT_CREDENTIALS_GRANT) return clientCredentials(deps, form, authorization);
-  throw new OAuthError(
-    'unsupported_grant_type',
+  throw oauthErrors.unsupported_grant_type(
     `The grant type "${grantType}" is not supported; use "${TOKEN_EXCHANGE_GRANT}" or "${CLIENT_CREDENTIALS_GRANT}".`,
   );
 }
@@ -53,25 +52,24 @@ const ALL_SCOPES = PRODUCT_UIDS.flatMap((product) => PRODUCTS[product].scopes.ma
 
 async function tokenExchange(deps: AppDeps, form: TokenForm): Promise<TokenResponse> {
   for (const name of UNSUPPORTED_EXCHANGE_PARAMETERS) {
-    if (param(form, name) !== undefined) throw invalidRequest(`The parameter "${name}" is not supported.`);
+    if (param(form, name) !== undefined) throw oauthErrors.invalid_request(`The parameter "${name}" is not supported.`);
   }
   const subjectToken = param(form, 'subject_token');
-  if (!subjectToken) throw invalidRequest('The parameter "subject_token" is required.');
+  if (!subjectToken) throw oauthErrors.invalid_request('The parameter "subject_token" is required.');
   const subjectType = param(form, 'subject_token_type');
   if (subjectType !== undefined && subjectType !== API_TOKEN_TYPE) {
-    throw invalidRequest(`The subject_token_type "${subjectType}" is not supported; use "${API_TOKEN_TYPE}".`);
+    throw oauthErrors.invalid_request(`The subject_token_type "${subjectType}" is not supported; use "${API_TOKEN_TYPE}".`);
   }
   const requestedType = param(form, 'requested_token_type');
   if (requestedType !== undefined && requestedType !== ACCESS_TOKEN_TYPE_URN) {
-    throw invalidRequest(`The requested_token_type "${requestedType}" is not supported; use "${ACCESS_TOKEN_TYPE_URN}".`);
+    throw oauthErrors.invalid_request(`The requested_token_type "${requestedType}" is not supported; use "${ACCESS_TOKEN_TYPE_URN}".`);
   }
 
   const db = deps.database.db;
   const now = deps.clock();
   const row = looksLikeApiToken(subjectToken) ? await findLiveApiToken(db, subjectToken, now) : undefined;
   const user = row && (await findUserById(db, row.organizationId, row.userId));
-  if (!row || !usable(user))
-    throw new OAuthError('invalid_grant', 'The subject_token is not a valid API token (unknown, revoked or expired).');
+  if (!row || !usable(user)) throw oauthErrors.invalid_grant('The subject_token is not a valid API token (unknown, revoked or expired).');
   await touchApiToken(db, row, now);
 
   const { token, expiresIn } = await issueAccessToken(deps, {
@@ -95,10 +93,10 @@ function basicCredentials(authorization: string | undefined): { clientId: string
     try {
       return decodeURIComponent(part.replace(/\+/g, ' '));
     } catch {
-      throw new OAuthError('invalid_client', 'The Basic credentials are malformed.');
+      throw oauthErrors.invalid_client('The Basic credentials are malformed.');
     }
   };
-  if (colon < 0) throw new OAuthError('invalid_client', 'The Basic credentials are malformed.');
+  if (colon < 0) throw oauthErrors.invalid_client('The Basic credentials are malformed.');
   return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)) };
 }
 
@@ -113,12 +111,12 @@ function clientCredentialsOf(form: TokenForm, authorization: string | undefined)
   const formSecret = param(form, 'client_secret');
   if (basic) {
     if (formSecret !== undefined || (formId !== undefined && formId !== basic.clientId)) {
-      throw invalidRequest('Send the client credentials either in the form or as HTTP Basic authentication, not both.');
+      throw oauthErrors.invalid_request('Send the client credentials either in the form or as HTTP Basic authentication, not both.');
     }
     return basic;
   }
   if (formId === undefined || formSecret === undefined) {
-    throw new OAuthError('invalid_client', 'Client authentication is missing: send client_id and client_secret.');
+    throw oauthErrors.invalid_client('Client authentication is missing: send client_id and client_secret.');
   }
   return { clientId: formId, clientSecret: formSecret };
 }
@@ -129,12 +127,12 @@ async function clientCredentials(deps: AppDeps, form: TokenForm, authorization: 
   const account = await findServiceAccountByClientId(db, clientId);
   const secretOk = verifyClientSecret(clientSecret, account?.clientSecretHash ?? '');
   const botUser = account && secretOk ? await findUserById(db, account.organizationId, account.botUserId) : undefined;
-  if (!account || !secretOk || !usable(botUser)) throw new OAuthError('invalid_client', 'Client authentication failed.');
+  if (!account || !secretOk || !usable(botUser)) throw oauthErrors.invalid_client('Client authentication failed.');
 
   const resource = param(form, 'resource');
   const scope = param(form, 'scope');
   const narrowed = narrowGrant(productsOf(account), resource ? spaceSeparated(resource) : null, scope ? spaceSeparated(scope) : null);
-  if (!narrowed.ok) throw new OAuthError(narrowed.error.error, narrowed.error.description);
+  if (!narrowed.ok) throw oauthErrors[narrowed.error.error](narrowed.error.description);
 
   const grantedScope = narrowed.value.scopes.join(' ');
   const { token, expiresIn } = await issueAccessToken(deps, {

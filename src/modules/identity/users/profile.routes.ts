@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
 import { ANY_ROLE, callerOf } from '../../../http/access.js';
-import { ApiError, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { hashPassword, verifyPassword } from '../credentials/index.js';
 import { revokeUserLoginTokens } from '../credentials/index.js';
 import { updateUser } from './users.repository.js';
@@ -33,7 +33,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v1/userProfile',
       {
-        config: { access: ANY_ROLE },
+        config: { access: ANY_ROLE, errors: ['ResourceNotFound'] },
         schema: {
           tags: ['User Profile'],
           operationId: 'getUserProfile',
@@ -44,7 +44,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const user = await findUserById(db, caller.organizationId, caller.userId);
-        if (!user) throw notFound('User');
+        if (!user) throw errors.ResourceNotFound({ what: 'User' });
         return userDetails(deps, caller, user);
       },
     );
@@ -52,7 +52,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/userProfile',
       {
-        config: { access: { ...ANY_ROLE, humansOnly: true } },
+        config: { access: { ...ANY_ROLE, humansOnly: true }, errors: ['ResourceNotFound', 'CurrentPasswordWrong', 'UnsupportedLanguage'] },
         schema: {
           tags: ['User Profile'],
           operationId: 'updateUserProfile',
@@ -66,14 +66,12 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const caller = callerOf(request);
         const body = request.body;
         const user = await findUserById(db, caller.organizationId, caller.userId);
-        if (!user) throw notFound('User');
+        if (!user) throw errors.ResourceNotFound({ what: 'User' });
         if (body.timezone !== undefined) assertTimezone(body.timezone);
         let passwordHash: string | undefined;
         if (body.newPassword !== undefined) {
           if (!body.currentPassword || !user.passwordHash || !(await verifyPassword(body.currentPassword, user.passwordHash))) {
-            throw new ApiError('invalid', 'CurrentPasswordWrong', 'To set a new password, send your current password in currentPassword.', {
-              details: [{ field: 'currentPassword', message: 'does not match' }],
-            });
+            throw errors.CurrentPasswordWrong();
           }
           checkPassword(body.newPassword, user.userName);
           passwordHash = await hashPassword(body.newPassword);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { forbidden } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { hasRight } from '../../../domain/users/role-settings.js';
 import { listLastLogins, listLoginEvents } from './login-events.repository.js';
@@ -79,7 +79,10 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v3/users',
       {
-        config: { access: { ...MANAGERS_HUMANS, right: 'userCreate' } },
+        config: {
+          access: { ...MANAGERS_HUMANS, right: 'userCreate' },
+          errors: ['UserNameAlreadyExists', 'SeatLimitReached', 'ReferenceNotFound', 'UnsupportedLanguage'],
+        },
         schema: {
           tags: ['User'],
           operationId: 'createUserV3',
@@ -107,7 +110,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const user = await getUserOr404(deps, caller, request.params.userUid);
-        if (!mayAccessUser(caller, user, 'userViewOther')) throw forbidden('You may not view this user.');
+        if (!mayAccessUser(caller, user, 'userViewOther')) throw errors.AccessDenied({ reason: 'You may not view this user.' });
         return userDetails(deps, caller, user);
       },
     );
@@ -115,7 +118,10 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v3/users/:userUid',
       {
-        config: { access: MANAGERS_HUMANS },
+        config: {
+          access: MANAGERS_HUMANS,
+          errors: ['UserNameAlreadyExists', 'LastAdmin', 'BotUserReadOnly', 'SeatLimitReached', 'ReferenceNotFound', 'UnsupportedLanguage'],
+        },
         schema: {
           tags: ['User'],
           operationId: 'updateUserV3',
@@ -135,7 +141,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/v1/users/:userUid',
       {
-        config: { access: MANAGERS_HUMANS },
+        config: { access: MANAGERS_HUMANS, errors: ['LastAdmin', 'BotUserReadOnly'] },
         schema: { tags: ['User'], operationId: 'deleteUser_1', summary: 'Delete user', params: UserUidParams },
       },
       async (request, reply) => {
@@ -147,7 +153,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/users/:userUid/undelete',
       {
-        config: { access: MANAGERS_HUMANS },
+        config: { access: MANAGERS_HUMANS, errors: ['SeatLimitReached'] },
         schema: {
           tags: ['User'],
           operationId: 'cancelDeletion',
@@ -166,7 +172,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/users/:userUid/updatePassword',
       {
-        config: { access: MANAGERS_HUMANS },
+        config: { access: MANAGERS_HUMANS, errors: ['BotUserReadOnly'] },
         schema: {
           tags: ['User'],
           operationId: 'updatePassword',
@@ -223,7 +229,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const user = await getUserOr404(deps, caller, request.params.userUid);
-        if (!mayAccessUser(caller, user, 'userViewOther')) throw forbidden('You may not view this user.');
+        if (!mayAccessUser(caller, user, 'userViewOther')) throw errors.AccessDenied({ reason: 'You may not view this user.' });
         const events = await listLoginEvents(db, user.id);
         return { userStatistics: events.map((e) => ({ date: e.at, ipAddress: e.ipAddress, ipCountry: null, userAgent: e.userAgent })) };
       },

@@ -11,7 +11,7 @@ import {
 } from '../../../domain/users/role-settings.js';
 import type { ProjectManagerRight, RoleSettings } from '../../../domain/users/role-settings.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, forbidden, invalid, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { hashPassword } from '../credentials/index.js';
 import { revokeUserLoginTokens } from '../credentials/index.js';
 import { findClientsByIds } from './guest-clients.repository.js';
@@ -60,17 +60,21 @@ export function assertTimezone(timezone: string, field = 'timezone'): void {
   try {
     new Intl.DateTimeFormat('en', { timeZone: timezone });
   } catch {
-    throw invalid(`Unknown time zone "${timezone}".`, [{ field, message: 'unknown time zone' }]);
+    throw errors.InvalidArguments({ reason: `Unknown time zone "${timezone}".`, details: [{ field, message: 'unknown time zone' }] });
   }
 }
 
 export function checkPassword(password: string, userName: string): void {
   if (password.length < 8 || password.length > 255)
-    throw invalid('Password length must be between 8 and 255.', [{ field: 'password', message: 'length must be between 8 and 255' }]);
+    throw errors.InvalidArguments({
+      reason: 'Password length must be between 8 and 255.',
+      details: [{ field: 'password', message: 'length must be between 8 and 255' }],
+    });
   if (password.toLowerCase() === userName.toLowerCase()) {
-    throw invalid('Password must not be the same as the user name.', [
-      { field: 'password', message: 'must not be the same as the user name' },
-    ]);
+    throw errors.InvalidArguments({
+      reason: 'Password must not be the same as the user name.',
+      details: [{ field: 'password', message: 'must not be the same as the user name' }],
+    });
   }
 }
 
@@ -91,7 +95,8 @@ async function resolveRoleSettings(
         : body;
     settings = roleSettingsFromInput(role, input, carried);
   } catch (error) {
-    if (error instanceof RoleSettingsError) throw invalid(error.message, [{ field: error.field, message: error.message }]);
+    if (error instanceof RoleSettingsError)
+      throw errors.InvalidArguments({ reason: error.message, details: [{ field: error.field, message: error.message }] });
     throw error;
   }
   // Stored canonical (`EN-us` -> `en_us`); a code not on the supported list is a 400 UnsupportedLanguage.
@@ -101,11 +106,11 @@ async function resolveRoleSettings(
     if (!hasReferenceTable(kind)) {
       // NOTE: price lists, net rate schemes and automation widgets arrive in later issues; until
       // then no reference to them can be valid.
-      throw new ApiError('invalid', 'ReferenceNotFound', `No ${kind} with uid ${[...keys][0]} exists in this organization.`);
+      throw errors.ReferenceNotFound({ what: kind, key: [...keys][0]! });
     }
     const found = await findReferencedRecords(db, organizationId, kind, keys);
     const missing = [...keys].find((key) => !found.has(key));
-    if (missing) throw new ApiError('invalid', 'ReferenceNotFound', `No ${kind} with uid ${missing} exists in this organization.`);
+    if (missing) throw errors.ReferenceNotFound({ what: kind, key: missing });
     if (role === 'GUEST' && kind === 'client') guestClientId = found.get(settings.references.client ?? '')?.id ?? null;
   }
   if (role === 'GUEST') {
@@ -119,37 +124,27 @@ async function assertSeatAvailable(db: Kysely<DB>, organizationId: string): Prom
   const organization = await findOrganizationById(db, organizationId);
   if (organization?.seatLimit === null || organization?.seatLimit === undefined) return;
   if ((await countSeats(db, organizationId)) >= organization.seatLimit) {
-    throw new ApiError(
-      'forbidden',
-      'SeatLimitReached',
-      `The organization uses all of its ${organization.seatLimit} seats; deactivate or delete a user first.`,
-    );
+    throw errors.SeatLimitReached({ seats: organization.seatLimit });
   }
 }
 
 async function assertUserNameFree(db: Kysely<DB>, userName: string, exceptId?: string): Promise<void> {
   const existing = await findUserByUserName(db, userName);
   if (existing && existing.id !== exceptId) {
-    throw new ApiError('conflict', 'UserNameAlreadyExists', `The user name "${userName}" is taken.`, {
-      details: [{ field: 'userName', message: 'already exists' }],
-    });
+    throw errors.UserNameAlreadyExists({ userName });
   }
 }
 
 function assertNotBot(target: UserRow): void {
   if (bool(target.isBot)) {
-    throw new ApiError(
-      'invalid',
-      'BotUserReadOnly',
-      'This is the bot user of a service account: it changes only through its service account.',
-    );
+    throw errors.BotUserReadOnly();
   }
 }
 
 /** The user `uid` of the caller's organization, or 404 when it does not exist there. */
 export async function getUserOr404(deps: AppDeps, caller: Caller, uid: string): Promise<UserRow> {
   const user = await findUserByUid(deps.database.db, caller.organizationId, uid);
-  if (!user) throw notFound('User');
+  if (!user) throw errors.ResourceNotFound({ what: 'User' });
   return user;
 }
 
@@ -166,7 +161,8 @@ export async function userDetails(deps: AppDeps, caller: Caller, user: UserRow):
 
 export async function createUser(deps: AppDeps, caller: Caller, body: UserCreateBody): Promise<UserRow> {
   const db = deps.database.db;
-  if (!assignableRoles(caller).includes(body.role)) throw forbidden(`You may not create users with the role ${body.role}.`);
+  if (!assignableRoles(caller).includes(body.role))
+    throw errors.AccessDenied({ reason: `You may not create users with the role ${body.role}.` });
   assertTimezone(body.timezone);
   checkPassword(body.password, body.userName);
   const { settings, guestClientId } = await resolveRoleSettings(db, caller.organizationId, body.role, body, null);
@@ -197,15 +193,23 @@ export async function createUser(deps: AppDeps, caller: Caller, body: UserCreate
 export async function editUser(deps: AppDeps, caller: Caller, uid: string, body: UserEditBody): Promise<UserRow> {
   const db = deps.database.db;
   const target = await getUserOr404(deps, caller, uid);
-  if (!mayAccessUser(caller, target, 'userEditOther')) throw forbidden('You may not edit this user.');
+  if (!mayAccessUser(caller, target, 'userEditOther')) throw errors.AccessDenied({ reason: 'You may not edit this user.' });
   assertNotBot(target);
   const self = target.id === caller.userId;
   if (body.role !== target.role) {
-    if (self) throw invalid('You cannot change your own role.', [{ field: 'role', message: 'cannot change your own role' }]);
-    if (!assignableRoles(caller).includes(body.role)) throw forbidden(`You may not give users the role ${body.role}.`);
+    if (self)
+      throw errors.InvalidArguments({
+        reason: 'You cannot change your own role.',
+        details: [{ field: 'role', message: 'cannot change your own role' }],
+      });
+    if (!assignableRoles(caller).includes(body.role))
+      throw errors.AccessDenied({ reason: `You may not give users the role ${body.role}.` });
   }
   if (self && body.active === false)
-    throw invalid('You cannot deactivate yourself.', [{ field: 'active', message: 'cannot deactivate yourself' }]);
+    throw errors.InvalidArguments({
+      reason: 'You cannot deactivate yourself.',
+      details: [{ field: 'active', message: 'cannot deactivate yourself' }],
+    });
   assertTimezone(body.timezone);
   const previousGuestClient =
     target.guestClientId === null ? undefined : (await findClientsByIds(db, caller.organizationId, [target.guestClientId]))[0];
@@ -232,7 +236,7 @@ export async function editUser(deps: AppDeps, caller: Caller, uid: string, body:
     if (body.userName !== target.userName) await assertUserNameFree(trx, body.userName, target.id);
     const losesAdmin = target.role === 'ADMIN' && (body.role !== 'ADMIN' || !active);
     if (losesAdmin && (await countOtherAdmins(trx, caller.organizationId, target.id)) === 0) {
-      throw new ApiError('invalid', 'LastAdmin', 'The organization must keep at least one active ADMIN.');
+      throw errors.LastAdmin();
     }
     if (active && !bool(target.active)) await assertSeatAvailable(trx, caller.organizationId);
     const updated = await updateUser(trx, caller.organizationId, target.id, changes);
@@ -245,13 +249,13 @@ export async function editUser(deps: AppDeps, caller: Caller, uid: string, body:
 export async function deleteUser(deps: AppDeps, caller: Caller, uid: string): Promise<void> {
   const db = deps.database.db;
   const target = await getUserOr404(deps, caller, uid);
-  if (target.deletedAt) throw notFound('User');
-  if (!mayAccessUser(caller, target, 'userDeleteOther')) throw forbidden('You may not delete this user.');
+  if (target.deletedAt) throw errors.ResourceNotFound({ what: 'User' });
+  if (!mayAccessUser(caller, target, 'userDeleteOther')) throw errors.AccessDenied({ reason: 'You may not delete this user.' });
   assertNotBot(target);
-  if (target.id === caller.userId) throw invalid('You cannot delete yourself.');
+  if (target.id === caller.userId) throw errors.InvalidArguments({ reason: 'You cannot delete yourself.' });
   await db.transaction().execute(async (trx) => {
     if (target.role === 'ADMIN' && (await countOtherAdmins(trx, caller.organizationId, target.id)) === 0) {
-      throw new ApiError('invalid', 'LastAdmin', 'The organization must keep at least one active ADMIN.');
+      throw errors.LastAdmin();
     }
     await updateUser(trx, caller.organizationId, target.id, { deletedAt: deps.clock().toISOString() });
     await revokeUserLoginTokens(trx, target.id, deps.clock());
@@ -261,8 +265,8 @@ export async function deleteUser(deps: AppDeps, caller: Caller, uid: string): Pr
 export async function undeleteUser(deps: AppDeps, caller: Caller, uid: string): Promise<UserRow> {
   const db = deps.database.db;
   const target = await getUserOr404(deps, caller, uid);
-  if (!mayAccessUser(caller, target, 'userDeleteOther')) throw forbidden('You may not restore this user.');
-  if (!target.deletedAt) throw invalid('The user is not deleted.');
+  if (!mayAccessUser(caller, target, 'userDeleteOther')) throw errors.AccessDenied({ reason: 'You may not restore this user.' });
+  if (!target.deletedAt) throw errors.InvalidArguments({ reason: 'The user is not deleted.' });
   return db.transaction().execute(async (trx) => {
     if (bool(target.active)) await assertSeatAvailable(trx, caller.organizationId);
     return updateUser(trx, caller.organizationId, target.id, { deletedAt: null });
@@ -272,8 +276,8 @@ export async function undeleteUser(deps: AppDeps, caller: Caller, uid: string): 
 /** Sets a user's password and ends the user's other sessions. */
 export async function setPassword(deps: AppDeps, caller: Caller, uid: string, password: string): Promise<void> {
   const target = await getUserOr404(deps, caller, uid);
-  if (target.deletedAt) throw notFound('User');
-  if (!mayAccessUser(caller, target, 'userEditOther')) throw forbidden("You may not change this user's password.");
+  if (target.deletedAt) throw errors.ResourceNotFound({ what: 'User' });
+  if (!mayAccessUser(caller, target, 'userEditOther')) throw errors.AccessDenied({ reason: "You may not change this user's password." });
   assertNotBot(target);
   checkPassword(password, target.userName);
   const passwordHash = await hashPassword(password);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
 import { AUTHENTICATED, callerOf } from '../../../http/access.js';
-import { forbidden, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { countPending, findAsyncRequest, listPending } from './async-requests.repository.js';
 import { AsyncRequestPage, AsyncRequestParams, AsyncRequestSchema, AsyncStatusSchema, PendingQuery } from './async-requests.schemas.js';
@@ -27,7 +27,8 @@ export function asyncRequestsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const { all, pageNumber, pageSize } = request.query;
-        if (all && caller.role !== 'ADMIN') throw forbidden('Only an ADMIN may list the pending requests of the whole organization.');
+        if (all && caller.role !== 'ADMIN')
+          throw errors.AccessDenied({ reason: 'Only an ADMIN may list the pending requests of the whole organization.' });
         const page = { pageNumber, pageSize };
         const { rows, total } = await listPending(db, caller.organizationId, all ? null : caller.userId, page);
         return toPage(await toAsyncRequestDtos(db, caller.organizationId, rows), total, page);
@@ -70,7 +71,7 @@ export function asyncRequestsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const row = await findAsyncRequest(db, caller.organizationId, request.params.asyncRequestId);
         // Managers see every request of the organization; other users their own.
         const visible = row && (caller.role === 'ADMIN' || caller.role === 'PROJECT_MANAGER' || String(row.createdById) === caller.userId);
-        if (!row || !visible) throw notFound('Asynchronous request');
+        if (!row || !visible) throw errors.ResourceNotFound({ what: 'Asynchronous request' });
         return (await toAsyncRequestDtos(db, caller.organizationId, [row]))[0];
       },
     );

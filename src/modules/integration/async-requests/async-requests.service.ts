@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../../deps.js';
-import { ApiError } from '../../../errors/index.js';
+import { ApiError, asyncFailure, errors } from '../../../errors/index.js';
 import type { Db } from '../../../queue/types.js';
 import { enqueue } from '../../../queue/queue.js';
 import {
@@ -26,12 +26,7 @@ export async function createAsyncRequest(deps: AppDeps, trx: Db, input: Omit<New
   const pending = await countPending(trx, input.organizationId);
   const limit = deps.config.asyncPendingLimit;
   if (pending >= limit) {
-    throw new ApiError(
-      'rate_limited',
-      'TooManyPendingRequests',
-      `The organization has ${pending} pending asynchronous requests, the most it may have (${limit}); wait for some to finish.`,
-      { headers: { 'retry-after': '10' } },
-    );
+    throw errors.TooManyPendingRequests({ pending, limit });
   }
   return insertAsyncRequest(trx, { ...input, now: deps.clock() });
 }
@@ -64,8 +59,10 @@ export async function completeAsyncRequest(
 
 /** The worker's hook for tasks that failed for good: their async request records the error. */
 export async function failAsyncRequest(deps: AppDeps, asyncRequestId: string, error: unknown): Promise<void> {
-  const code = error instanceof ApiError ? error.errorCode : 'AsyncTaskFailed';
-  const description = error instanceof Error && error.message ? error.message : 'The operation failed.';
-  await completeAsyncRequest(deps, deps.database.db, asyncRequestId, { errorCode: code, errorDesc: description.slice(0, 2000) });
+  const failure =
+    error instanceof ApiError
+      ? { errorCode: error.errorCode, errorDesc: error.message }
+      : asyncFailure('AsyncTaskFailed', { reason: error instanceof Error ? error.message : undefined });
+  await completeAsyncRequest(deps, deps.database.db, asyncRequestId, { ...failure, errorDesc: failure.errorDesc.slice(0, 2000) });
   deps.taskWakeup.notify();
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { ApiError, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import type { Db } from '../../../queue/types.js';
 import { queueCall } from './webhook-calls.js';
@@ -67,7 +67,7 @@ export function webhookCallsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/webhooksCalls/replay',
       {
-        config: { access: ADMINS },
+        config: { access: ADMINS, errors: ['ResourceNotFound'] },
         schema: {
           tags: ['Webhook'],
           operationId: 'replayWebhookCalls',
@@ -82,7 +82,7 @@ export function webhookCallsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const uids = request.body.webhookCalls.map((c) => c.uid);
         const found = new Map((await findCallsByUids(db, caller.organizationId, uids)).map((c) => [c.uid, c]));
         const missing = uids.find((uid) => !found.has(uid));
-        if (missing) throw notFound(`Webhook call ${missing}`);
+        if (missing) throw errors.ResourceNotFound({ what: `Webhook call ${missing}` });
         await db.transaction().execute((trx) =>
           replay(
             deps,
@@ -98,7 +98,7 @@ export function webhookCallsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/webhooksCalls/replay/latest',
       {
-        config: { access: ADMINS },
+        config: { access: ADMINS, errors: ['NothingToReplay'] },
         schema: {
           tags: ['Webhook'],
           operationId: 'replayLast',
@@ -111,7 +111,7 @@ export function webhookCallsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const caller = callerOf(request);
         const { numberOfCalls, ...filter } = request.query;
         const calls = await latestCalls(db, caller.organizationId, filter, numberOfCalls);
-        if (calls.length === 0) throw new ApiError('invalid', 'NothingToReplay', 'No webhook call matches the filters.');
+        if (calls.length === 0) throw errors.NothingToReplay();
         await db.transaction().execute((trx) => replay(deps, trx, calls));
         deps.taskWakeup.notify();
         return reply.code(202).send();

@@ -6,7 +6,7 @@ import { newUid } from '../../../db/ids.js';
 import { WEBHOOK_EVENTS, isWebhookEvent, samplePayload } from '../../../domain/webhooks/events.js';
 import { callerOf } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
-import { ApiError, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { assertOutboundUrl } from '../../../outbound/url-policy.js';
 import { eventMetadata, queueCall } from './webhook-calls.js';
@@ -34,7 +34,7 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
 
   async function one(caller: Caller, uid: string) {
     const row = await findWebhook(db, caller.organizationId, uid);
-    if (!row) throw notFound('Webhook');
+    if (!row) throw errors.ResourceNotFound({ what: 'Webhook' });
     return row;
   }
 
@@ -75,7 +75,7 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v2/webhooks',
       {
-        config: { access: ADMINS },
+        config: { access: ADMINS, errors: ['InvalidCallbackUrl'] },
         schema: {
           tags: ['Webhook'],
           operationId: 'createWebHook_1',
@@ -156,7 +156,7 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v2/webhooks/:webHookUid',
       {
-        config: { access: ADMINS },
+        config: { access: ADMINS, errors: ['InvalidCallbackUrl'] },
         schema: {
           tags: ['Webhook'],
           operationId: 'updateWebHook_1',
@@ -210,7 +210,7 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v2/webhooks/:webhookUid/test',
       {
-        config: { access: ADMINS },
+        config: { access: ADMINS, errors: ['WebhookEventNotIncluded'] },
         schema: {
           tags: ['Webhook'],
           operationId: 'sendTestWebhook',
@@ -227,9 +227,7 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const webhook = await one(caller, request.params.webhookUid);
         const event = request.query.event;
         if (!isWebhookEvent(event) || !eventsOf(webhook).includes(event)) {
-          throw new ApiError('invalid', 'WebhookEventNotIncluded', `The webhook does not include the event "${event}".`, {
-            details: [{ field: 'event', message: `not one of ${eventsOf(webhook).join(', ')}` }],
-          });
+          throw errors.WebhookEventNotIncluded({ event, included: eventsOf(webhook) });
         }
         const eventUid = newUid();
         const body = JSON.stringify(samplePayload(event, deps.clock(), eventUid, await eventMetadata(db, caller.organizationId)));

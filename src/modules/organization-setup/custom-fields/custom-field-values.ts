@@ -3,7 +3,7 @@ import type { DB } from '../../../db/schema.js';
 import { CustomFieldRuleError } from '../../../domain/custom-fields/custom-field-rules.js';
 import { settableFieldValue } from '../../../domain/custom-fields/custom-field-values.js';
 import type { CustomFieldDefinition, CustomFieldValue, CustomFieldValueInput } from '../../../domain/custom-fields/custom-field-values.js';
-import { ApiError } from '../../../errors/index.js';
+import { apiError } from '../../../errors/index.js';
 import { fieldDefinition, findField } from './custom-fields.repository.js';
 import type { CustomFieldRow } from './custom-fields.repository.js';
 
@@ -15,7 +15,7 @@ import type { CustomFieldRow } from './custom-fields.repository.js';
 /** A broken custom-field rule as the API's 400 (`errorCode` = the rule's code; errorDetails name the input). */
 export function ruleErrorToApi(error: unknown): unknown {
   if (!(error instanceof CustomFieldRuleError)) return error;
-  return new ApiError('invalid', error.code, error.message, { details: [{ field: error.field, message: error.message }] });
+  return apiError(error.code, { field: error.field, reason: error.message });
 }
 
 /** Runs `work`, turning a CustomFieldRuleError into the API's 400. */

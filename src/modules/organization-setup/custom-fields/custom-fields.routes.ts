@@ -14,7 +14,7 @@ import {
 } from '../../../domain/custom-fields/custom-field-rules.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
-import { ApiError, invalid, notFound, nameAlreadyExists as nameTaken } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { withRuleErrors } from './custom-field-values.js';
 import { toOptionDto } from './custom-field-views.js';
@@ -43,11 +43,13 @@ const READ: Access = roles('ADMIN', 'PROJECT_MANAGER');
 const SETUP: Access = { roles: ['ADMIN', 'PROJECT_MANAGER'], right: 'setupServer' };
 const TAG = 'Custom Fields';
 
-const nameAlreadyExists = (name: string) => nameTaken('a custom field', name);
+const nameAlreadyExists = (name: string) => errors.NameAlreadyExists({ what: 'a custom field', name });
 
 const duplicateOptionValue = () =>
-  new ApiError('invalid', 'DuplicateOptionValue', 'Option values are unique in a field, ignoring case.', {
-    details: [{ field: 'options', message: 'duplicate value' }],
+  errors.DuplicateOptionValue({
+    field: 'options',
+    reason: 'Option values are unique in a field, ignoring case.',
+    detail: 'duplicate value',
   });
 
 /** Which unique index refused a write: the option values' or (otherwise) the field names'. */
@@ -57,7 +59,8 @@ const isOptionValueViolation = (error: unknown) => {
 };
 
 function assertNameNotBlank(name: string | undefined): void {
-  if (name !== undefined && name.trim() === '') throw invalid('name must not be blank.', [{ field: 'name', message: 'must not be blank' }]);
+  if (name !== undefined && name.trim() === '')
+    throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
 }
 
 export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -66,7 +69,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
 
   async function one(caller: Caller, uid: string): Promise<CustomFieldRow> {
     const row = await findField(db, caller.organizationId, uid);
-    if (!row) throw notFound('Custom field');
+    if (!row) throw errors.ResourceNotFound({ what: 'Custom field' });
     return row;
   }
 
@@ -126,7 +129,17 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/customFields',
       {
-        config: { access: SETUP },
+        config: {
+          access: SETUP,
+          errors: [
+            'NameAlreadyExists',
+            'DuplicateOptionValue',
+            'OptionsRequired',
+            'TooManyOptions',
+            'InvalidOptionValue',
+            'OptionsNotAllowed',
+          ],
+        },
         schema: {
           tags: [TAG],
           operationId: 'createCustomField',
@@ -193,7 +206,19 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/customFields/:fieldUid',
       {
-        config: { access: SETUP },
+        config: {
+          access: SETUP,
+          errors: [
+            'NameAlreadyExists',
+            'TypeCannotChange',
+            'DuplicateOptionValue',
+            'OptionNotFound',
+            'ConflictingOptionEdits',
+            'TooManyOptions',
+            'InvalidOptionValue',
+            'OptionsNotAllowed',
+          ],
+        },
         schema: {
           tags: [TAG],
           operationId: 'updateCustomField',
@@ -212,14 +237,13 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const body = request.body;
         const current = await one(caller, request.params.fieldUid);
         if (body.type !== undefined && body.type !== current.type) {
-          throw new ApiError('invalid', 'TypeCannotChange', `The type of a custom field cannot change (it is ${current.type}).`, {
-            details: [{ field: 'type', message: 'cannot change' }],
-          });
+          throw errors.TypeCannotChange({ type: current.type });
         }
         if ('options' in (body as Record<string, unknown>)) {
-          throw invalid('Edit options with addOptions, updateOptions, removeOptions, deprecateOptions and undeprecateOptions.', [
-            { field: 'options', message: 'not accepted on edit' },
-          ]);
+          throw errors.InvalidArguments({
+            reason: 'Edit options with addOptions, updateOptions, removeOptions, deprecateOptions and undeprecateOptions.',
+            details: [{ field: 'options', message: 'not accepted on edit' }],
+          });
         }
         assertNameNotBlank(body.name);
         const at = now();
@@ -335,7 +359,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const caller = callerOf(request);
         const field = await one(caller, request.params.fieldUid);
         const option = await findOption(db, field.id, request.params.optionUid);
-        if (!option) throw notFound('Custom field option');
+        if (!option) throw errors.ResourceNotFound({ what: 'Custom field option' });
         const move = deprecationMove(optionState(bool(option.deprecated)), request.body.deprecated);
         if (move !== 'UNCHANGED') {
           await db.transaction().execute(async (trx) => {

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../../db/constraint-errors.js';
 import { newUid } from '../../../db/ids.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
-import { ApiError, invalid, notFound, nameAlreadyExists as nameTaken } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import type { Db } from '../../../queue/types.js';
 import { userReferenceLookup } from '../../identity/users/index.js';
@@ -27,7 +27,7 @@ const WRITERS: Access = { roles: ['ADMIN', 'PROJECT_MANAGER'], right: 'setupServ
 type DueDateSchemeDto = Static<typeof DueDateSchemeSchema>;
 type CreateBody = Static<typeof CreateDueDateSchemeBody>;
 
-const nameAlreadyExists = (name: string) => nameTaken('a due date scheme', name);
+const nameAlreadyExists = (name: string) => errors.NameAlreadyExists({ what: 'a due date scheme', name });
 
 async function toDtos(db: Db, organizationId: string, rows: DueDateSchemeRow[]): Promise<DueDateSchemeDto[]> {
   const [users, steps] = await Promise.all([
@@ -60,7 +60,10 @@ async function resolveOffsets(db: Db, caller: Caller, body: CreateBody) {
   const uids = entries.map((e) => e.workflowStep.uid);
   const repeated = uids.find((uid, index) => uids.indexOf(uid) !== index);
   if (repeated)
-    throw invalid(`The workflow step ${repeated} is listed twice.`, [{ field: 'workflowSteps', message: `${repeated} listed twice` }]);
+    throw errors.InvalidArguments({
+      reason: `The workflow step ${repeated} is listed twice.`,
+      details: [{ field: 'workflowSteps', message: `${repeated} listed twice` }],
+    });
   if (uids.length === 0) return [];
   const found = new Map(
     (
@@ -74,9 +77,7 @@ async function resolveOffsets(db: Db, caller: Caller, body: CreateBody) {
   );
   const missing = uids.find((uid) => !found.has(uid));
   if (missing) {
-    throw new ApiError('invalid', 'ReferenceNotFound', `No workflow step with uid ${missing} exists in this organization.`, {
-      details: [{ field: 'workflowSteps', message: `unknown workflow step ${missing}` }],
-    });
+    throw errors.ReferenceNotFound({ what: 'workflow step', key: missing, field: 'workflowSteps' });
   }
   return entries.map((e) => ({
     workflowStepId: found.get(e.workflowStep.uid)!,
@@ -91,7 +92,7 @@ export function dueDateSchemesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
 
   async function one(caller: Caller, uid: string): Promise<DueDateSchemeRow> {
     const row = await findDueDateScheme(db, caller.organizationId, uid);
-    if (!row) throw notFound('Due date scheme');
+    if (!row) throw errors.ResourceNotFound({ what: 'Due date scheme' });
     return row;
   }
 
@@ -121,7 +122,7 @@ export function dueDateSchemesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/dueDateSchemes',
       {
-        config: { access: WRITERS },
+        config: { access: WRITERS, errors: ['NameAlreadyExists', 'ReferenceNotFound'] },
         schema: {
           tags: ['Due Date Scheme'],
           operationId: 'createDueDateScheme',
@@ -136,7 +137,8 @@ export function dueDateSchemesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const caller = callerOf(request);
         const name = request.body.name.trim();
-        if (name === '') throw invalid('name must not be blank.', [{ field: 'name', message: 'must not be blank' }]);
+        if (name === '')
+          throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
         try {
           const row = await db.transaction().execute(async (trx) => {
             if (await dueDateSchemeNameTaken(trx, caller.organizationId, name)) throw nameAlreadyExists(name);

@@ -6,7 +6,7 @@ import { num } from '../../../db/database.js';
 import type { EmailTemplatesTable } from '../../../db/tables/workflow-steps.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { pageWindow, toPage } from '../../../http/paging.js';
 import type { EmailTemplateType } from '../../../domain/email-templates/email-template-defaults.js';
 import { EmailTemplateListQuery, EmailTemplatePage, EmailTemplateSchema, EmailTemplateUidParams } from './email-templates.schemas.js';
@@ -79,7 +79,7 @@ export function emailTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           .where('organizationId', '=', caller.organizationId)
           .where('uid', '=', request.params.templateUid)
           .executeTakeFirst();
-        if (!row) throw notFound('Email template');
+        if (!row) throw errors.ResourceNotFound({ what: 'Email template' });
         return toEmailTemplateDto(row);
       },
     );

@@ -7,7 +7,7 @@ import type { DB } from '../../../db/schema.js';
 import type { ServicesTable } from '../../../db/tables/vendors.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
-import { ApiError, invalid, notFound, nameAlreadyExists as nameTaken } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import type { Kysely, Updateable } from 'kysely';
 import { referenceNotFound, resolveReferences } from '../setup-records/index.js';
@@ -35,7 +35,7 @@ import {
 const READERS: Access = roles('ADMIN', 'PROJECT_MANAGER');
 const EDITORS: Access = { roles: ['ADMIN', 'PROJECT_MANAGER'], right: 'setupServer' };
 
-const nameAlreadyExists = (name: string) => nameTaken('a service', name);
+const nameAlreadyExists = (name: string) => errors.NameAlreadyExists({ what: 'a service', name });
 
 type ServiceFields = Static<typeof UpdateServiceBody>;
 
@@ -45,7 +45,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
 
   async function one(caller: Caller, uid: string): Promise<ServiceRow> {
     const row = await findService(db, caller.organizationId, uid);
-    if (!row) throw notFound('Service');
+    if (!row) throw errors.ResourceNotFound({ what: 'Service' });
     return row;
   }
 
@@ -55,7 +55,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
    */
   async function write(caller: Caller, body: ServiceFields, existing: ServiceRow | null): Promise<ServiceRow> {
     if (body.name !== undefined && body.name.trim() === '')
-      throw invalid('name must not be blank.', [{ field: 'name', message: 'must not be blank' }]);
+      throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
     if (body.priceList) throw referenceNotFound('priceList', 'price list', body.priceList.uid);
     const now = deps.clock().toISOString();
     try {
@@ -131,7 +131,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/services',
       {
-        config: { access: EDITORS },
+        config: { access: EDITORS, errors: ['NameAlreadyExists', 'ReferenceNotFound'] },
         schema: {
           tags: ['Service'],
           operationId: 'createService',
@@ -170,7 +170,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/services/:serviceUid',
       {
-        config: { access: EDITORS },
+        config: { access: EDITORS, errors: ['NameAlreadyExists', 'ReferenceNotFound'] },
         schema: {
           tags: ['Service'],
           operationId: 'updateService',
@@ -192,7 +192,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/v1/services',
       {
-        config: { access: EDITORS },
+        config: { access: EDITORS, errors: ['ResourceNotFound'] },
         schema: {
           tags: ['Service'],
           operationId: 'deleteServices',
@@ -209,9 +209,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const found = new Set(rows.map((r) => r.uid));
         const missing = uids.filter((uid) => !found.has(uid));
         if (missing.length) {
-          throw new ApiError('not_found', 'ResourceNotFound', `Service not found: ${missing.join(', ')}.`, {
-            details: missing.map((uid) => ({ field: 'services', message: `unknown uid "${uid}"` })),
-          });
+          throw errors.ResourceNotFound({ what: 'Service', uids: missing, field: 'services' });
         }
         await db
           .deleteFrom('services')

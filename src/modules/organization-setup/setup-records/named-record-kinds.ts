@@ -3,7 +3,7 @@ import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import { roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { forgetSettingReferences } from '../../identity/users/index.js';
 import type { KindContext, NamedRecordKind } from './named-record-kit.js';
 import { findNamedRecordsByIds, findNamedRecordsByUids } from './named-records.repository.js';
@@ -38,14 +38,7 @@ const SETUP: NamedRecordKind['access'] = {
 };
 
 const referenceNotFound = (field: string, what: string, key: string) =>
-  new ApiError(
-    'invalid',
-    'ReferenceNotFound',
-    `No ${what} with ${field === 'priceList' || field === 'netRateScheme' ? 'id' : 'uid'} ${key} exists in this organization.`,
-    {
-      details: [{ field, message: 'not found' }],
-    },
-  );
+  errors.ReferenceNotFound({ what, key, keyName: field === 'priceList' || field === 'netRateScheme' ? 'id' : 'uid', field });
 
 // ---------------------------------------------------------------------------------------------
 // Clients
@@ -159,7 +152,7 @@ async function assertBusinessUnitsEnabled(ctx: KindContext): Promise<void> {
     .where('id', '=', ctx.caller.organizationId)
     .executeTakeFirst();
   if (!organization || !bool(organization.businessUnitsEnabled)) {
-    throw new ApiError('forbidden', 'BusinessUnitsDisabled', 'Business units are not enabled for this organization.');
+    throw errors.BusinessUnitsDisabled();
   }
 }
 

@@ -10,7 +10,8 @@ import { hasRight } from '../../../domain/users/role-settings.js';
 import type { ProjectManagerRight } from '../../../domain/users/role-settings.js';
 import { callerOf } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
-import { forbidden, invalid, nameAlreadyExists, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
+import type { ErrorCode } from '../../../errors/index.js';
 import { PageOf, toPage } from '../../../http/paging.js';
 import { findUserByUid } from '../../identity/users/index.js';
 import { userReferenceLookup } from '../../identity/users/index.js';
@@ -85,6 +86,8 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
   const Params = Type.Object({ [kind.uidParam]: Type.String() });
   const Page = PageOf(kind.dto, `PageDto${(kind.dto as { title?: string }).title ?? kind.label}`);
   const uidOf = (params: unknown) => (params as Record<string, string>)[kind.uidParam]!;
+  /** What creating or editing may answer besides the usual errors: a taken name, an unknown reference. */
+  const writeErrors: ErrorCode[] = kind.uniqueNames ? ['NameAlreadyExists', 'ReferenceNotFound'] : ['ReferenceNotFound'];
 
   async function context(caller: Caller): Promise<KindContext> {
     const ctx = { deps, caller };
@@ -109,26 +112,27 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
    */
   async function one(ctx: KindContext, uid: string, right: ProjectManagerRight | undefined): Promise<NamedRow> {
     const row = await findNamedRecord(db, kind, ctx.caller.organizationId, uid);
-    if (!row || !mayTouch(ctx.caller, row, kind.othersRights?.view)) throw notFound(kind.label);
-    if (!mayTouch(ctx.caller, row, right)) throw forbidden();
+    if (!row || !mayTouch(ctx.caller, row, kind.othersRights?.view)) throw errors.ResourceNotFound({ what: kind.label });
+    if (!mayTouch(ctx.caller, row, right)) throw errors.AccessDenied();
     return row;
   }
 
   function nameOf(body: Record<string, unknown>): string | null | undefined {
     const name = (body as { name?: string | null }).name;
     if (typeof name === 'string' && name.trim() === '')
-      throw invalid('name must not be blank.', [{ field: 'name', message: 'must not be blank' }]);
+      throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
     return name;
   }
 
   /** Writes in one transaction; a unique-name race lost at the database gets the same 409 as the check. */
   async function write(ctx: KindContext, body: Record<string, unknown>, existing: NamedRow | null): Promise<NamedRow> {
     const name = nameOf(body);
-    if (!existing && (name === undefined || name === null)) throw invalid('name is required.', [{ field: 'name', message: 'required' }]);
+    if (!existing && (name === undefined || name === null))
+      throw errors.InvalidArguments({ reason: 'name is required.', details: [{ field: 'name', message: 'required' }] });
     try {
       return await db.transaction().execute(async (trx) => {
         if (kind.uniqueNames && typeof name === 'string' && (await nameTaken(trx, kind, ctx.caller.organizationId, name, existing?.id))) {
-          throw nameAlreadyExists(`a ${kind.label.toLowerCase()}`, name);
+          throw errors.NameAlreadyExists({ what: `a ${kind.label.toLowerCase()}`, name });
         }
         const columns = kind.columns ? await kind.columns(ctx, trx, body, existing) : {};
         const changes = { ...(typeof name === 'string' ? { name } : {}), ...columns };
@@ -148,7 +152,8 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
         return row;
       });
     } catch (error) {
-      if (isUniqueViolation(error) && typeof name === 'string') throw nameAlreadyExists(`a ${kind.label.toLowerCase()}`, name);
+      if (isUniqueViolation(error) && typeof name === 'string')
+        throw errors.NameAlreadyExists({ what: `a ${kind.label.toLowerCase()}`, name });
       throw error;
     }
   }
@@ -186,7 +191,7 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
     app.post(
       kind.path,
       {
-        config: { access: kind.access.create },
+        config: { access: kind.access.create, errors: writeErrors },
         schema: {
           tags: [kind.tag],
           operationId: kind.operationIds.create,
@@ -223,7 +228,7 @@ export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): Fa
     app.put(
       `${kind.path}/:${kind.uidParam}`,
       {
-        config: { access: kind.access.edit },
+        config: { access: kind.access.edit, errors: writeErrors },
         schema: {
           tags: [kind.tag],
           operationId: kind.operationIds.update,

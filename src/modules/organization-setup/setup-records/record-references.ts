@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { bool } from '../../../db/database.js';
 import type { DB, Id } from '../../../db/schema.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 
 /**
  * References from vendor links and services to the organization's own setup records (clients,
@@ -56,10 +56,8 @@ export type WorkflowStepReference = Static<typeof WorkflowStepReference>;
 /** Spec definition `UidReference`, as request bodies give references. */
 export const UidReference = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const referenceNotFound = (field: string, what: string, key: string) =>
-  new ApiError('invalid', 'ReferenceNotFound', `No ${what} with uid ${key} exists in this organization.`, {
-    details: [{ field, message: `unknown uid "${key}"` }],
-  });
+/** The 400 for a reference by uid to no record of the organization; `field` is where the body named it. */
+export const referenceNotFound = (field: string, what: string, key: string) => errors.ReferenceNotFound({ what, key, field });
 
 /**
  * The ids of the records `refs` name, in the order given without repeats; 400

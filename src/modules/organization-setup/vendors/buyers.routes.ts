@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { assertTimezone } from '../../identity/users/index.js';
 import { findUserByUid } from '../../identity/users/index.js';
@@ -53,7 +53,7 @@ export function buyersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/buyers/:buyerUid',
       {
-        config: { access: ADMINS },
+        config: { access: ADMINS, errors: ['ReferenceNotFound'] },
         schema: {
           tags: ['Buyer'],
           operationId: 'updateBuyer',
@@ -68,7 +68,7 @@ export function buyersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const link = await findLink(db, 'vendor', caller.organizationId, request.params.buyerUid);
-        if (!link) throw notFound('Buyer');
+        if (!link) throw errors.ResourceNotFound({ what: 'Buyer' });
         const body = request.body;
         const changes: { active?: boolean; buyerOwnerId?: string | null; timezone?: string } = {};
         if (body.active !== undefined) changes.active = body.active;

@@ -6,7 +6,7 @@ import { hasRight } from '../../../domain/users/role-settings.js';
 import type { ProjectManagerRight } from '../../../domain/users/role-settings.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
-import { ApiError, forbidden, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { assertLanguages } from '../../../domain/languages/language-validation.js';
 import { referenceNotFound, resolveReferences } from '../setup-records/index.js';
@@ -48,10 +48,7 @@ function mayTouch(caller: Caller, row: VendorRow, right: ProjectManagerRight): b
   return hasRight(caller.role, caller.settings, right);
 }
 
-const alreadyLinked = (name: string) =>
-  new ApiError('conflict', 'VendorAlreadyExists', `The organization "${name}" is already one of your vendors.`, {
-    details: [{ field: 'vendorToken', message: 'already linked' }],
-  });
+const alreadyLinked = (name: string) => errors.VendorAlreadyExists({ name });
 
 /** Vendor operations (the buyer's side of links between organizations) and the vendor token. */
 export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -90,7 +87,10 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/vendors',
       {
-        config: { access: CREATORS },
+        config: {
+          access: CREATORS,
+          errors: ['VendorAlreadyExists', 'InvalidVendorToken', 'CannotLinkOwnOrganization', 'ReferenceNotFound'],
+        },
         schema: {
           tags: ['Vendor'],
           operationId: 'createVendor',
@@ -111,14 +111,10 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         if (body.netRateScheme) throw referenceNotFound('netRateScheme', 'net rate scheme', body.netRateScheme.uid);
         const vendor = await organizationByVendorToken(db, body.vendorToken);
         if (!vendor) {
-          throw new ApiError('invalid', 'InvalidVendorToken', 'No organization has this vendor token.', {
-            details: [{ field: 'vendorToken', message: 'unknown token' }],
-          });
+          throw errors.InvalidVendorToken();
         }
         if (vendor.id === caller.organizationId) {
-          throw new ApiError('invalid', 'CannotLinkOwnOrganization', 'An organization cannot be its own vendor.', {
-            details: [{ field: 'vendorToken', message: "is your organization's own token" }],
-          });
+          throw errors.CannotLinkOwnOrganization();
         }
         const now = deps.clock().toISOString();
         let uid: string;
@@ -179,7 +175,7 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const row = await findLink(db, 'buyer', caller.organizationId, request.params.vendorUid);
-        if (!row || !mayTouch(caller, row, 'vendorViewOther')) throw notFound('Vendor');
+        if (!row || !mayTouch(caller, row, 'vendorViewOther')) throw errors.ResourceNotFound({ what: 'Vendor' });
         return (await toVendorDtos(db, [row]))[0];
       },
     );
@@ -187,7 +183,7 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/v1/vendors',
       {
-        config: { access: MANAGERS },
+        config: { access: MANAGERS, errors: ['ResourceNotFound'] },
         schema: {
           tags: ['Vendor'],
           operationId: 'deleteVendors',
@@ -204,12 +200,10 @@ export function vendorsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const visible = new Map(rows.filter((r) => mayTouch(caller, r, 'vendorViewOther')).map((r) => [r.uid, r]));
         const missing = uids.filter((uid) => !visible.has(uid));
         if (missing.length) {
-          throw new ApiError('not_found', 'ResourceNotFound', `Vendor not found: ${missing.join(', ')}.`, {
-            details: missing.map((uid) => ({ field: 'vendors', message: `unknown uid "${uid}"` })),
-          });
+          throw errors.ResourceNotFound({ what: 'Vendor', uids: missing, field: 'vendors' });
         }
         if ([...visible.values()].some((r) => !mayTouch(caller, r, 'vendorDeleteOther')))
-          throw forbidden('Deleting vendors linked by other users needs the vendorDeleteOther right.');
+          throw errors.AccessDenied({ reason: 'Deleting vendors linked by other users needs the vendorDeleteOther right.' });
         await db
           .deleteFrom('vendors')
           .where(

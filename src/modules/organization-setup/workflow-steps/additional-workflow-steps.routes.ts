@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../../db/constraint-errors.js';
 import { newUid } from '../../../db/ids.js';
 import { roles, callerOf } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { invalid, notFound, nameAlreadyExists as nameTaken } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { additionalNameTaken, findAdditionalWorkflowStep, listAdditionalWorkflowSteps } from './workflow-steps.repository.js';
 import type { AdditionalWorkflowStepRow } from './workflow-steps.repository.js';
@@ -27,7 +27,7 @@ export function toAdditionalWorkflowStepDto(row: AdditionalWorkflowStepRow): Sta
   return { id: row.uid, name: row.name };
 }
 
-const nameAlreadyExists = (name: string) => nameTaken('an additional workflow step', name);
+const nameAlreadyExists = (name: string) => errors.NameAlreadyExists({ what: 'an additional workflow step', name });
 
 /** Additional Workflow Step operations (routes relative to `/api2`). */
 export function additionalWorkflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -59,7 +59,7 @@ export function additionalWorkflowStepsRoutes(deps: AppDeps): FastifyPluginAsync
     app.post(
       '/v1/additionalWorkflowSteps',
       {
-        config: { access: WRITERS },
+        config: { access: WRITERS, errors: ['NameAlreadyExists'] },
         schema: {
           tags: ['Additional Workflow Step'],
           operationId: 'createAWFStep',
@@ -72,7 +72,8 @@ export function additionalWorkflowStepsRoutes(deps: AppDeps): FastifyPluginAsync
       async (request, reply) => {
         const caller = callerOf(request);
         const name = request.body.name.trim();
-        if (name === '') throw invalid('name must not be blank.', [{ field: 'name', message: 'must not be blank' }]);
+        if (name === '')
+          throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
         try {
           const row = await db.transaction().execute(async (trx) => {
             if (await additionalNameTaken(trx, caller.organizationId, name)) throw nameAlreadyExists(name);
@@ -111,7 +112,7 @@ export function additionalWorkflowStepsRoutes(deps: AppDeps): FastifyPluginAsync
       async (request, reply) => {
         const caller = callerOf(request);
         const row = await findAdditionalWorkflowStep(db, caller.organizationId, request.params.id);
-        if (!row) throw notFound('Additional workflow step');
+        if (!row) throw errors.ResourceNotFound({ what: 'Additional workflow step' });
         await db.deleteFrom('additionalWorkflowSteps').where('id', '=', row.id).execute();
         return reply.code(204).send();
       },

@@ -8,7 +8,7 @@ import { deletionRefusal, nextOrder, normalizeWorkflowStepInput } from '../../..
 import type { WorkflowStepInput } from '../../../domain/workflow-steps/workflow-steps.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
-import { ApiError, invalid, notFound, nameAlreadyExists as nameTaken } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import type { Db } from '../../../queue/types.js';
 import { forgetSettingReferences } from '../../identity/users/index.js';
@@ -36,20 +36,17 @@ export function toWorkflowStepDto(row: WorkflowStepRow): Static<typeof WorkflowS
   return { id: row.id, uid: row.uid, name: row.name, abbr: row.abbr, order: row.orderIndex, lqaEnabled: bool(row.lqaEnabled) };
 }
 
-const nameAlreadyExists = (name: string) => nameTaken('a workflow step', name);
-const abbreviationAlreadyExists = (abbr: string) =>
-  new ApiError('conflict', 'AbbreviationAlreadyExists', `A workflow step abbreviated "${abbr}" already exists in this organization.`, {
-    details: [{ field: 'abbr', message: 'already exists' }],
-  });
+const nameAlreadyExists = (name: string) => errors.NameAlreadyExists({ what: 'a workflow step', name });
+const abbreviationAlreadyExists = (abbr: string) => errors.AbbreviationAlreadyExists({ abbr });
 
 /** The given fields, checked by the domain rules (400 listing every violation). */
 function checked(input: WorkflowStepInput): WorkflowStepInput {
   const { value, violations } = normalizeWorkflowStepInput(input);
   if (violations.length > 0)
-    throw invalid(
-      `Invalid workflow step: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}.`,
-      violations.map((v) => ({ ...v })),
-    );
+    throw errors.InvalidArguments({
+      reason: `Invalid workflow step: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}.`,
+      details: violations.map((v) => ({ ...v })),
+    });
   return value;
 }
 
@@ -75,7 +72,7 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
 
   async function one(caller: Caller, uid: string): Promise<WorkflowStepRow> {
     const row = await findWorkflowStep(db, caller.organizationId, uid);
-    if (!row) throw notFound('Workflow step');
+    if (!row) throw errors.ResourceNotFound({ what: 'Workflow step' });
     return row;
   }
 
@@ -105,7 +102,7 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/workflowSteps',
       {
-        config: { access: WORKFLOW_STEP_WRITERS },
+        config: { access: WORKFLOW_STEP_WRITERS, errors: ['NameAlreadyExists', 'AbbreviationAlreadyExists'] },
         schema: {
           tags: ['Workflow Step'],
           operationId: 'createWFStep',
@@ -163,7 +160,7 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/workflowSteps/:workflowStepUid',
       {
-        config: { access: WORKFLOW_STEP_WRITERS },
+        config: { access: WORKFLOW_STEP_WRITERS, errors: ['NameAlreadyExists', 'AbbreviationAlreadyExists'] },
         schema: {
           tags: ['Workflow Step'],
           operationId: 'editWFStep',
@@ -206,7 +203,7 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/v1/workflowSteps/:workflowStepUid',
       {
-        config: { access: WORKFLOW_STEP_WRITERS },
+        config: { access: WORKFLOW_STEP_WRITERS, errors: ['LastWorkflowStep', 'WorkflowStepInUse'] },
         schema: {
           tags: ['Workflow Step'],
           operationId: 'deleteWFStep',
@@ -223,18 +220,13 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         try {
           await db.transaction().execute(async (trx) => {
             const steps = await lockWorkflowSteps(trx, deps.database.dialect, caller.organizationId);
-            const refusal = deletionRefusal(steps.length);
-            if (refusal) throw new ApiError('invalid', 'LastWorkflowStep', refusal);
+            if (deletionRefusal(steps.length)) throw errors.LastWorkflowStep();
             await forgetSettingReferences(trx, caller.organizationId, 'workflowStep', [current.uid]);
             await trx.deleteFrom('workflowSteps').where('id', '=', current.id).execute();
           });
         } catch (error) {
           if (isForeignKeyViolation(error)) {
-            throw new ApiError(
-              'conflict',
-              'WorkflowStepInUse',
-              `The workflow step "${current.name}" is used by projects or project templates; it cannot be deleted.`,
-            );
+            throw errors.WorkflowStepInUse({ name: current.name });
           }
           throw error;
         }

@@ -1,0 +1,597 @@
+import { ApiError, define } from './api-error.js';
+import type { CatalogueEntry, ErrorDefinition, ErrorDetail, ErrorStatus } from './api-error.js';
+
+/**
+ * The error catalogue of the TMS API: every `errorCode` a client can receive in the body
+ * `{errorCode, errorDescription, errorDetails}`, with its HTTP status and its message. Code
+ * raises errors only through it:
+ *
+ *     throw errors.NameAlreadyExists({ what: 'a client', name });
+ *     throw apiError(rule.code, { field, reason });   // when the code is a value
+ *
+ * TypeScript rejects an unknown code and wrong or missing parameters. To add an error, add an
+ * entry to the group it belongs to, with a comment saying when it is raised; routes that raise
+ * it with a status their OpenAPI operation does not list yet declare it in `config.errors`
+ * (docs/api-conventions.md, "Errors"). Codes never change once released: clients switch on them.
+ *
+ * The other error families of the product live beside this file: SCIM (./scim-errors.ts), the
+ * token service (./oauth-errors.ts) and the codes of asynchronous requests and bulk results
+ * (./outcome-codes.ts).
+ */
+
+const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
+
+/** What InvalidArguments and the other free-worded 400s take: the reason for people, the inputs for programs. */
+interface Reasoned {
+  reason: string;
+  details?: ErrorDetail[];
+}
+
+/**
+ * A broken rule of custom fields (src/domain/custom-fields): the domain phrases the reason and
+ * names the input (`field`); `detail` is the short form for errorDetails (the reason by default).
+ */
+interface RuleViolation {
+  field: string;
+  reason: string;
+  detail?: string;
+}
+
+const ruleViolation = define({
+  status: 400,
+  message: ({ reason }: RuleViolation) => reason,
+  details: ({ field, reason, detail }) => [{ field, message: detail ?? reason }],
+});
+
+/** What UnsupportedMediaType tells the client to send instead, by operation kind. */
+const EXPECTED_MEDIA = {
+  octetStream: 'Send the file as application/octet-stream, named by a Content-Disposition header.',
+  multipart: 'Send the files as multipart/form-data: `file` parts and an optional `json` part.',
+  noteOrFile: 'Send a JSON body {"note": "…"} or the file as application/octet-stream named by Content-Disposition.',
+} as const;
+
+type NotFoundParams =
+  /** A record (`what`: "User", "Vendor"), or several by uid, each named in errorDetails under `field`. */
+  | { what: string; uids?: readonly string[]; field?: string }
+  /** No route at this path (the 404 of the not-found handler). */
+  | { method: string; path: string };
+
+export const TMS_ERRORS = {
+  // -------------------------------------------------------------------------------------------
+  // The request itself: refused by the HTTP layer while reading it (src/http/errors.ts maps
+  // Fastify's and Node's own errors here) or by the upload helpers (src/http/uploads.ts)
+  // -------------------------------------------------------------------------------------------
+
+  /** The body (or a JSON part: `part`) is declared JSON but is not valid JSON, or is empty. */
+  InvalidJson: define({
+    status: 400,
+    message: ({ part, empty }: { part?: string; empty?: true }) =>
+      part
+        ? `${part} is not valid JSON.`
+        : empty
+          ? 'The request says its body is JSON, but the body is empty.'
+          : 'The request body is not valid JSON.',
+    details: ({ part }) => (part ? [{ field: part, message: 'is not valid JSON' }] : []),
+  }),
+  /** The Content-Length header does not match the body that arrived. */
+  InvalidContentLength: define({ status: 400, message: 'The Content-Length header does not match the body.' }),
+  /** The Content-Type header cannot be parsed. */
+  InvalidContentType: define({ status: 400, message: 'The Content-Type header is not valid.' }),
+  /** A body whose Content-Type the operation does not accept; upload operations say what to send (`expected`). */
+  UnsupportedMediaType: define({
+    status: 415,
+    message: ({ expected }: { expected?: keyof typeof EXPECTED_MEDIA }) =>
+      expected ? EXPECTED_MEDIA[expected] : 'The request body has a Content-Type this operation does not accept.',
+  }),
+  /** A body larger than OPENTMS_BODY_LIMIT_BYTES (uploads have their own limit: FileTooLarge). */
+  PayloadTooLarge: define({ status: 413, message: 'The request body is larger than this server accepts.' }),
+  /** An uploaded file larger than OPENTMS_UPLOAD_LIMIT_BYTES (octet-stream bodies and multipart file parts). */
+  FileTooLarge: define({
+    status: 413,
+    message: ({ limitBytes }: { limitBytes: number }) => `The file is larger than the upload limit of ${limitBytes} bytes.`,
+  }),
+  /** More file parts in one multipart request than the operation takes (description, "Limits": 50). */
+  TooManyFiles: define({
+    status: 400,
+    message: ({ max }: { max: number }) => `At most ${max} files may be sent in one request.`,
+    details: ({ max }) => [{ field: 'file', message: `at most ${max} files` }],
+  }),
+  /** An octet-stream upload without a Content-Disposition header naming the file. */
+  ContentDispositionMissing: define({
+    status: 400,
+    message: "Name the file in a Content-Disposition header: filename*=UTF-8''<file name>.",
+    details: () => [{ field: 'Content-Disposition', message: 'is required and must carry filename* or filename' }],
+  }),
+  /** Any other request the HTTP layer refuses (a malformed request line or header, a cut-off multipart body). */
+  BadRequest: define({ status: 400, message: ({ reason }: { reason: string }) => reason }),
+  /** A path that is not a valid URL (a broken percent-encoding); refused before routing. */
+  InvalidRequestPath: define({
+    status: 400,
+    message: ({ path }: { path: string }) => `The request path ${path} is not a valid URL (check its percent-encoding).`,
+  }),
+  /** A path parameter longer than the router takes (500 characters); refused before routing, as Fastify does with 414. */
+  PathParameterTooLong: define({
+    status: 414,
+    message: ({ maxLength }: { maxLength: number }) => `A path parameter is longer than ${maxLength} characters.`,
+  }),
+  /** The client did not send the whole request within the server's request timeout. */
+  RequestTimeout: define({ status: 408, message: 'The request was not received in time.' }),
+  /** Request headers larger than Node's header limit; answered by the server's clientError handler. */
+  RequestHeaderFieldsTooLarge: define({
+    status: 431,
+    message: ({ limitBytes }: { limitBytes: number }) => `The request headers are larger than this server accepts (${limitBytes} bytes).`,
+  }),
+  /** A known path called with a method it does not support; `Allow` lists those it does. */
+  MethodNotAllowed: define({
+    status: 405,
+    message: ({ method, allow }: { method: string; allow: string }) => `${method} is not supported here; use ${allow}.`,
+    headers: ({ allow }) => ({ allow }),
+  }),
+  /** Anything unexpected; logged with the request id, never explained to the client. */
+  InternalError: define({ status: 500, message: 'Something went wrong on the server; it has been logged.' }),
+
+  // -------------------------------------------------------------------------------------------
+  // Authentication and access (401, 403)
+  // -------------------------------------------------------------------------------------------
+
+  /** No token, or one that is unknown, expired or revoked, on a route that is not public. */
+  AuthUnauthorized: define({ status: 401, message: 'Authentication is required: send a valid token.' }),
+  /** Login with a wrong user name or password: the same answer for both, so names cannot be probed. */
+  AuthInvalidCredentials: define({ status: 401, message: 'Invalid user name or password.' }),
+  /** A password or session login of an organization that requires single sign-on. */
+  AuthSsoRequired: define({ status: 403, message: 'Your organization requires signing in through single sign-on (SSO).' }),
+  /** A cookie-authenticated unsafe request without its session's CSRF token (`header`: the header to send). */
+  CsrfTokenInvalid: define({
+    status: 403,
+    message: ({ header }: { header: string }) =>
+      `A request authenticated by the session cookie must send the ${header} header of its login.`,
+  }),
+  /** A JWT whose scopes lack `read` (safe methods) or `write` (the others). */
+  InsufficientScope: define({
+    status: 403,
+    message: ({ scope }: { scope: 'read' | 'write' }) => `The token does not grant the "${scope}" scope this operation needs.`,
+  }),
+  /** The caller's role, rights or relation to the record do not allow the operation; `reason` says which. */
+  AccessDenied: define({
+    status: 403,
+    message: ({ reason }: { reason?: string }) => reason ?? 'You are not allowed to do this.',
+  }),
+
+  // -------------------------------------------------------------------------------------------
+  // Invalid input (400)
+  // -------------------------------------------------------------------------------------------
+
+  /**
+   * A parameter or body field breaks its schema (the error handler, from Fastify's validation) or
+   * a rule of the operation; errorDetails name each field.
+   */
+  InvalidArguments: define({
+    status: 400,
+    message: ({ reason }: Reasoned) => reason,
+    details: ({ details }) => details ?? [],
+  }),
+  /** A language code not on the supported list (GET /api2/v1/languages). */
+  UnsupportedLanguage: define({
+    status: 400,
+    message: ({ field, code }: { field: string; code: string }) =>
+      `"${code}" in ${field} is not a supported language code (see GET /api2/v1/languages).`,
+    details: ({ field, code }) => [{ field, message: `unsupported language code "${code}"` }],
+  }),
+  /**
+   * A body references a record (client, workflow step, vendor, ...) that does not exist in the
+   * caller's organization; `keyName` is how it was referenced (uid unless said otherwise).
+   */
+  ReferenceNotFound: define({
+    status: 400,
+    message: ({ what, key, keyName = 'uid' }: { what: string; key: string; keyName?: 'uid' | 'id'; field?: string }) =>
+      `No ${what} with ${keyName} ${key} exists in this organization.`,
+    details: ({ key, keyName = 'uid', field }) => (field ? [{ field, message: `unknown ${keyName} "${key}"` }] : []),
+  }),
+  /** A callback or webhook URL the outbound policy refuses (scheme, credentials, private address). */
+  InvalidCallbackUrl: define({
+    status: 400,
+    message: ({ field, reason }: { field: string; reason: string }) => `Invalid ${field}: ${reason}`,
+    details: ({ field, reason }) => [{ field, message: reason }],
+  }),
+  /** A profile edit that sets a new password without the right current one. */
+  CurrentPasswordWrong: define({
+    status: 400,
+    message: 'To set a new password, send your current password in currentPassword.',
+    details: () => [{ field: 'currentPassword', message: 'does not match' }],
+  }),
+  /** A change to the bot user of a service account, which changes only through its account. */
+  BotUserReadOnly: define({
+    status: 400,
+    message: 'This is the bot user of a service account: it changes only through its service account.',
+  }),
+  /** Deactivating, demoting or deleting the organization's last active ADMIN. */
+  LastAdmin: define({ status: 400, message: 'The organization must keep at least one active ADMIN.' }),
+  /** Deleting the organization's last workflow step. */
+  LastWorkflowStep: define({ status: 400, message: 'The organization must keep at least one workflow step.' }),
+  /** A custom field edit that sends another type. */
+  TypeCannotChange: define({
+    status: 400,
+    message: ({ type }: { type: string }) => `The type of a custom field cannot change (it is ${type}).`,
+    details: () => [{ field: 'type', message: 'cannot change' }],
+  }),
+  /** Replaying webhook calls with filters that match none. */
+  NothingToReplay: define({ status: 400, message: 'No webhook call matches the filters.' }),
+  /** A test delivery of an event the webhook does not include (description, "Webhooks" 1). */
+  WebhookEventNotIncluded: define({
+    status: 400,
+    message: ({ event }: { event: string; included: readonly string[] }) => `The webhook does not include the event "${event}".`,
+    details: ({ included }) => [{ field: 'event', message: `not one of ${included.join(', ')}` }],
+  }),
+  /** Linking a vendor with a token no organization has. */
+  InvalidVendorToken: define({
+    status: 400,
+    message: 'No organization has this vendor token.',
+    details: () => [{ field: 'vendorToken', message: 'unknown token' }],
+  }),
+  /** Linking an organization as its own vendor. */
+  CannotLinkOwnOrganization: define({
+    status: 400,
+    message: 'An organization cannot be its own vendor.',
+    details: () => [{ field: 'vendorToken', message: "is your organization's own token" }],
+  }),
+
+  // -------------------------------------------------------------------------------------------
+  // Custom field rules (400): raised by src/domain/custom-fields, which phrases the reason
+  // -------------------------------------------------------------------------------------------
+
+  /** Options on a field that is not SINGLE_SELECT or MULTI_SELECT, or selected options for one that takes a value. */
+  OptionsNotAllowed: ruleViolation,
+  /** A select field without options. */
+  OptionsRequired: ruleViolation,
+  /** More options than a field may have. */
+  TooManyOptions: ruleViolation,
+  /** An option value that is blank or too long. */
+  InvalidOptionValue: ruleViolation,
+  /** Two options of a field with the same value, ignoring case. */
+  DuplicateOptionValue: ruleViolation,
+  /** An option uid that is not an option of the field. */
+  OptionNotFound: ruleViolation,
+  /** The same option named twice, or in two lists of one edit. */
+  ConflictingOptionEdits: ruleViolation,
+  /** The same option selected twice. */
+  DuplicateSelectedOption: ruleViolation,
+  /** A deprecated option newly selected on a record. */
+  OptionDeprecated: ruleViolation,
+  /** More than one option for a SINGLE_SELECT field. */
+  TooManySelectedOptions: ruleViolation,
+  /** A value for a select field, or for a type that takes none. */
+  ValueNotAllowed: ruleViolation,
+  /** A value longer than a field's values may be. */
+  ValueTooLong: ruleViolation,
+  /** A NUMBER field's value that is not a number. */
+  InvalidNumber: ruleViolation,
+  /** A URL field's value that is not an absolute http(s) URL. */
+  InvalidUrl: ruleViolation,
+  /** A DATE field's value that is not an ISO 8601 date-time with a time zone. */
+  InvalidDate: ruleViolation,
+  /** No value for a field that is required on the record. */
+  ValueRequired: ruleViolation,
+
+  // -------------------------------------------------------------------------------------------
+  // Not found (404)
+  // -------------------------------------------------------------------------------------------
+
+  /**
+   * A record that does not exist or belongs to another organization (both answer the same), or
+   * a path no operation answers.
+   */
+  ResourceNotFound: define({
+    status: 404,
+    message: (params: NotFoundParams) => {
+      if ('path' in params) return `There is no operation at ${params.method} ${params.path}.`;
+      return params.uids ? `${params.what} not found: ${params.uids.join(', ')}.` : `${params.what} not found.`;
+    },
+    details: (params) =>
+      'uids' in params && params.uids && params.field
+        ? params.uids.map((uid) => ({ field: params.field, message: `unknown uid "${uid}"` }))
+        : [],
+  }),
+
+  // -------------------------------------------------------------------------------------------
+  // Conflicts (409)
+  // -------------------------------------------------------------------------------------------
+
+  /** A name that must be unique in the organization is taken (`what`: "a client", "an additional workflow step"). */
+  NameAlreadyExists: define({
+    status: 409,
+    message: ({ what, name }: { what: string; name: string }) =>
+      `${capitalized(what)} named "${name}" already exists in this organization.`,
+    details: () => [{ field: 'name', message: 'already exists' }],
+  }),
+  /** A user name taken by any user of any organization (user names are global); `field` is where it was sent. */
+  UserNameAlreadyExists: define({
+    status: 409,
+    message: ({ userName }: { userName: string; field?: string }) => `The user name "${userName}" is taken.`,
+    details: ({ field = 'userName' }) => [{ field, message: 'already exists' }],
+  }),
+  /** A workflow step abbreviation taken in the organization. */
+  AbbreviationAlreadyExists: define({
+    status: 409,
+    message: ({ abbr }: { abbr: string }) => `A workflow step abbreviated "${abbr}" already exists in this organization.`,
+    details: () => [{ field: 'abbr', message: 'already exists' }],
+  }),
+  /** Linking a vendor organization that is already linked. */
+  VendorAlreadyExists: define({
+    status: 409,
+    message: ({ name }: { name: string }) => `The organization "${name}" is already one of your vendors.`,
+    details: () => [{ field: 'vendorToken', message: 'already linked' }],
+  }),
+  /** Deleting a workflow step that projects or project templates use. */
+  WorkflowStepInUse: define({
+    status: 409,
+    message: ({ name }: { name: string }) => `The workflow step "${name}" is used by projects or project templates; it cannot be deleted.`,
+  }),
+  /** A stored upload that a concurrent delete removed before its record was written. */
+  UploadRaced: define({ status: 409, message: 'The file was removed while it was being stored; send it again.' }),
+
+  // -------------------------------------------------------------------------------------------
+  // Limits (403, 429)
+  // -------------------------------------------------------------------------------------------
+
+  /** Creating or activating a user when the organization uses all of its seats. */
+  SeatLimitReached: define({
+    status: 403,
+    message: ({ seats }: { seats: number }) => `The organization uses all of its ${seats} seats; deactivate or delete a user first.`,
+  }),
+  /** Business unit operations of an organization that has not enabled business units. */
+  BusinessUnitsDisabled: define({ status: 403, message: 'Business units are not enabled for this organization.' }),
+  /** A rate limit is exhausted (docs/rate-limits.md); Retry-After and the X-Rate-Limit-* headers say when to retry. */
+  TooManyRequests: define({
+    status: 429,
+    message: ({ retryAfterSeconds }: { retryAfterSeconds: number; rateHeaders: Record<string, string> }) =>
+      `Too many requests; retry in ${retryAfterSeconds} s.`,
+    headers: ({ retryAfterSeconds, rateHeaders }) => ({ ...rateHeaders, 'retry-after': String(retryAfterSeconds) }),
+  }),
+  /** Too many failed logins for one user name (docs/identity-and-access.md). */
+  AuthTooManyAttempts: define({
+    status: 429,
+    message: ({ retryAfterSeconds }: { retryAfterSeconds: number }) =>
+      `Too many failed logins for this user name; try again in ${retryAfterSeconds} seconds.`,
+    headers: ({ retryAfterSeconds }) => ({ 'retry-after': String(retryAfterSeconds) }),
+  }),
+  /** An operation that would start an asynchronous request while the organization has its most pending ones. */
+  TooManyPendingRequests: define({
+    status: 429,
+    message: ({ pending, limit }: { pending: number; limit: number }) =>
+      `The organization has ${pending} pending asynchronous requests, the most it may have (${limit}); wait for some to finish.`,
+    headers: () => ({ 'retry-after': '10' }),
+  }),
+
+  // -------------------------------------------------------------------------------------------
+  // Translation workflow (projects, jobs, files). Raised by src/modules/translation-workflow,
+  // which still builds most of them inline until issue 12's phase 2 moves it to this catalogue.
+  // -------------------------------------------------------------------------------------------
+
+  /** An option of an operation this installation does not offer yet; the client should leave it out. */
+  NotSupportedYet: define({
+    status: 400,
+    message: ({ fields }: { fields: readonly string[] }) =>
+      `${fields.join(', ')}: not available in this installation yet; leave ${plural(fields.length, 'it', 'them')} out.`,
+    details: ({ fields }) => fields.map((field) => ({ field, message: 'not supported yet' })),
+  }),
+  /** A form of an operation this installation does not implement (501); the reason says what works instead. */
+  NotImplemented: define({ status: 501, message: ({ reason }: { reason: string }) => reason }),
+  /** Creating a job from a URL instead of a sent file. */
+  RemoteUploadNotSupported: define({
+    status: 400,
+    message: 'Uploading a file from a URL is not supported yet: send the file as multipart/form-data or application/octet-stream.',
+    details: () => [{ field: 'url', message: 'fetching files from URLs is not supported yet' }],
+  }),
+  /** Target languages that are not target languages of the project. */
+  InvalidTargetLanguage: define({
+    status: 400,
+    message: ({ langs }: { langs: readonly string[] }) => `Not a target language of the project: ${langs.join(', ')}.`,
+    details: ({ langs }) => langs.map((lang) => ({ field: 'targetLangs', message: `"${lang}" is not a target language of the project` })),
+  }),
+  /** Creating (or splitting into) more jobs than a project may hold. */
+  JobLimitExceeded: define({
+    status: 400,
+    message: ({ existing, adding, limit }: { existing: number; adding: number; limit: number }) =>
+      `The project has ${existing} jobs; ${adding} more would pass the limit of ${limit} jobs per project.`,
+  }),
+  /** Cloning more jobs than the project may hold. */
+  ProjectJobLimitExceeded: define({
+    status: 400,
+    message: ({ existing, adding, limit }: { existing: number; adding: number; limit: number }) =>
+      `The project has ${existing} jobs; cloning would add ${adding}, past its limit of ${limit}.`,
+  }),
+  /** Cloning jobs in a project with only one target language. */
+  CloneNeedsTargetLanguages: define({
+    status: 400,
+    message: 'Jobs can be cloned only in a project with more than one target language.',
+  }),
+  /** Cloning jobs of multilingual files. */
+  MultilingualJobCannotBeCloned: define({
+    status: 400,
+    message: ({ jobUids }: { jobUids: readonly string[] }) => `Jobs of multilingual files cannot be cloned: ${jobUids.join(', ')}.`,
+    details: ({ jobUids }) => jobUids.map((uid) => ({ field: 'jobPartTargetLangs', message: `job ${uid} is of a multilingual file` })),
+  }),
+  /** Setting a job's status to the one it has. */
+  JobStatusUnchanged: define({
+    status: 400,
+    message: ({ status }: { status: string }) => `The job already has the status ${status}.`,
+  }),
+  /** A status change the job's provider may not make. */
+  JobStatusChangeNotAllowed: define({
+    status: 400,
+    message: ({ from, to }: { from: string; to: string }) => `A job's provider cannot move it from ${from} to ${to}.`,
+  }),
+  /** Reading the segments or the target file of a job whose file is still being imported. */
+  JobImportNotFinished: define({
+    status: 409,
+    message: ({ what }: { what: string }) => `${what} is still being imported; try again once its import finished.`,
+  }),
+  /** Reading the segments or the target file of a job whose file could not be imported. */
+  JobImportFailed: define({
+    status: 400,
+    message: ({ jobUid }: { jobUid: string }) =>
+      `The file of job ${jobUid} could not be imported, so the job has no segments and no target file.`,
+  }),
+  /** Splitting a job whose file is not imported. */
+  JobNotImported: define({ status: 400, message: 'A job can be split once its file is imported.' }),
+  /** A job that was split or changed while an operation on it ran. */
+  JobChanged: define({
+    status: 409,
+    message: ({ jobUid }: { jobUid: string }) => `Job ${jobUid} was split or changed meanwhile; read it again and retry.`,
+  }),
+  /** Downloading a target file that is still being built. */
+  TargetFileNotReady: define({
+    status: 409,
+    message: 'The target file is still being built; wait until its async request has finished.',
+  }),
+  /** Downloading a target file whose build failed (the async request's errorDesc says why). */
+  TargetFileFailed: define({
+    status: 409,
+    message: ({ reason }: { reason?: string }) => reason ?? 'The target file could not be built; ask for a new one.',
+  }),
+  /** Downloading a target file a second time: each async request id is good for one download. */
+  TargetFileAlreadyDownloaded: define({
+    status: 410,
+    message: 'This target file was already downloaded: each async request id can be used once. Ask for a new target file.',
+  }),
+  /** Handing over a file in a project whose fileHandover setting is off. */
+  FileHandoverDisabled: define({
+    status: 400,
+    message: 'File handover is off for this project: turn on the project’s fileHandover setting first.',
+    details: () => [{ field: 'fileHandover', message: 'is false' }],
+  }),
+  /** Updating a job's source or target with a .zip file. */
+  ZipNotAllowed: define({
+    status: 400,
+    message: 'A .zip file cannot update a job; send the file itself.',
+    details: () => [{ field: 'Content-Disposition', message: 'must not be a .zip file' }],
+  }),
+  /** Updating the source of jobs that are not of the first workflow step. */
+  JobNotInFirstWorkflowStep: define({
+    status: 400,
+    message: ({ jobUids }: { jobUids: readonly string[] }) =>
+      `Name the jobs of the first workflow step (not ${jobUids.join(', ')}); the later steps of the same file and language are updated with them.`,
+    details: ({ jobUids }) => jobUids.map((uid) => ({ field: 'jobs', message: `job ${uid}` })),
+  }),
+  /** Updating the source or target of a split job. */
+  JobIsSplit: define({
+    status: 400,
+    message: ({ file }: { file: 'source' | 'translated'; jobUids: readonly string[] }) =>
+      `A split job cannot take a ${file === 'source' ? 'new source' : 'translated'} file.`,
+    details: ({ jobUids }) => jobUids.map((uid) => ({ field: 'jobs', message: `job ${uid}` })),
+  }),
+  /** Updating the source of jobs whose workflow has a step in a final status. */
+  JobInFinalStatus: define({
+    status: 400,
+    message: ({ jobUids }: { jobUids: readonly string[] }) =>
+      `A job whose workflow has a step in a final status (DELIVERED, COMPLETED, CANCELLED) cannot take a new source file: ${jobUids.join(', ')}.`,
+    details: ({ jobUids }) => jobUids.map((uid) => ({ field: 'jobs', message: `job ${uid}` })),
+  }),
+  /** Updating the target of a job of a bilingual format, which carries its translations itself. */
+  UpdateTargetNotAllowed: define({
+    status: 400,
+    message: ({ extension }: { extension: string }) =>
+      `Jobs of .${extension} files do not take updateTarget (bilingual formats carry their translations themselves).`,
+    details: ({ extension }) => [{ field: 'jobs', message: `jobs of .${extension} files do not take updateTarget` }],
+  }),
+  /** A translated file whose extension is not the original file's. */
+  FileExtensionMismatch: define({
+    status: 400,
+    message: ({ expected, got }: { expected: string; got: string }) =>
+      `The translated file must have the original's extension (.${expected || 'none'}), not .${got || 'none'}.`,
+    details: ({ expected }) => [{ field: 'Content-Disposition', message: `must have the extension .${expected || 'none'}` }],
+  }),
+  /** Adding reference files with neither a file nor a note. */
+  FileOrNoteRequired: define({
+    status: 400,
+    message: 'Send at least one file or a note.',
+    details: () => [{ field: 'file', message: 'send a file part or a json part with a note' }],
+  }),
+  /** A custom field instance uid that is not an instance of the record. */
+  InstanceNotFound: define({
+    status: 400,
+    message: ({ field, uid }: { field: string; uid: string }) => `${field}: ${uid} is not a custom field instance of this record.`,
+    details: ({ field, uid }) => [{ field, message: `unknown instance "${uid}"` }],
+  }),
+  /** The same custom field instance named twice in one edit. */
+  ConflictingInstanceEdits: define({
+    status: 400,
+    message: ({ field, uid }: { field: string; uid: string }) => `${field}: the instance ${uid} is named twice.`,
+    details: ({ field }) => [{ field, message: 'named twice' }],
+  }),
+  /** Adding a value of a custom field the record already has a value of. */
+  CustomFieldAlreadySet: define({
+    status: 400,
+    message: ({ field, fieldName }: { field: string; fieldName: string; instanceUid: string }) =>
+      `${field}: the record already has a value of the field "${fieldName}"; edit that instance instead.`,
+    details: ({ field, instanceUid }) => [{ field: `${field}.customField`, message: `already set (instance ${instanceUid})` }],
+  }),
+  /** The same custom field given twice in one list. */
+  DuplicateCustomField: define({
+    status: 400,
+    message: ({ field, fieldUid }: { field: string; fieldUid: string }) => `${field}: the field ${fieldUid} is given twice.`,
+    details: ({ field }) => [{ field: `${field}.customField`, message: 'given twice' }],
+  }),
+} as const;
+
+type Catalogue = typeof TMS_ERRORS;
+
+/** Every error code of the TMS API. */
+export type ErrorCode = keyof Catalogue;
+
+/** The named parameters the entry `C` renders its message from (`void`: none). */
+export type ErrorParams<C extends ErrorCode> = Catalogue[C] extends ErrorDefinition<infer P> ? P : never;
+
+/** The arguments that raise `C`: none, optional parameters, or required ones. */
+export type ErrorArgs<C extends ErrorCode> = [ErrorParams<C>] extends [void]
+  ? []
+  : object extends ErrorParams<C>
+    ? [params?: ErrorParams<C>]
+    : [params: ErrorParams<C>];
+
+/** The codes of the custom field rules: src/domain/custom-fields raises them with a RuleViolation. */
+export const CUSTOM_FIELD_RULE_CODES = [
+  'OptionsNotAllowed',
+  'OptionsRequired',
+  'TooManyOptions',
+  'InvalidOptionValue',
+  'DuplicateOptionValue',
+  'OptionNotFound',
+  'ConflictingOptionEdits',
+  'DuplicateSelectedOption',
+  'OptionDeprecated',
+  'TooManySelectedOptions',
+  'ValueNotAllowed',
+  'ValueTooLong',
+  'InvalidNumber',
+  'InvalidUrl',
+  'InvalidDate',
+  'ValueRequired',
+] as const satisfies readonly ErrorCode[];
+export type CustomFieldRuleCode = (typeof CUSTOM_FIELD_RULE_CODES)[number];
+
+export const ERROR_CODES = Object.keys(TMS_ERRORS) as ErrorCode[];
+
+const ENTRIES = new Map<string, CatalogueEntry<never>>(
+  ERROR_CODES.map((code) => [code, { ...(TMS_ERRORS[code] as ErrorDefinition<never>), code } as CatalogueEntry<never>]),
+);
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return ENTRIES.has(code);
+}
+
+/** The HTTP status of a code. */
+export function statusOf(code: ErrorCode): ErrorStatus {
+  return TMS_ERRORS[code].status;
+}
+
+/** Raises `code` with its parameters; the form for a code held in a variable (otherwise use `errors`). */
+export function apiError<C extends ErrorCode>(code: C, ...args: ErrorArgs<C>): ApiError {
+  return new ApiError(ENTRIES.get(code)!, args[0]);
+}
+
+/** One function per code: `throw errors.ResourceNotFound({ what: 'Vendor' })`. */
+export const errors = Object.freeze(
+  Object.fromEntries(ERROR_CODES.map((code) => [code, (params?: unknown) => new ApiError(ENTRIES.get(code)!, params)])),
+) as { readonly [C in ErrorCode]: (...args: ErrorArgs<C>) => ApiError };
