@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { bool, num } from '../../../db/database.js';
+import { newUid } from '../../../db/ids.js';
 import type { DB, Id } from '../../../db/schema.js';
 import type { CustomFieldOptionsTable, CustomFieldsTable } from '../../../db/tables/custom-fields.js';
 import { containsText } from '../../../db/text-match.js';
@@ -147,4 +148,50 @@ export async function fieldDefinition(db: Db, field: CustomFieldRow): Promise<Cu
     requiredFrom: field.requiredFrom,
     options: options.map((o) => ({ uid: o.uid, deprecated: bool(o.deprecated) })),
   };
+}
+
+export function insertField(db: Db, values: Omit<Insertable<CustomFieldsTable>, 'uid'>): Promise<CustomFieldRow> {
+  return db
+    .insertInto('customFields')
+    .values({ uid: newUid(), ...values })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function updateField(db: Db, id: Id, changes: Updateable<CustomFieldsTable>): Promise<CustomFieldRow> {
+  return db.updateTable('customFields').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Records who changed the field last, and when. */
+export async function touchField(db: Db, id: Id, at: string, userId: string): Promise<void> {
+  await db.updateTable('customFields').set({ lastModifiedAt: at, lastModifiedById: userId }).where('id', '=', id).execute();
+}
+
+/** Deletes the field; its options and the values stored on records go with it (foreign keys cascade). */
+export async function deleteField(db: Db, id: Id): Promise<void> {
+  await db.deleteFrom('customFields').where('id', '=', id).execute();
+}
+
+/** New active options of a field, in the order given. */
+export async function insertOptions(db: Db, fieldId: Id, values: string[], at: string): Promise<void> {
+  // In chunks, so that a field with many options stays under the databases' parameter limits.
+  for (let start = 0; start < values.length; start += 200) {
+    const chunk = values.slice(start, start + 200);
+    await db
+      .insertInto('customFieldOptions')
+      .values(chunk.map((value) => ({ uid: newUid(), fieldId, value, deprecated: false, createdAt: at })))
+      .execute();
+  }
+}
+
+export async function deleteOptions(db: Db, ids: Id[]): Promise<void> {
+  await db.deleteFrom('customFieldOptions').where('id', 'in', ids).execute();
+}
+
+export async function setOptionValue(db: Db, id: Id, value: string): Promise<void> {
+  await db.updateTable('customFieldOptions').set({ value }).where('id', '=', id).execute();
+}
+
+export async function setOptionsDeprecated(db: Db, ids: Id[], deprecated: boolean): Promise<void> {
+  await db.updateTable('customFieldOptions').set({ deprecated }).where('id', 'in', ids).execute();
 }

@@ -1,25 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Kysely, Transaction } from 'kysely';
 import type { AppDeps } from '../../../deps.js';
-import { isUniqueViolation } from '../../../db/constraint-errors.js';
-import { bool } from '../../../db/database.js';
-import { newUid } from '../../../db/ids.js';
-import type { DB } from '../../../db/schema.js';
-import {
-  deprecationMove,
-  optionState,
-  planOptionEdits,
-  requiredFromAfter,
-  validateNewOptions,
-} from '../../../domain/custom-fields/custom-field-rules.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
-import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
-import { withRuleErrors } from './custom-field-values.js';
 import { toOptionDto } from './custom-field-views.js';
 import { toCustomFieldDtos } from './custom-field-views.js';
-import { fieldNameTaken, findField, findOption, listFields, listOptions, optionsOf } from './custom-fields.repository.js';
+import { listFields, listOptions } from './custom-fields.repository.js';
 import type { CustomFieldRow } from './custom-fields.repository.js';
 import {
   CreateCustomFieldBody,
@@ -33,6 +19,13 @@ import {
   UpdateCustomFieldBody,
 } from './custom-fields.schemas.js';
 import { CustomFieldSchema } from './custom-fields.schemas.js';
+import {
+  createCustomField,
+  deleteCustomField,
+  getCustomField,
+  setCustomFieldOptionDeprecated,
+  updateCustomField,
+} from './custom-fields.service.js';
 
 /**
  * Custom fields (issue 5; docs/custom-fields.md). Reading: internal users (ADMIN,
@@ -43,62 +36,11 @@ const READ: Access = roles('ADMIN', 'PROJECT_MANAGER');
 const SETUP: Access = { roles: ['ADMIN', 'PROJECT_MANAGER'], right: 'setupServer' };
 const TAG = 'Custom Fields';
 
-const nameAlreadyExists = (name: string) => errors.NameAlreadyExists({ what: 'a custom field', name });
-
-const duplicateOptionValue = () =>
-  errors.DuplicateOptionValue({
-    field: 'options',
-    reason: 'Option values are unique in a field, ignoring case.',
-    detail: 'duplicate value',
-  });
-
-/** Which unique index refused a write: the option values' or (otherwise) the field names'. */
-const isOptionValueViolation = (error: unknown) => {
-  const e = error as { constraint?: string; message?: string };
-  return `${e.constraint ?? ''} ${e.message ?? ''}`.includes('custom_field_options');
-};
-
-function assertNameNotBlank(name: string | undefined): void {
-  if (name !== undefined && name.trim() === '')
-    throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
-}
-
 export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
-  const now = () => deps.clock().toISOString();
-
-  async function one(caller: Caller, uid: string): Promise<CustomFieldRow> {
-    const row = await findField(db, caller.organizationId, uid);
-    if (!row) throw errors.ResourceNotFound({ what: 'Custom field' });
-    return row;
-  }
 
   async function dto(caller: Caller, row: CustomFieldRow) {
     return (await toCustomFieldDtos(db, caller.organizationId, [row]))[0]!;
-  }
-
-  /** Runs a write in one transaction; a unique index that refuses it answers like the checks before it. */
-  async function write<T>(name: string | undefined, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-    try {
-      return await db.transaction().execute(work);
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        if (isOptionValueViolation(error)) throw duplicateOptionValue();
-        if (name !== undefined) throw nameAlreadyExists(name);
-      }
-      throw error;
-    }
-  }
-
-  async function insertOptions(trx: Kysely<DB>, fieldId: CustomFieldRow['id'], values: string[], at: string): Promise<void> {
-    // In chunks, so that a field with many options stays under the databases' parameter limits.
-    for (let start = 0; start < values.length; start += 200) {
-      const chunk = values.slice(start, start + 200);
-      await trx
-        .insertInto('customFieldOptions')
-        .values(chunk.map((value) => ({ uid: newUid(), fieldId, value, deprecated: false, createdAt: at })))
-        .execute();
-    }
   }
 
   return async (app) => {
@@ -153,34 +95,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const body = request.body;
-        assertNameNotBlank(body.name);
-        const options = withRuleErrors(() => validateNewOptions(body.type, body.options));
-        const at = now();
-        const required = body.required ?? false;
-        const row = await write(body.name, async (trx) => {
-          if (await fieldNameTaken(trx, caller.organizationId, body.name)) throw nameAlreadyExists(body.name);
-          const field = await trx
-            .insertInto('customFields')
-            .values({
-              uid: newUid(),
-              organizationId: caller.organizationId,
-              name: body.name,
-              type: body.type,
-              allowedEntities: JSON.stringify([...new Set(body.allowedEntities)]),
-              required,
-              requiredFrom: requiredFromAfter(false, null, required, at),
-              description: body.description ?? null,
-              createdAt: at,
-              createdById: caller.userId,
-              lastModifiedAt: at,
-              lastModifiedById: caller.userId,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          await insertOptions(trx, field.id, options, at);
-          return field;
-        });
+        const row = await createCustomField(deps, caller, request.body);
         return reply.code(201).send(await dto(caller, row));
       },
     );
@@ -199,7 +114,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        return dto(caller, await one(caller, request.params.fieldUid));
+        return dto(caller, await getCustomField(deps, caller, request.params.fieldUid));
       },
     );
 
@@ -234,83 +149,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const body = request.body;
-        const current = await one(caller, request.params.fieldUid);
-        if (body.type !== undefined && body.type !== current.type) {
-          throw errors.TypeCannotChange({ type: current.type });
-        }
-        if ('options' in (body as Record<string, unknown>)) {
-          throw errors.InvalidArguments({
-            reason: 'Edit options with addOptions, updateOptions, removeOptions, deprecateOptions and undeprecateOptions.',
-            details: [{ field: 'options', message: 'not accepted on edit' }],
-          });
-        }
-        assertNameNotBlank(body.name);
-        const at = now();
-        const row = await write(body.name, async (trx) => {
-          if (body.name !== undefined && (await fieldNameTaken(trx, caller.organizationId, body.name, current.id)))
-            throw nameAlreadyExists(body.name);
-          const existing = await optionsOf(trx, current.id);
-          const plan = withRuleErrors(() =>
-            planOptionEdits(
-              current.type,
-              existing.map((o) => ({ uid: o.uid, value: o.value, deprecated: bool(o.deprecated) })),
-              body,
-            ),
-          );
-          const idOf = new Map(existing.map((o) => [o.uid, o.id]));
-          if (plan.remove.length)
-            await trx
-              .deleteFrom('customFieldOptions')
-              .where(
-                'id',
-                'in',
-                plan.remove.map((uid) => idOf.get(uid)!),
-              )
-              .execute();
-          // Two steps, so that values may be swapped without meeting the unique index halfway (stored
-          // values are trimmed, so the interim ` <uid>` is never one of them).
-          for (const { uid } of plan.update)
-            await trx
-              .updateTable('customFieldOptions')
-              .set({ value: ` ${uid}` })
-              .where('id', '=', idOf.get(uid)!)
-              .execute();
-          for (const { uid, value } of plan.update)
-            await trx.updateTable('customFieldOptions').set({ value }).where('id', '=', idOf.get(uid)!).execute();
-          for (const [uids, deprecated] of [
-            [plan.deprecate, true],
-            [plan.reactivate, false],
-          ] as const) {
-            if (uids.length)
-              await trx
-                .updateTable('customFieldOptions')
-                .set({ deprecated })
-                .where(
-                  'id',
-                  'in',
-                  uids.map((uid) => idOf.get(uid)!),
-                )
-                .execute();
-          }
-          await insertOptions(trx, current.id, plan.add, at);
-          const wasRequired = bool(current.required);
-          const required = body.required ?? wasRequired;
-          return trx
-            .updateTable('customFields')
-            .set({
-              ...(body.name !== undefined ? { name: body.name } : {}),
-              ...(body.allowedEntities !== undefined ? { allowedEntities: JSON.stringify([...new Set(body.allowedEntities)]) } : {}),
-              ...(body.description !== undefined ? { description: body.description } : {}),
-              required,
-              requiredFrom: requiredFromAfter(wasRequired, current.requiredFrom, required, at),
-              lastModifiedAt: at,
-              lastModifiedById: caller.userId,
-            })
-            .where('id', '=', current.id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-        });
+        const row = await updateCustomField(deps, caller, request.params.fieldUid, request.body);
         return dto(caller, row);
       },
     );
@@ -332,7 +171,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const field = await one(caller, request.params.fieldUid);
+        const field = await getCustomField(deps, caller, request.params.fieldUid);
         const { pageNumber, pageSize, ...filter } = request.query;
         const page = { pageNumber, pageSize };
         const { rows, total } = await listOptions(db, field.id, filter, page);
@@ -357,24 +196,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const field = await one(caller, request.params.fieldUid);
-        const option = await findOption(db, field.id, request.params.optionUid);
-        if (!option) throw errors.ResourceNotFound({ what: 'Custom field option' });
-        const move = deprecationMove(optionState(bool(option.deprecated)), request.body.deprecated);
-        if (move !== 'UNCHANGED') {
-          await db.transaction().execute(async (trx) => {
-            await trx
-              .updateTable('customFieldOptions')
-              .set({ deprecated: move === 'DEPRECATE' })
-              .where('id', '=', option.id)
-              .execute();
-            await trx
-              .updateTable('customFields')
-              .set({ lastModifiedAt: now(), lastModifiedById: caller.userId })
-              .where('id', '=', field.id)
-              .execute();
-          });
-        }
+        await setCustomFieldOptionDeprecated(deps, caller, request.params.fieldUid, request.params.optionUid, request.body.deprecated);
         return reply.code(204).send();
       },
     );
@@ -393,8 +215,7 @@ export function customFieldsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const current = await one(caller, request.params.fieldUid);
-        await db.deleteFrom('customFields').where('id', '=', current.id).execute();
+        await deleteCustomField(deps, caller, request.params.fieldUid);
         return reply.code(204).send();
       },
     );
