@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { compiledQuery } from '../../../db/compiled-query.js';
 import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import type { JobSourcesTable } from '../../../db/tables/projects.js';
@@ -47,11 +48,8 @@ const distinct = (values: Iterable<unknown>) => [...new Set([...values].filter((
 /** Kysely's `in` needs at least one value. */
 const orNone = (ids: string[]) => (ids.length ? ids : ['-1']);
 
-/**
- * Each job's file, workflow step, project and creator, in one query: the job rows are the
- * caller's already, so this joins from them to what their views show.
- */
-async function loadJobDetails(db: Kysely<DB>, jobIds: string[]) {
+/** Each job's file, workflow step, project and creator: joined from the jobs themselves. */
+function jobDetails(db: Kysely<DB>) {
   return db
     .selectFrom('jobs')
     .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
@@ -84,14 +82,20 @@ async function loadJobDetails(db: Kysely<DB>, jobIds: string[]) {
       'creators.lastName as creatorLastName',
       'creators.email as creatorEmail',
       'creators.role as creatorRole',
-    ])
-    .where('jobs.id', 'in', orNone(jobIds))
-    .execute();
+    ]);
 }
 
-/** Providers of each job: users first, then vendors, each in the order they were assigned. */
-async function loadProviders(db: Kysely<DB>, jobIds: string[]): Promise<Map<string, ProviderReference[]>> {
-  const rows = await db
+/** One job's details (get job, the hot path): compiled once. */
+const ONE_JOB_DETAILS = compiledQuery((db, p: { jobId: string }) => jobDetails(db).where('jobs.id', '=', p.jobId));
+
+async function loadJobDetails(db: Kysely<DB>, jobIds: string[]) {
+  if (jobIds.length === 1) return ONE_JOB_DETAILS.all(db, { jobId: jobIds[0]! });
+  return jobDetails(db).where('jobs.id', 'in', orNone(jobIds)).execute();
+}
+
+/** The providers of jobs with what their references show. */
+function jobProviders(db: Kysely<DB>) {
+  return db
     .selectFrom('jobProviders')
     .leftJoin('users', 'users.id', 'jobProviders.userId')
     .leftJoin('vendors', 'vendors.id', 'jobProviders.vendorId')
@@ -109,9 +113,18 @@ async function loadProviders(db: Kysely<DB>, jobIds: string[]): Promise<Map<stri
       'vendors.uid as vendorUid',
       'organizations.name as vendorName',
     ])
-    .where('jobProviders.jobId', 'in', orNone(jobIds))
-    .orderBy('jobProviders.id')
-    .execute();
+    .orderBy('jobProviders.id');
+}
+
+/** One job's providers (get job, the hot path): compiled once. */
+const ONE_JOB_PROVIDERS = compiledQuery((db, p: { jobId: string }) => jobProviders(db).where('jobProviders.jobId', '=', p.jobId));
+
+/** Providers of each job: users first, then vendors, each in the order they were assigned. */
+async function loadProviders(db: Kysely<DB>, jobIds: string[]): Promise<Map<string, ProviderReference[]>> {
+  const rows =
+    jobIds.length === 1
+      ? await ONE_JOB_PROVIDERS.all(db, { jobId: jobIds[0]! })
+      : await jobProviders(db).where('jobProviders.jobId', 'in', orNone(jobIds)).execute();
   const result = new Map<string, ProviderReference[]>();
   for (const r of rows) {
     const provider: ProviderReference =

@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { compiledQuery } from '../../../../db/compiled-query.js';
 import type { DB } from '../../../../db/schema.js';
 import type { JobsTable } from '../../../../db/tables/projects.js';
 import { forbidden, notFound } from '../../../../errors/index.js';
@@ -58,9 +59,9 @@ export function visibleJobsInProject(eb: JobsEb, caller: Caller) {
   );
 }
 
-/** The job `jobUid` of the project the caller reached, with whether the caller provides it, in one query. */
-async function loadJob(db: Kysely<DB>, caller: Caller, projectId: string, jobUid: string) {
-  const row = await db
+/** The job `uid` of a project the caller reached, with whether the caller provides it: one statement, compiled once. */
+const JOB_QUERY = compiledQuery((db, p: { projectId: string; uid: string; userId: string }) =>
+  db
     .selectFrom('jobs')
     .selectAll('jobs')
     .select((eb) =>
@@ -70,13 +71,16 @@ async function loadJob(db: Kysely<DB>, caller: Caller, projectId: string, jobUid
             .selectFrom('jobProviders')
             .select('jobProviders.id')
             .whereRef('jobProviders.jobId', '=', 'jobs.id')
-            .where('jobProviders.userId', '=', caller.userId),
+            .where('jobProviders.userId', '=', p.userId),
         )
         .as('callerIsProvider'),
     )
-    .where('jobs.uid', '=', jobUid)
-    .where('jobs.projectId', '=', projectId)
-    .executeTakeFirst();
+    .where('jobs.uid', '=', p.uid)
+    .where('jobs.projectId', '=', p.projectId),
+);
+
+async function loadJob(db: Kysely<DB>, caller: Caller, projectId: string, jobUid: string) {
+  const row = await JOB_QUERY.first(db, { projectId, uid: jobUid, userId: caller.userId });
   if (!row) return null;
   const { callerIsProvider, ...job } = row;
   return { job, isProvider: callerIsProvider === true || Number(callerIsProvider) === 1 };

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
-import { sql } from 'kysely';
+import { compiledQuery } from '../../../../db/compiled-query.js';
 import type { DB } from '../../../../db/schema.js';
 import type { ProjectsTable } from '../../../../db/tables/projects.js';
 import type { Role } from '../../../../domain/users/role-settings.js';
@@ -226,39 +226,45 @@ function accessOf(facts: ProjectFacts, caller: Caller, permissions: ReadonlySet<
 }
 
 /**
- * The project `uid` with the facts its relations need, in one query: any live project of the
- * caller's organization or shared with it as a vendor, or one the caller is a provider in.
+ * One project by uid with the facts its relations need, in one statement compiled once (this runs
+ * on every request that names a project): its client and business unit uids, its vendor's
+ * organization, its creator's role, whether the caller provides one of its jobs, and the guest's
+ * client (null for callers without one).
  */
+const projectFactsQuery = (includeDeleted: boolean) =>
+  compiledQuery((db, p: { uid: string; userId: string }) =>
+    db
+      .selectFrom('projects')
+      .leftJoin('clients', 'clients.id', 'projects.clientId')
+      .leftJoin('businessUnits', 'businessUnits.id', 'projects.businessUnitId')
+      .leftJoin('vendors', 'vendors.id', 'projects.vendorId')
+      .leftJoin('users as creators', 'creators.id', 'projects.createdById')
+      .selectAll('projects')
+      .select((eb) => [
+        'clients.uid as clientUid',
+        'businessUnits.uid as businessUnitUid',
+        'vendors.vendorOrganizationId as vendorOrganizationId',
+        'creators.role as creatorRole',
+        eb
+          .exists(
+            eb
+              .selectFrom('jobs')
+              .innerJoin('jobProviders', 'jobProviders.jobId', 'jobs.id')
+              .select('jobs.id')
+              .whereRef('jobs.projectId', '=', 'projects.id')
+              .where('jobProviders.userId', '=', p.userId),
+          )
+          .as('callerIsProvider'),
+        eb.selectFrom('users as callers').select('callers.guestClientId').where('callers.id', '=', p.userId).as('guestClientId'),
+      ])
+      .where('projects.uid', '=', p.uid)
+      .$if(!includeDeleted, (query) => query.where('projects.deletedAt', 'is', null)),
+  );
+const LIVE_PROJECT_FACTS = projectFactsQuery(false);
+const ANY_PROJECT_FACTS = projectFactsQuery(true);
+
 async function loadProjectFacts(db: Kysely<DB>, caller: Caller, uid: string, includeDeleted: boolean): Promise<ProjectFacts | null> {
-  const row = await db
-    .selectFrom('projects')
-    .leftJoin('clients', 'clients.id', 'projects.clientId')
-    .leftJoin('businessUnits', 'businessUnits.id', 'projects.businessUnitId')
-    .leftJoin('vendors', 'vendors.id', 'projects.vendorId')
-    .leftJoin('users as creators', 'creators.id', 'projects.createdById')
-    .selectAll('projects')
-    .select((eb) => [
-      'clients.uid as clientUid',
-      'businessUnits.uid as businessUnitUid',
-      'vendors.vendorOrganizationId as vendorOrganizationId',
-      'creators.role as creatorRole',
-      eb
-        .exists(
-          eb
-            .selectFrom('jobs')
-            .innerJoin('jobProviders', 'jobProviders.jobId', 'jobs.id')
-            .select('jobs.id')
-            .whereRef('jobs.projectId', '=', 'projects.id')
-            .where('jobProviders.userId', '=', caller.userId),
-        )
-        .as('callerIsProvider'),
-      caller.role === 'GUEST'
-        ? eb.selectFrom('users').select('users.guestClientId').where('users.id', '=', caller.userId).as('guestClientId')
-        : sql<string | null>`null`.as('guestClientId'),
-    ])
-    .where('projects.uid', '=', uid)
-    .$if(!includeDeleted, (query) => query.where('projects.deletedAt', 'is', null))
-    .executeTakeFirst();
+  const row = await (includeDeleted ? ANY_PROJECT_FACTS : LIVE_PROJECT_FACTS).first(db, { uid, userId: caller.userId });
   if (!row) return null;
   const { clientUid, businessUnitUid, vendorOrganizationId, creatorRole, callerIsProvider, guestClientId, ...project } = row;
   return {
@@ -268,7 +274,7 @@ async function loadProjectFacts(db: Kysely<DB>, caller: Caller, uid: string, inc
     vendorOrganizationId,
     creatorRole: creatorRole ?? null,
     callerIsProvider: callerIsProvider === true || Number(callerIsProvider) === 1,
-    guestClientId: guestClientId === null || guestClientId === undefined ? null : String(guestClientId),
+    guestClientId: caller.role === 'GUEST' && guestClientId !== null && guestClientId !== undefined ? String(guestClientId) : null,
   };
 }
 
