@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
-import { isUniqueViolation } from '../../../db/constraint-errors.js';
-import { newUid } from '../../../db/ids.js';
 import { roles, callerOf } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
-import { additionalNameTaken, findAdditionalWorkflowStep, listAdditionalWorkflowSteps } from './workflow-steps.repository.js';
+import { listAdditionalWorkflowSteps } from './workflow-steps.repository.js';
 import type { AdditionalWorkflowStepRow } from './workflow-steps.repository.js';
 import {
   AdditionalWorkflowStepBody,
@@ -16,6 +13,7 @@ import {
   AdditionalWorkflowStepPage,
   AdditionalWorkflowStepSchema,
 } from './workflow-steps.schemas.js';
+import { createAdditionalWorkflowStep, deleteAdditionalWorkflowStep } from './workflow-steps.service.js';
 
 /** Listing: ADMIN and PROJECT_MANAGER (description, endpoint table). */
 const READERS: Access = roles('ADMIN', 'PROJECT_MANAGER');
@@ -26,8 +24,6 @@ const WRITERS: Access = { roles: ['ADMIN', 'PROJECT_MANAGER'], right: 'setupServ
 export function toAdditionalWorkflowStepDto(row: AdditionalWorkflowStepRow): Static<typeof AdditionalWorkflowStepSchema> {
   return { id: row.uid, name: row.name };
 }
-
-const nameAlreadyExists = (name: string) => errors.NameAlreadyExists({ what: 'an additional workflow step', name });
 
 /** Additional Workflow Step operations (routes relative to `/api2`). */
 export function additionalWorkflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -71,29 +67,8 @@ export function additionalWorkflowStepsRoutes(deps: AppDeps): FastifyPluginAsync
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const name = request.body.name.trim();
-        if (name === '')
-          throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
-        try {
-          const row = await db.transaction().execute(async (trx) => {
-            if (await additionalNameTaken(trx, caller.organizationId, name)) throw nameAlreadyExists(name);
-            return trx
-              .insertInto('additionalWorkflowSteps')
-              .values({
-                uid: newUid(),
-                organizationId: caller.organizationId,
-                name,
-                createdAt: deps.clock().toISOString(),
-                createdById: caller.userId,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow();
-          });
-          return reply.code(201).send(toAdditionalWorkflowStepDto(row));
-        } catch (error) {
-          if (isUniqueViolation(error)) throw nameAlreadyExists(name);
-          throw error;
-        }
+        const row = await createAdditionalWorkflowStep(deps, caller, request.body);
+        return reply.code(201).send(toAdditionalWorkflowStepDto(row));
       },
     );
 
@@ -111,9 +86,7 @@ export function additionalWorkflowStepsRoutes(deps: AppDeps): FastifyPluginAsync
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const row = await findAdditionalWorkflowStep(db, caller.organizationId, request.params.id);
-        if (!row) throw errors.ResourceNotFound({ what: 'Additional workflow step' });
-        await db.deleteFrom('additionalWorkflowSteps').where('id', '=', row.id).execute();
+        await deleteAdditionalWorkflowStep(deps, caller, request.params.id);
         return reply.code(204).send();
       },
     );

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { num } from '../../../db/database.js';
 import type { DialectName } from '../../../db/database.js';
+import { newUid } from '../../../db/ids.js';
 import type { Id } from '../../../db/schema.js';
 import type { AdditionalWorkflowStepsTable, WorkflowStepsTable } from '../../../db/tables/workflow-steps.js';
 import { containsText } from '../../../db/text-match.js';
@@ -109,4 +110,36 @@ export async function listAdditionalWorkflowSteps(
     .offset(offset)
     .execute();
   return { rows, total: num(total) };
+}
+
+export function insertWorkflowStep(db: Db, values: Omit<Insertable<WorkflowStepsTable>, 'uid'>): Promise<WorkflowStepRow> {
+  return db
+    .insertInto('workflowSteps')
+    .values({ uid: newUid(), ...values })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function updateWorkflowStep(db: Db, id: Id, changes: Updateable<WorkflowStepsTable>): Promise<WorkflowStepRow> {
+  return db.updateTable('workflowSteps').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Deletes the step; a project or project template that still uses it makes this fail (foreign key). */
+export async function deleteWorkflowStepRow(db: Db, id: Id): Promise<void> {
+  await db.deleteFrom('workflowSteps').where('id', '=', id).execute();
+}
+
+export function insertAdditionalWorkflowStep(
+  db: Db,
+  values: Omit<Insertable<AdditionalWorkflowStepsTable>, 'uid'>,
+): Promise<AdditionalWorkflowStepRow> {
+  return db
+    .insertInto('additionalWorkflowSteps')
+    .values({ uid: newUid(), ...values })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteAdditionalWorkflowStepRow(db: Db, id: Id): Promise<void> {
+  await db.deleteFrom('additionalWorkflowSteps').where('id', '=', id).execute();
 }

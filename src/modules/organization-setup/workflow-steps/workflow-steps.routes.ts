@@ -2,17 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../../db/constraint-errors.js';
-import { newUid } from '../../../db/ids.js';
-import { deletionRefusal, nextOrder, normalizeWorkflowStepInput } from '../../../domain/workflow-steps/workflow-steps.js';
-import type { WorkflowStepInput } from '../../../domain/workflow-steps/workflow-steps.js';
 import { callerOf, roles } from '../../../http/access.js';
-import type { Access, Caller } from '../../../http/access.js';
-import { errors } from '../../../errors/index.js';
+import type { Access } from '../../../http/access.js';
 import { toPage } from '../../../http/paging.js';
-import type { Db } from '../../../queue/types.js';
-import { forgetSettingReferences } from '../../identity/users/index.js';
-import { findWorkflowStep, listWorkflowSteps, lockWorkflowSteps, takenFields } from './workflow-steps.repository.js';
+import { listWorkflowSteps } from './workflow-steps.repository.js';
 import type { WorkflowStepRow } from './workflow-steps.repository.js';
 import {
   CreateWorkflowStepBody,
@@ -22,6 +15,7 @@ import {
   WorkflowStepSchema,
   WorkflowStepUidParams,
 } from './workflow-steps.schemas.js';
+import { createWorkflowStep, deleteWorkflowStep, editWorkflowStep, getWorkflowStep } from './workflow-steps.service.js';
 
 /**
  * Reading: ADMIN, PROJECT_MANAGER and LINGUIST. Linguists' profiles and job lists are scoped by
@@ -36,45 +30,9 @@ export function toWorkflowStepDto(row: WorkflowStepRow): Static<typeof WorkflowS
   return { id: row.id, uid: row.uid, name: row.name, abbr: row.abbr, order: row.orderIndex, lqaEnabled: bool(row.lqaEnabled) };
 }
 
-const nameAlreadyExists = (name: string) => errors.NameAlreadyExists({ what: 'a workflow step', name });
-const abbreviationAlreadyExists = (abbr: string) => errors.AbbreviationAlreadyExists({ abbr });
-
-/** The given fields, checked by the domain rules (400 listing every violation). */
-function checked(input: WorkflowStepInput): WorkflowStepInput {
-  const { value, violations } = normalizeWorkflowStepInput(input);
-  if (violations.length > 0)
-    throw errors.InvalidArguments({
-      reason: `Invalid workflow step: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}.`,
-      details: violations.map((v) => ({ ...v })),
-    });
-  return value;
-}
-
-/** 409 when another step of the organization has the name or the abbreviation. */
-async function assertUnique(db: Db, organizationId: string, fields: WorkflowStepInput, exceptId?: WorkflowStepRow['id']): Promise<void> {
-  const taken = await takenFields(db, organizationId, fields, exceptId);
-  if (taken.name) throw nameAlreadyExists(fields.name!);
-  if (taken.abbr) throw abbreviationAlreadyExists(fields.abbr!);
-}
-
-/** A unique index refused the write (a race lost to a concurrent request): the same 409 as the check. */
-function uniqueRaceError(error: unknown, fields: WorkflowStepInput): unknown {
-  if (!isUniqueViolation(error)) return error;
-  const text = `${(error as { constraint?: string }).constraint ?? ''} ${(error as Error).message}`;
-  if (text.includes('abbr') && fields.abbr !== undefined) return abbreviationAlreadyExists(fields.abbr);
-  if (fields.name !== undefined) return nameAlreadyExists(fields.name);
-  return error;
-}
-
 /** Workflow Step operations (routes relative to `/api2`). */
 export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
-
-  async function one(caller: Caller, uid: string): Promise<WorkflowStepRow> {
-    const row = await findWorkflowStep(db, caller.organizationId, uid);
-    if (!row) throw errors.ResourceNotFound({ what: 'Workflow step' });
-    return row;
-  }
 
   return async (app) => {
     app.get(
@@ -115,30 +73,8 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const fields = checked(request.body);
-        try {
-          const row = await db.transaction().execute(async (trx) => {
-            await assertUnique(trx, caller.organizationId, fields);
-            const existing = await lockWorkflowSteps(trx, deps.database.dialect, caller.organizationId);
-            return trx
-              .insertInto('workflowSteps')
-              .values({
-                uid: newUid(),
-                organizationId: caller.organizationId,
-                name: fields.name!,
-                abbr: fields.abbr!,
-                orderIndex: fields.order ?? nextOrder(existing.map((s) => s.orderIndex)),
-                lqaEnabled: fields.lqaEnabled ?? false,
-                createdAt: deps.clock().toISOString(),
-                createdById: caller.userId,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow();
-          });
-          return reply.code(201).send(toWorkflowStepDto(row));
-        } catch (error) {
-          throw uniqueRaceError(error, fields);
-        }
+        const row = await createWorkflowStep(deps, caller, request.body);
+        return reply.code(201).send(toWorkflowStepDto(row));
       },
     );
 
@@ -154,7 +90,7 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: WorkflowStepSchema },
         },
       },
-      async (request) => toWorkflowStepDto(await one(callerOf(request), request.params.workflowStepUid)),
+      async (request) => toWorkflowStepDto(await getWorkflowStep(deps, callerOf(request), request.params.workflowStepUid)),
     );
 
     app.put(
@@ -173,30 +109,7 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const fields = checked(request.body);
-        const current = await one(caller, request.params.workflowStepUid);
-        if (Object.keys(fields).length === 0) return toWorkflowStepDto(current);
-        try {
-          const row = await db.transaction().execute(async (trx) => {
-            await assertUnique(trx, caller.organizationId, fields, current.id);
-            return trx
-              .updateTable('workflowSteps')
-              .set({
-                ...(fields.name !== undefined ? { name: fields.name } : {}),
-                ...(fields.abbr !== undefined ? { abbr: fields.abbr } : {}),
-                ...(fields.order !== undefined ? { orderIndex: fields.order } : {}),
-                ...(fields.lqaEnabled !== undefined ? { lqaEnabled: fields.lqaEnabled } : {}),
-                lastModifiedAt: deps.clock().toISOString(),
-                lastModifiedById: caller.userId,
-              })
-              .where('id', '=', current.id)
-              .returningAll()
-              .executeTakeFirstOrThrow();
-          });
-          return toWorkflowStepDto(row);
-        } catch (error) {
-          throw uniqueRaceError(error, fields);
-        }
+        return toWorkflowStepDto(await editWorkflowStep(deps, caller, request.params.workflowStepUid, request.body));
       },
     );
 
@@ -216,20 +129,7 @@ export function workflowStepsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const current = await one(caller, request.params.workflowStepUid);
-        try {
-          await db.transaction().execute(async (trx) => {
-            const steps = await lockWorkflowSteps(trx, deps.database.dialect, caller.organizationId);
-            if (deletionRefusal(steps.length)) throw errors.LastWorkflowStep();
-            await forgetSettingReferences(trx, caller.organizationId, 'workflowStep', [current.uid]);
-            await trx.deleteFrom('workflowSteps').where('id', '=', current.id).execute();
-          });
-        } catch (error) {
-          if (isForeignKeyViolation(error)) {
-            throw errors.WorkflowStepInUse({ name: current.name });
-          }
-          throw error;
-        }
+        await deleteWorkflowStep(deps, caller, request.params.workflowStepUid);
         return reply.code(204).send();
       },
     );
