@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import { bool, num } from '../../../db/database.js';
+import { newUid } from '../../../db/ids.js';
 import type { Id } from '../../../db/schema.js';
-import type { DueDateSchemesTable } from '../../../db/tables/workflow-steps.js';
+import type { DueDateSchemeStepsTable, DueDateSchemesTable } from '../../../db/tables/workflow-steps.js';
 import { containsText } from '../../../db/text-match.js';
 import { pageWindow } from '../../../http/paging.js';
 import type { PageRequest } from '../../../http/paging.js';
@@ -68,4 +69,32 @@ export async function schemeSteps(db: Db, schemeIds: readonly Id[]): Promise<Sch
     offsetDays: r.offsetDays,
     offsetHours: r.offsetHours,
   }));
+}
+
+/** The ids of those of `uids` that are workflow steps of the organization, by uid. */
+export async function workflowStepIdsByUid(db: Db, organizationId: string, uids: readonly string[]): Promise<Map<string, Id>> {
+  const rows = await db
+    .selectFrom('workflowSteps')
+    .select(['id', 'uid'])
+    .where('organizationId', '=', organizationId)
+    .where('uid', 'in', uids)
+    .execute();
+  return new Map(rows.map((s) => [s.uid, s.id]));
+}
+
+export function insertDueDateScheme(db: Db, values: Omit<Insertable<DueDateSchemesTable>, 'uid'>): Promise<DueDateSchemeRow> {
+  return db
+    .insertInto('dueDateSchemes')
+    .values({ uid: newUid(), ...values })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertSchemeSteps(db: Db, steps: Insertable<DueDateSchemeStepsTable>[]): Promise<void> {
+  if (steps.length > 0) await db.insertInto('dueDateSchemeSteps').values(steps).execute();
+}
+
+/** Deletes the scheme; its offsets go with it (foreign keys cascade). */
+export async function deleteDueDateSchemeRow(db: Db, id: Id): Promise<void> {
+  await db.deleteFrom('dueDateSchemes').where('id', '=', id).execute();
 }

@@ -1,15 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
-import { isUniqueViolation } from '../../../db/constraint-errors.js';
-import { newUid } from '../../../db/ids.js';
 import { callerOf, roles } from '../../../http/access.js';
-import type { Access, Caller } from '../../../http/access.js';
-import { errors } from '../../../errors/index.js';
+import type { Access } from '../../../http/access.js';
 import { toPage } from '../../../http/paging.js';
 import type { Db } from '../../../queue/types.js';
 import { userReferenceLookup } from '../../identity/users/index.js';
-import { dueDateSchemeNameTaken, findDueDateScheme, listDueDateSchemes, schemeSteps } from './due-date-schemes.repository.js';
+import { listDueDateSchemes, schemeSteps } from './due-date-schemes.repository.js';
 import type { DueDateSchemeRow } from './due-date-schemes.repository.js';
 import {
   CreateDueDateSchemeBody,
@@ -18,6 +15,7 @@ import {
   DueDateSchemeSchema,
   DueDateSchemeUidParams,
 } from './due-date-schemes.schemas.js';
+import { createDueDateScheme, deleteDueDateScheme, getDueDateScheme } from './due-date-schemes.service.js';
 
 /** Reading: ADMIN and PROJECT_MANAGER (they pick a scheme for a project). */
 const READERS: Access = roles('ADMIN', 'PROJECT_MANAGER');
@@ -25,10 +23,6 @@ const READERS: Access = roles('ADMIN', 'PROJECT_MANAGER');
 const WRITERS: Access = { roles: ['ADMIN', 'PROJECT_MANAGER'], right: 'setupServer' };
 
 type DueDateSchemeDto = Static<typeof DueDateSchemeSchema>;
-type CreateBody = Static<typeof CreateDueDateSchemeBody>;
-
-const nameAlreadyExists = (name: string) => errors.NameAlreadyExists({ what: 'a due date scheme', name });
-
 async function toDtos(db: Db, organizationId: string, rows: DueDateSchemeRow[]): Promise<DueDateSchemeDto[]> {
   const [users, steps] = await Promise.all([
     userReferenceLookup(
@@ -54,47 +48,9 @@ async function toDtos(db: Db, organizationId: string, rows: DueDateSchemeRow[]):
   }));
 }
 
-/** The body's offsets with the ids of their workflow steps (400 on unknown or repeated steps). */
-async function resolveOffsets(db: Db, caller: Caller, body: CreateBody) {
-  const entries = body.workflowSteps ?? [];
-  const uids = entries.map((e) => e.workflowStep.uid);
-  const repeated = uids.find((uid, index) => uids.indexOf(uid) !== index);
-  if (repeated)
-    throw errors.InvalidArguments({
-      reason: `The workflow step ${repeated} is listed twice.`,
-      details: [{ field: 'workflowSteps', message: `${repeated} listed twice` }],
-    });
-  if (uids.length === 0) return [];
-  const found = new Map(
-    (
-      await db
-        .selectFrom('workflowSteps')
-        .select(['id', 'uid'])
-        .where('organizationId', '=', caller.organizationId)
-        .where('uid', 'in', uids)
-        .execute()
-    ).map((s) => [s.uid, s.id]),
-  );
-  const missing = uids.find((uid) => !found.has(uid));
-  if (missing) {
-    throw errors.ReferenceNotFound({ what: 'workflow step', key: missing, field: 'workflowSteps' });
-  }
-  return entries.map((e) => ({
-    workflowStepId: found.get(e.workflowStep.uid)!,
-    offsetDays: e.offsetDays ?? 0,
-    offsetHours: e.offsetHours ?? 0,
-  }));
-}
-
 /** Due Date Scheme operations (routes relative to `/api2`); only the list is a Phrase operation, the rest are OpenTMS extensions. */
 export function dueDateSchemesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
-
-  async function one(caller: Caller, uid: string): Promise<DueDateSchemeRow> {
-    const row = await findDueDateScheme(db, caller.organizationId, uid);
-    if (!row) throw errors.ResourceNotFound({ what: 'Due date scheme' });
-    return row;
-  }
 
   return async (app) => {
     app.get(
@@ -136,37 +92,8 @@ export function dueDateSchemesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const name = request.body.name.trim();
-        if (name === '')
-          throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
-        try {
-          const row = await db.transaction().execute(async (trx) => {
-            if (await dueDateSchemeNameTaken(trx, caller.organizationId, name)) throw nameAlreadyExists(name);
-            const offsets = await resolveOffsets(trx, caller, request.body);
-            const scheme = await trx
-              .insertInto('dueDateSchemes')
-              .values({
-                uid: newUid(),
-                organizationId: caller.organizationId,
-                name,
-                description: request.body.description ?? null,
-                createdAt: deps.clock().toISOString(),
-                createdById: caller.userId,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow();
-            if (offsets.length > 0)
-              await trx
-                .insertInto('dueDateSchemeSteps')
-                .values(offsets.map((o) => ({ ...o, dueDateSchemeId: scheme.id })))
-                .execute();
-            return scheme;
-          });
-          return reply.code(201).send((await toDtos(db, caller.organizationId, [row]))[0]!);
-        } catch (error) {
-          if (isUniqueViolation(error)) throw nameAlreadyExists(name);
-          throw error;
-        }
+        const row = await createDueDateScheme(deps, caller, request.body);
+        return reply.code(201).send((await toDtos(db, caller.organizationId, [row]))[0]!);
       },
     );
 
@@ -184,7 +111,7 @@ export function dueDateSchemesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        return (await toDtos(db, caller.organizationId, [await one(caller, request.params.dueDateSchemeUid)]))[0];
+        return (await toDtos(db, caller.organizationId, [await getDueDateScheme(deps, caller, request.params.dueDateSchemeUid)]))[0];
       },
     );
 
@@ -202,8 +129,7 @@ export function dueDateSchemesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const row = await one(caller, request.params.dueDateSchemeUid);
-        await db.deleteFrom('dueDateSchemes').where('id', '=', row.id).execute();
+        await deleteDueDateScheme(deps, caller, request.params.dueDateSchemeUid);
         return reply.code(204).send();
       },
     );
