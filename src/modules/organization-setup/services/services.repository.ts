@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Static } from 'typebox';
 import { bool, num } from '../../../db/database.js';
+import { newUid } from '../../../db/ids.js';
 import type { DB, Id } from '../../../db/schema.js';
 import type { ServicesTable } from '../../../db/tables/vendors.js';
 import { containsText } from '../../../db/text-match.js';
@@ -113,4 +114,20 @@ export async function toServiceDtos(db: Kysely<DB>, organizationId: string, rows
     lastModifiedBy: users(row.lastModifiedById),
     dateModified: row.lastModifiedAt,
   }));
+}
+
+export function insertService(db: Kysely<DB>, values: Omit<Insertable<ServicesTable>, 'uid'>): Promise<ServiceRow> {
+  return db
+    .insertInto('services')
+    .values({ uid: newUid(), ...values })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function updateService(db: Kysely<DB>, id: Id, changes: Updateable<ServicesTable>): Promise<ServiceRow> {
+  return db.updateTable('services').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteServicesByIds(db: Kysely<DB>, ids: Id[]): Promise<void> {
+  await db.deleteFrom('services').where('id', 'in', ids).execute();
 }

@@ -1,26 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
-import { isUniqueViolation } from '../../../db/constraint-errors.js';
-import { newUid } from '../../../db/ids.js';
-import type { DB } from '../../../db/schema.js';
-import type { ServicesTable } from '../../../db/tables/vendors.js';
 import { callerOf, roles } from '../../../http/access.js';
-import type { Access, Caller } from '../../../http/access.js';
-import { errors } from '../../../errors/index.js';
+import type { Access } from '../../../http/access.js';
 import { toPage } from '../../../http/paging.js';
-import type { Kysely, Updateable } from 'kysely';
-import { referenceNotFound, resolveReferences } from '../setup-records/index.js';
-import {
-  findProjectTemplate,
-  findService,
-  findServicesByUids,
-  listServices,
-  replaceServiceWorkflowSteps,
-  serviceNameTaken,
-  toServiceDtos,
-} from './services.repository.js';
-import type { ServiceRow } from './services.repository.js';
+import { listServices, toServiceDtos } from './services.repository.js';
 import {
   CreateServiceBody,
   DeleteServicesBody,
@@ -30,80 +13,15 @@ import {
   ServiceUidParams,
   UpdateServiceBody,
 } from './services.schemas.js';
+import { createService, deleteServices, editService, getService } from './services.service.js';
 
 /** Description, "Access rules": ADMIN or PROJECT_MANAGER; creating, editing and deleting also need setupServer. */
 const READERS: Access = roles('ADMIN', 'PROJECT_MANAGER');
 const EDITORS: Access = { roles: ['ADMIN', 'PROJECT_MANAGER'], right: 'setupServer' };
 
-const nameAlreadyExists = (name: string) => errors.NameAlreadyExists({ what: 'a service', name });
-
-type ServiceFields = Static<typeof UpdateServiceBody>;
-
 /** Service operations: list and batch delete are published (2025); create, get and edit are OpenTMS extensions. */
 export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
-
-  async function one(caller: Caller, uid: string): Promise<ServiceRow> {
-    const row = await findService(db, caller.organizationId, uid);
-    if (!row) throw errors.ResourceNotFound({ what: 'Service' });
-    return row;
-  }
-
-  /**
-   * Creates (existing = null) or partially updates a service in one transaction: fields left out
-   * keep their values, a bad reference or a taken name changes nothing.
-   */
-  async function write(caller: Caller, body: ServiceFields, existing: ServiceRow | null): Promise<ServiceRow> {
-    if (body.name !== undefined && body.name.trim() === '')
-      throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
-    if (body.priceList) throw referenceNotFound('priceList', 'price list', body.priceList.uid);
-    const now = deps.clock().toISOString();
-    try {
-      return await db.transaction().execute(async (trx: Kysely<DB>) => {
-        if (body.name !== undefined && (await serviceNameTaken(trx, caller.organizationId, body.name, existing?.id)))
-          throw nameAlreadyExists(body.name);
-        const stepIds =
-          body.workflowSteps === undefined
-            ? undefined
-            : await resolveReferences(trx, caller.organizationId, 'workflowStep', 'workflowSteps', body.workflowSteps);
-        const changes: Updateable<ServicesTable> = { lastModifiedAt: now, lastModifiedById: caller.userId };
-        if (body.name !== undefined) changes.name = body.name;
-        if (body.description !== undefined) changes.description = body.description;
-        if (body.active !== undefined) changes.active = body.active;
-        if (body.priceList === null) changes.priceListId = null;
-        if (body.projectTemplate === null) changes.projectTemplateId = null;
-        else if (body.projectTemplate !== undefined) {
-          const template = await findProjectTemplate(trx, caller.organizationId, body.projectTemplate.uid);
-          if (!template) throw referenceNotFound('projectTemplate', 'project template', body.projectTemplate.uid);
-          changes.projectTemplateId = template.id;
-        }
-        const row = existing
-          ? await trx.updateTable('services').set(changes).where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow()
-          : await trx
-              .insertInto('services')
-              .values({
-                uid: newUid(),
-                organizationId: caller.organizationId,
-                name: body.name!,
-                description: body.description ?? null,
-                active: body.active ?? true,
-                priceListId: null,
-                projectTemplateId: changes.projectTemplateId ?? null,
-                createdAt: now,
-                createdById: caller.userId,
-                lastModifiedAt: now,
-                lastModifiedById: caller.userId,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow();
-        if (stepIds !== undefined) await replaceServiceWorkflowSteps(trx, row.id, stepIds);
-        return row;
-      });
-    } catch (error) {
-      if (isUniqueViolation(error) && body.name !== undefined) throw nameAlreadyExists(body.name);
-      throw error;
-    }
-  }
 
   return async (app) => {
     app.get(
@@ -144,7 +62,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const row = await write(caller, request.body, null);
+        const row = await createService(deps, caller, request.body);
         return reply.code(201).send((await toServiceDtos(db, caller.organizationId, [row]))[0]!);
       },
     );
@@ -163,7 +81,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        return (await toServiceDtos(db, caller.organizationId, [await one(caller, request.params.serviceUid)]))[0];
+        return (await toServiceDtos(db, caller.organizationId, [await getService(deps, caller, request.params.serviceUid)]))[0];
       },
     );
 
@@ -184,7 +102,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const row = await write(caller, request.body, await one(caller, request.params.serviceUid));
+        const row = await editService(deps, caller, request.params.serviceUid, request.body);
         return (await toServiceDtos(db, caller.organizationId, [row]))[0];
       },
     );
@@ -204,21 +122,11 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const uids = [...new Set(request.body.services.map((s) => s.uid))];
-        const rows = await findServicesByUids(db, caller.organizationId, uids);
-        const found = new Set(rows.map((r) => r.uid));
-        const missing = uids.filter((uid) => !found.has(uid));
-        if (missing.length) {
-          throw errors.ResourceNotFound({ what: 'Service', uids: missing, field: 'services' });
-        }
-        await db
-          .deleteFrom('services')
-          .where(
-            'id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .execute();
+        await deleteServices(
+          deps,
+          caller,
+          request.body.services.map((s) => s.uid),
+        );
         return reply.code(204).send();
       },
     );
