@@ -1,16 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
-import { bool } from '../../../db/database.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
-import { assertTimezone } from '../../identity/users/index.js';
-import { findUserByUid } from '../../identity/users/index.js';
-import { referenceNotFound } from '../setup-records/index.js';
 import { toBuyerDtos } from './vendor-views.js';
-import { findLink, listLinks } from './vendors.repository.js';
+import { listLinks } from './vendors.repository.js';
 import { BuyerListQuery, BuyerPage, BuyerSchema, BuyerUidParams, UpdateBuyerBody } from './vendors.schemas.js';
+import { updateBuyer } from './vendors.service.js';
 
 /**
  * Buyers are the organizations that linked the caller's organization as their vendor; whether to
@@ -18,9 +14,6 @@ import { BuyerListQuery, BuyerPage, BuyerSchema, BuyerUidParams, UpdateBuyerBody
  * project managers covers them (the vendor* rights are about the buyer's side): ADMIN only.
  */
 const ADMINS: Access = roles('ADMIN');
-
-/** Roles that can own a buyer's work at the vendor (they receive the buyer's projects). */
-const OWNER_ROLES = new Set(['ADMIN', 'PROJECT_MANAGER']);
 
 /** Buyer operations: the vendor's side of links between organizations. */
 export function buyersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -67,31 +60,8 @@ export function buyersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const link = await findLink(db, 'vendor', caller.organizationId, request.params.buyerUid);
-        if (!link) throw errors.ResourceNotFound({ what: 'Buyer' });
-        const body = request.body;
-        const changes: { active?: boolean; buyerOwnerId?: string | null; timezone?: string } = {};
-        if (body.active !== undefined) changes.active = body.active;
-        if (body.timezone !== undefined) {
-          assertTimezone(body.timezone);
-          changes.timezone = body.timezone;
-        }
-        if (body.buyerOwner === null) changes.buyerOwnerId = null;
-        else if (body.buyerOwner !== undefined) {
-          const owner = await findUserByUid(db, caller.organizationId, body.buyerOwner.uid);
-          if (!owner || owner.deletedAt !== null || !bool(owner.active) || !OWNER_ROLES.has(owner.role))
-            throw referenceNotFound('buyerOwner', 'active administrator or project manager', body.buyerOwner.uid);
-          changes.buyerOwnerId = owner.id;
-        }
-        if (Object.keys(changes).length > 0) {
-          await db
-            .updateTable('vendors')
-            .set({ ...changes, lastModifiedAt: deps.clock().toISOString(), lastModifiedById: caller.userId })
-            .where('id', '=', link.id)
-            .execute();
-        }
-        const row = await findLink(db, 'vendor', caller.organizationId, link.uid);
-        return (await toBuyerDtos(db, [row!]))[0];
+        const row = await updateBuyer(deps, caller, request.params.buyerUid, request.body);
+        return (await toBuyerDtos(db, [row]))[0];
       },
     );
   };

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { num } from '../../../db/database.js';
 import { isUniqueViolation } from '../../../db/constraint-errors.js';
+import { newUid } from '../../../db/ids.js';
 import type { DB, Id } from '../../../db/schema.js';
 import type { OrganizationVendorTokensTable, VendorsTable } from '../../../db/tables/vendors.js';
 import { containsText } from '../../../db/text-match.js';
@@ -188,4 +189,22 @@ export async function insertLinkReferences(
       .insertInto('vendorWorkflowSteps')
       .values(refs.workflowSteps.map((workflowStepId) => ({ vendorId, workflowStepId })))
       .execute();
+}
+
+/** A new link (buyer to vendor); its references follow with insertLinkReferences. */
+export function insertLink(db: Kysely<DB>, values: Omit<Insertable<VendorsTable>, 'uid'>): Promise<{ id: Id; uid: string }> {
+  return db
+    .insertInto('vendors')
+    .values({ uid: newUid(), ...values })
+    .returning(['id', 'uid'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateLink(db: Kysely<DB>, id: Id, changes: Updateable<VendorsTable>): Promise<void> {
+  await db.updateTable('vendors').set(changes).where('id', '=', id).execute();
+}
+
+/** Unlinks; the links' references go with them (foreign keys cascade). */
+export async function deleteLinks(db: Kysely<DB>, ids: Id[]): Promise<void> {
+  await db.deleteFrom('vendors').where('id', 'in', ids).execute();
 }
