@@ -1,20 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
-import { num } from '../../../db/database.js';
-import type { EmailTemplatesTable } from '../../../db/tables/workflow-steps.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
 import { errors } from '../../../errors/index.js';
-import { pageWindow, toPage } from '../../../http/paging.js';
+import { toPage } from '../../../http/paging.js';
 import type { EmailTemplateType } from '../../../domain/email-templates/email-template-defaults.js';
+import { findEmailTemplate, listEmailTemplates } from './email-templates.repository.js';
+import type { EmailTemplateRow } from './email-templates.repository.js';
 import { EmailTemplateListQuery, EmailTemplatePage, EmailTemplateSchema, EmailTemplateUidParams } from './email-templates.schemas.js';
 
 /** Email templates are organization settings that project managers pick from: ADMIN and PROJECT_MANAGER. */
 const READERS: Access = roles('ADMIN', 'PROJECT_MANAGER');
-
-type EmailTemplateRow = Selectable<EmailTemplatesTable>;
 
 function toEmailTemplateDto(row: EmailTemplateRow): Static<typeof EmailTemplateSchema> {
   return {
@@ -50,12 +47,9 @@ export function emailTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const { pageNumber, pageSize, type } = request.query;
-        let query = db.selectFrom('emailTemplates').where('organizationId', '=', caller.organizationId);
-        if (type) query = query.where('type', '=', type);
-        const { total } = await query.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow();
-        const { offset, limit } = pageWindow({ pageNumber, pageSize });
-        const rows = await query.selectAll().orderBy('id').limit(limit).offset(offset).execute();
-        return toPage(rows.map(toEmailTemplateDto), num(total), { pageNumber, pageSize });
+        const page = { pageNumber, pageSize };
+        const { rows, total } = await listEmailTemplates(db, caller.organizationId, { type }, page);
+        return toPage(rows.map(toEmailTemplateDto), total, page);
       },
     );
 
@@ -73,12 +67,7 @@ export function emailTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const row = await db
-          .selectFrom('emailTemplates')
-          .selectAll()
-          .where('organizationId', '=', caller.organizationId)
-          .where('uid', '=', request.params.templateUid)
-          .executeTakeFirst();
+        const row = await findEmailTemplate(db, caller.organizationId, request.params.templateUid);
         if (!row) throw errors.ResourceNotFound({ what: 'Email template' });
         return toEmailTemplateDto(row);
       },
