@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { WebhookCallsTable, WebhooksTable } from '../../../db/schema.js';
 import { num } from '../../../db/database.js';
+import { newUid } from '../../../db/ids.js';
 import { containsText } from '../../../db/text-match.js';
 import { pageWindow } from '../../../http/paging.js';
 import type { PageRequest } from '../../../http/paging.js';
@@ -121,4 +122,21 @@ export function findCallsByUids(db: Db, organizationId: string, uids: string[]):
 
 export function findCallById(db: Db, id: string): Promise<WebhookCallRow | undefined> {
   return db.selectFrom('webhookCalls').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function insertWebhook(db: Db, values: Omit<Insertable<WebhooksTable>, 'uid'>): Promise<WebhookRow> {
+  return db
+    .insertInto('webhooks')
+    .values({ uid: newUid(), ...values })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function updateWebhook(db: Db, id: string, changes: Updateable<WebhooksTable>): Promise<WebhookRow> {
+  return db.updateTable('webhooks').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Deletes the webhook; its calls go with it (foreign keys cascade), so calls not yet sent are not sent. */
+export async function deleteWebhookRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('webhooks').where('id', '=', id).execute();
 }

@@ -1,17 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
-import { newUid } from '../../../db/ids.js';
-import { WEBHOOK_EVENTS, isWebhookEvent, samplePayload } from '../../../domain/webhooks/events.js';
+import { WEBHOOK_EVENTS, samplePayload } from '../../../domain/webhooks/events.js';
 import { callerOf } from '../../../http/access.js';
-import type { Access, Caller } from '../../../http/access.js';
-import { errors } from '../../../errors/index.js';
+import type { Access } from '../../../http/access.js';
 import { toPage } from '../../../http/paging.js';
-import { assertOutboundUrl } from '../../../outbound/url-policy.js';
-import { eventMetadata, queueCall } from './webhook-calls.js';
+import { eventMetadata } from './webhook-calls.js';
 import { toWebhookDtos } from './webhook-views.js';
-import { eventsOf, findWebhook, listWebhooks } from './webhooks.repository.js';
+import { listWebhooks } from './webhooks.repository.js';
 import {
   PreviewsQuery,
   PreviewsSchema,
@@ -23,6 +18,7 @@ import {
   WebhookSchema,
   WebhookUidParams,
 } from './webhooks.schemas.js';
+import { createWebhook, deleteWebhook, editWebhook, getWebhook, sendTestWebhook } from './webhooks.service.js';
 
 /** Webhooks are organization settings: ADMIN users (description leaves the rule open; Phrase: admins). */
 const ADMINS: Access = { roles: ['ADMIN'] };
@@ -30,25 +26,6 @@ const ADMINS: Access = { roles: ['ADMIN'] };
 /** Webhook operations, v2 (routes relative to `/api2`). */
 export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
-  const policy = () => ({ allowPrivate: deps.config.allowPrivateCallbacks });
-
-  async function one(caller: Caller, uid: string) {
-    const row = await findWebhook(db, caller.organizationId, uid);
-    if (!row) throw errors.ResourceNotFound({ what: 'Webhook' });
-    return row;
-  }
-
-  function fields(body: Static<typeof WebhookBody>) {
-    assertOutboundUrl(body.url, policy(), 'url');
-    return {
-      name: body.name ?? null,
-      url: body.url,
-      events: JSON.stringify([...new Set(body.events)]),
-      secretToken: body.secretToken ?? null,
-      hidden: body.hidden ?? false,
-      status: body.status ?? ('ENABLED' as const),
-    };
-  }
 
   return async (app) => {
     app.get(
@@ -88,22 +65,7 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const now = deps.clock().toISOString();
-        const row = await db
-          .insertInto('webhooks')
-          .values({
-            uid: newUid(),
-            organizationId: caller.organizationId,
-            ...fields(request.body),
-            signingSecret: randomBytes(32).toString('base64url'),
-            failedAttempts: 0,
-            createdAt: now,
-            createdById: caller.userId,
-            lastModifiedAt: now,
-            lastModifiedById: caller.userId,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const row = await createWebhook(deps, caller, request.body);
         const [dto] = await toWebhookDtos(db, caller.organizationId, [row]);
         return reply.code(201).send(dto!);
       },
@@ -149,7 +111,7 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        return (await toWebhookDtos(db, caller.organizationId, [await one(caller, request.params.webHookUid)]))[0];
+        return (await toWebhookDtos(db, caller.organizationId, [await getWebhook(deps, caller, request.params.webHookUid)]))[0];
       },
     );
 
@@ -169,20 +131,7 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const current = await one(caller, request.params.webHookUid);
-        const changes = fields(request.body);
-        const reenabled = current.status === 'DISABLED' && changes.status === 'ENABLED';
-        const row = await db
-          .updateTable('webhooks')
-          .set({
-            ...changes,
-            ...(reenabled ? { failedAttempts: 0 } : {}),
-            lastModifiedAt: deps.clock().toISOString(),
-            lastModifiedById: caller.userId,
-          })
-          .where('id', '=', current.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const row = await editWebhook(deps, caller, request.params.webHookUid, request.body);
         return (await toWebhookDtos(db, caller.organizationId, [row]))[0];
       },
     );
@@ -201,8 +150,7 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const current = await one(caller, request.params.webHookUid);
-        await db.deleteFrom('webhooks').where('id', '=', current.id).execute();
+        await deleteWebhook(deps, caller, request.params.webHookUid);
         return reply.code(204).send();
       },
     );
@@ -224,15 +172,7 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const caller = callerOf(request);
-        const webhook = await one(caller, request.params.webhookUid);
-        const event = request.query.event;
-        if (!isWebhookEvent(event) || !eventsOf(webhook).includes(event)) {
-          throw errors.WebhookEventNotIncluded({ event, included: eventsOf(webhook) });
-        }
-        const eventUid = newUid();
-        const body = JSON.stringify(samplePayload(event, deps.clock(), eventUid, await eventMetadata(db, caller.organizationId)));
-        await db.transaction().execute((trx) => queueCall(deps, trx, webhook, { event, eventUid, body, forced: true }));
-        deps.taskWakeup.notify();
+        await sendTestWebhook(deps, caller, request.params.webhookUid, request.query.event);
         return reply.code(201).send();
       },
     );
