@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
-import { num } from '../../../db/database.js';
 import { AUTHENTICATED, callerOf } from '../../../http/access.js';
-import { PageOf, PagingQuery, pageWindow, toPage } from '../../../http/paging.js';
+import { PageOf, PagingQuery, toPage } from '../../../http/paging.js';
 import { Nullable } from '../../../http/schema-helpers.js';
+import { listNotifications } from './notifications.repository.js';
 
 /** OpenTMS design (the operation is not in the published spec): one notification of the caller. */
 export const NotificationSchema = Type.Object(
@@ -51,11 +51,8 @@ export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const { pageNumber, pageSize, unreadOnly } = request.query;
-        let query = db.selectFrom('notifications').where('organizationId', '=', caller.organizationId).where('userId', '=', caller.userId);
-        if (unreadOnly) query = query.where('readAt', 'is', null);
-        const { total } = await query.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow();
-        const { offset, limit } = pageWindow({ pageNumber, pageSize });
-        const rows = await query.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+        const page = { pageNumber, pageSize };
+        const { rows, total } = await listNotifications(db, caller.organizationId, caller.userId, { unreadOnly }, page);
         const content = rows.map((row) => ({
           id: row.id,
           uid: row.uid,
@@ -67,7 +64,7 @@ export function notificationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           read: row.readAt !== null,
           dateRead: row.readAt,
         }));
-        return toPage(content, num(total), { pageNumber, pageSize });
+        return toPage(content, total, page);
       },
     );
   };

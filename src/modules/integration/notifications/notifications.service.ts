@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { newUid } from '../../../db/ids.js';
 import type { DB, Id } from '../../../db/schema.js';
+import { insertNotifications, organizationUserIds } from './notifications.repository.js';
 
 export interface NewNotification {
   organizationId: Id;
@@ -24,30 +24,22 @@ export interface NewNotification {
 export async function notifyUsers(db: Kysely<DB>, notification: NewNotification): Promise<number> {
   const wanted = [...new Set(notification.userIds.map(String))];
   if (wanted.length === 0) return 0;
-  const users = await db
-    .selectFrom('users')
-    .select('id')
-    .where('organizationId', '=', notification.organizationId)
-    .where('id', 'in', wanted)
-    .execute();
-  if (users.length === 0) return 0;
+  const userIds = await organizationUserIds(db, notification.organizationId, wanted);
+  if (userIds.length === 0) return 0;
   const createdAt = (notification.at ?? new Date()).toISOString();
   const payload = JSON.stringify(notification.payload ?? {});
-  await db
-    .insertInto('notifications')
-    .values(
-      users.map((user) => ({
-        uid: newUid(),
-        organizationId: notification.organizationId,
-        userId: user.id,
-        type: notification.type,
-        title: notification.title,
-        message: notification.message,
-        payload,
-        createdAt,
-        readAt: null,
-      })),
-    )
-    .execute();
-  return users.length;
+  await insertNotifications(
+    db,
+    userIds.map((userId) => ({
+      organizationId: notification.organizationId,
+      userId,
+      type: notification.type,
+      title: notification.title,
+      message: notification.message,
+      payload,
+      createdAt,
+      readAt: null,
+    })),
+  );
+  return userIds.length;
 }
