@@ -12,7 +12,7 @@ import {
 import type { ProjectManagerRight, RoleSettings } from '../../../domain/users/role-settings.js';
 import type { Caller } from '../../../http/access.js';
 import { errors } from '../../../errors/index.js';
-import { hashPassword } from '../credentials/index.js';
+import { hashPassword, verifyPassword } from '../credentials/index.js';
 import { revokeUserLoginTokens } from '../credentials/index.js';
 import { findClientsByIds } from './guest-clients.repository.js';
 import { assertLanguages } from '../../../domain/languages/language-validation.js';
@@ -20,7 +20,7 @@ import { findAllReferencedRecords, findReferencedRecords, hasReferenceTable } fr
 import { findOrganizationById } from '../organizations/index.js';
 import { toUserDetailsV3 } from './user-views.js';
 import { countOtherAdmins, updateUser } from './users.repository.js';
-import { countSeats, findUserByUid, findUserByUserName, findUsersByIds, insertUser } from './users.repository.js';
+import { countSeats, findUserById, findUserByUid, findUserByUserName, findUsersByIds, insertUser } from './users.repository.js';
 import type { UserChanges } from './users.repository.js';
 import type { UserRow } from './users.repository.js';
 import type { UserCreateBody, UserDetailsV3, UserEditBody } from './users.schemas.js';
@@ -285,5 +285,55 @@ export async function setPassword(deps: AppDeps, caller: Caller, uid: string, pa
     await updateUser(trx, caller.organizationId, target.id, { passwordHash });
     const own = target.id === caller.userId && caller.credential.kind !== 'jwt' ? caller.credential.id : undefined;
     await revokeUserLoginTokens(trx, target.id, deps.clock(), caller.credential.kind === 'api_token' ? undefined : own);
+  });
+}
+
+/** What the current user may change in their own profile; omitted fields keep their values. */
+export interface ProfileEdit {
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  email?: string | undefined;
+  timezone?: string | undefined;
+  receiveNewsletter?: boolean | undefined;
+  currentPassword?: string | undefined;
+  newPassword?: string | undefined;
+}
+
+/** The caller's own user, or 404 (e.g. deleted since the credential was issued). */
+export async function getOwnUser(deps: AppDeps, caller: Caller): Promise<UserRow> {
+  const user = await findUserById(deps.database.db, caller.organizationId, caller.userId);
+  if (!user) throw errors.ResourceNotFound({ what: 'User' });
+  return user;
+}
+
+/**
+ * Edits the caller's own profile. A new password needs the current one, and ends the caller's
+ * other sessions (the login or session in use stays).
+ */
+export async function editOwnProfile(deps: AppDeps, caller: Caller, body: ProfileEdit): Promise<UserRow> {
+  const user = await getOwnUser(deps, caller);
+  if (body.timezone !== undefined) assertTimezone(body.timezone);
+  let passwordHash: string | undefined;
+  if (body.newPassword !== undefined) {
+    if (!body.currentPassword || !user.passwordHash || !(await verifyPassword(body.currentPassword, user.passwordHash))) {
+      throw errors.CurrentPasswordWrong();
+    }
+    checkPassword(body.newPassword, user.userName);
+    passwordHash = await hashPassword(body.newPassword);
+  }
+  return deps.database.db.transaction().execute(async (trx) => {
+    const row = await updateUser(trx, caller.organizationId, caller.userId, {
+      firstName: body.firstName ?? user.firstName,
+      lastName: body.lastName ?? user.lastName,
+      email: body.email ?? user.email,
+      timezone: body.timezone ?? user.timezone,
+      receiveNewsletter: body.receiveNewsletter ?? bool(user.receiveNewsletter),
+      ...(passwordHash ? { passwordHash } : {}),
+    });
+    if (passwordHash) {
+      const keep = caller.credential.kind === 'login' || caller.credential.kind === 'session' ? caller.credential.id : undefined;
+      await revokeUserLoginTokens(trx, caller.userId, deps.clock(), keep);
+    }
+    return row;
   });
 }
