@@ -5,64 +5,14 @@ import type { AppDeps } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import type { Access } from '../../../http/access.js';
-import { errors } from '../../../errors/index.js';
 import { PageOf, PagingQuery, pageWindow, toPage } from '../../../http/paging.js';
-import { hashPassword } from '../credentials/index.js';
-import { assertTimezone, checkPassword } from '../users/index.js';
-import { toUserReference } from '../users/index.js';
-import { UserReference } from '../users/index.js';
-import { countSeats, findUserByUserName, insertUser } from '../users/index.js';
-import { findOrganizationByUid, insertOrganization, listOrganizations, updateOrganization } from '../organizations/index.js';
+import { countSeats, toUserReference, UserReference } from '../users/index.js';
+import { listOrganizations } from '../organizations/index.js';
 import type { OrganizationRow } from '../organizations/index.js';
+import { CreateOrganizationBody, EditOrganizationBody, Organization, OrganizationParams } from './organization-admin.schemas.js';
+import { createOrganization, editOrganization, getOrganization } from './organization-admin.service.js';
 
 const SYS_ADMIN_ONLY: Access = { roles: ['SYS_ADMIN'] };
-
-const Settings = {
-  ssoOnly: Type.Optional(Type.Boolean({ description: 'Authentication is restricted to SSO: session logins are refused.' })),
-  apiTokenSsoEnforced: Type.Optional(Type.Boolean({ description: 'With ssoOnly, password logins (v1/v3 login) are refused too.' })),
-  seatLimit: Type.Optional(
-    Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
-      description: 'Most active human users; bots do not count.',
-    }),
-  ),
-  rateLimitPerMinute: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10_000_000 }), Type.Null()])),
-  businessUnitsEnabled: Type.Optional(
-    Type.Boolean({ description: 'Business units exist only when enabled (default true); when off, their operations answer 403.' }),
-  ),
-};
-
-const CreateOrganizationBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  admin: Type.Object({
-    userName: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\s]+$' }),
-    password: Type.String({ minLength: 8, maxLength: 255 }),
-    email: Type.String({ minLength: 3, maxLength: 255, pattern: '^[^\\s@]+@[^\\s@]+$' }),
-    firstName: Type.String({ minLength: 1, maxLength: 255 }),
-    lastName: Type.String({ minLength: 1, maxLength: 255 }),
-    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  }),
-  ...Settings,
-});
-
-const EditOrganizationBody = Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })), ...Settings });
-
-const Organization = Type.Object(
-  {
-    id: Type.String(),
-    uid: Type.String(),
-    name: Type.String(),
-    dateCreated: Type.String({ format: 'date-time' }),
-    ssoOnly: Type.Boolean(),
-    apiTokenSsoEnforced: Type.Boolean(),
-    seatLimit: Type.Union([Type.Integer(), Type.Null()]),
-    usedSeats: Type.Integer(),
-    rateLimitPerMinute: Type.Union([Type.Integer(), Type.Null()]),
-    businessUnitsEnabled: Type.Boolean(),
-  },
-  { title: 'OrganizationDto' },
-);
-
-const OrganizationParams = Type.Object({ organizationUid: Type.String({ minLength: 1, maxLength: 64 }) });
 
 async function view(db: Kysely<DB>, row: OrganizationRow) {
   return {
@@ -99,19 +49,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const { admin, ...organization } = request.body;
-        checkPassword(admin.password, admin.userName);
-        const timezone = admin.timezone ?? 'UTC';
-        assertTimezone(timezone, 'admin.timezone');
-        const passwordHash = await hashPassword(admin.password);
-        const created = await db.transaction().execute(async (trx) => {
-          if (await findUserByUserName(trx, admin.userName)) {
-            throw errors.UserNameAlreadyExists({ userName: admin.userName, field: 'admin.userName' });
-          }
-          const row = await insertOrganization(trx, organization);
-          const user = await insertUser(trx, { organizationId: row.id, ...admin, timezone, role: 'ADMIN', passwordHash });
-          return { row, user };
-        });
+        const created = await createOrganization(deps, request.body);
         return reply.code(201).send({ ...(await view(db, created.row)), admin: toUserReference(created.user) });
       },
     );
@@ -148,9 +86,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const row = await findOrganizationByUid(db, request.params.organizationUid);
-        if (!row) throw errors.ResourceNotFound({ what: 'Organization' });
-        return view(db, row);
+        return view(db, await getOrganization(deps, request.params.organizationUid));
       },
     );
 
@@ -168,10 +104,7 @@ export function organizationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const row = await findOrganizationByUid(db, request.params.organizationUid);
-        if (!row) throw errors.ResourceNotFound({ what: 'Organization' });
-        const changes = Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined));
-        const updated = Object.keys(changes).length > 0 ? await updateOrganization(db, row.id, changes) : row;
+        const updated = await editOrganization(deps, request.params.organizationUid, request.body);
         return view(db, updated);
       },
     );
