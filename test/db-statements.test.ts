@@ -83,6 +83,43 @@ describe('SQLite: prepared statements are kept and reused', () => {
     await uncached.db.destroy();
   });
 
+  it('builds each row as better-sqlite3 would: same keys, order and values, a repeated name keeping its last value', async () => {
+    const { raw, wrapped, db } = scratchSqlite();
+    await fillScratch(db);
+    const queries = [
+      'select * from scratch order by id',
+      'select a.*, b.* from scratch a join scratch b on b.id = a.id + 1 order by a.id',
+      'select label as "quote""d", count(*) over () as n, null as empty_value, x\'00ff\' as bytes from scratch',
+      'select * from scratch where id < 0',
+    ];
+    for (const query of queries) {
+      const reference = raw
+        .prepare(query)
+        .all()
+        .map((row) => {
+          const copy = { ...(row as Record<string, unknown>) };
+          for (const key of Object.keys(copy))
+            if ((key === 'id' || key.endsWith('_id')) && key !== 'internal_id' && typeof copy[key] === 'number')
+              copy[key] = String(copy[key]);
+          return copy;
+        });
+      const rows = wrapped.prepare(query).all([]) as Array<Record<string, unknown>>;
+      expect(
+        rows.map((row) => Object.keys(row)),
+        query,
+      ).toEqual(reference.map((row) => Object.keys(row)));
+      expect(rows, query).toEqual(reference);
+    }
+    // better-sqlite3 would assign a `__proto__` column to the prototype; here it is a column like any other.
+    const [row] = wrapped.prepare('select label as "__proto__", 1 as n from scratch where id = 1').all([]) as Array<
+      Record<string, unknown>
+    >;
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe('row 1');
+    expect(row!.n).toBe(1);
+    await db.destroy();
+  });
+
   it('keeps at most maxStatements, dropping the least recently used', async () => {
     const { db, wrapped, prepare } = scratchSqlite(3);
     await fillScratch(db);

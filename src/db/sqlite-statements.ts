@@ -56,24 +56,43 @@ export function isIdColumn(name: string): boolean {
   return name === 'id' || (name.endsWith('_id') && !name.endsWith('internal_id') && !name.endsWith('inner_id'));
 }
 
-/** The id columns of a statement's result, read once per statement. */
-function idColumnsOf(statement: BetterSqlite3.Statement): string[] {
-  return statement.reader
-    ? statement
-        .columns()
-        .map((c) => c.name)
-        .filter(isIdColumn)
-    : [];
-}
+/** Turns one row, as better-sqlite3 gives it in raw mode (an array of values), into an object. */
+type RowBuilder = (values: unknown[], stringId: (value: unknown) => unknown) => Record<string, unknown>;
 
 /** Ids read as strings, as PostgreSQL answers int8: one representation on both databases. */
-function stringIds<T>(row: T, idColumns: readonly string[]): T {
-  const record = row as Record<string, unknown>;
-  for (const column of idColumns) {
-    const value = record[column];
-    if (typeof value === 'number' || typeof value === 'bigint') record[column] = String(value);
+function stringId(value: unknown): unknown {
+  return typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
+}
+
+/**
+ * The object builder of a statement's result, generated once per statement from its column names:
+ * `(values) => ({ "id": stringId(values[0]), "name": values[1], … })`, with the id columns read as
+ * strings. better-sqlite3 would build each row object itself, creating each column name again for
+ * every row and adding the keys one by one (a slow dictionary object in V8 past a few dozen
+ * columns); in raw mode it only hands over the values, and one object literal gives every row the
+ * same fast shape. Same keys, order and values as better-sqlite3's objects: a name that appears
+ * twice (\`select a.*, b.*\`) keeps its first position and its last value, as in a literal.
+ * Column names are written as JSON string literals; a \`__proto__\` column gets a plain loop.
+ */
+function rowBuilderOf(statement: BetterSqlite3.Statement): RowBuilder {
+  const names = statement.columns().map((c) => c.name);
+  if (names.includes('__proto__')) {
+    return (values, toString) => {
+      const row: Record<string, unknown> = {};
+      names.forEach((name, i) =>
+        Object.defineProperty(row, name, {
+          value: isIdColumn(name) ? toString(values[i]) : values[i],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        }),
+      );
+      return row;
+    };
   }
-  return row;
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: ${isIdColumn(name) ? `stringId(values[${i}])` : `values[${i}]`}`);
+  // Generated from the statement's column names, each written as a JSON string literal.
+  return new Function('values', 'stringId', `return { ${fields.join(', ')} };`) as RowBuilder;
 }
 
 /** A statement that changes the schema (after leading blanks and comments). */
@@ -104,13 +123,23 @@ export function wrapSqlite(database: BetterSqlite3.Database, options: SqliteStat
   }
 
   function statementFor(query: string, statement: BetterSqlite3.Statement, onRun?: () => void): SqliteStatement {
-    const idColumns = idColumnsOf(statement);
+    // Readers answer arrays of values (raw mode), made into objects by a builder of their own.
+    let build = statement.reader ? rowBuilderOf(statement) : null;
+    let width = build ? statement.columns().length : 0;
+    if (build) statement.raw(true);
     return {
       reader: statement.reader,
       all: (parameters) => {
-        const rows = statement.all(...parameters.map(bindable));
-        if (idColumns.length) for (const row of rows) stringIds(row, idColumns);
-        return rows;
+        const rows = statement.all(...parameters.map(bindable)) as unknown[][];
+        if (!build) return rows;
+        if (rows.length && rows[0]!.length !== width) {
+          // Another process changed the table under a kept `select *`; SQLite prepared it again.
+          build = rowBuilderOf(statement);
+          width = statement.columns().length;
+        }
+        const objects = new Array<Record<string, unknown>>(rows.length);
+        for (let i = 0; i < rows.length; i++) objects[i] = build(rows[i]!, stringId);
+        return objects;
       },
       run: (parameters) => {
         try {
@@ -122,7 +151,9 @@ export function wrapSqlite(database: BetterSqlite3.Database, options: SqliteStat
       iterate: function* (parameters) {
         // Never the kept statement: it would be busy until the caller finishes iterating.
         const own = database.prepare(query);
-        for (const row of own.iterate(...parameters.map(bindable))) yield idColumns.length ? stringIds(row, idColumns) : row;
+        const buildOwn = own.reader ? rowBuilderOf(own) : null;
+        if (buildOwn) own.raw(true);
+        for (const row of own.iterate(...parameters.map(bindable))) yield buildOwn ? buildOwn(row as unknown[], stringId) : row;
       },
     };
   }
