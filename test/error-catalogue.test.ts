@@ -11,14 +11,10 @@ import {
   apiError,
   asyncFailure,
   errors,
-  forbidden,
-  invalid,
-  nameAlreadyExists,
-  notFound,
+  isCustomFieldRuleCode,
   oauthErrors,
   oauthRefusal,
   scimErrors,
-  unauthenticated,
 } from '../src/errors/index.js';
 import type { AsyncFailureCode, ErrorArgs, ErrorCode } from '../src/errors/index.js';
 
@@ -101,7 +97,7 @@ const EXAMPLES: { [C in ErrorCode]: ErrorArgs<C> } = {
   MultilingualJobCannotBeCloned: [{ jobUids: ['j1'] }],
   JobStatusUnchanged: [{ status: 'NEW' }],
   JobStatusChangeNotAllowed: [{ from: 'NEW', to: 'COMPLETED' }],
-  JobImportNotFinished: [{ what: 'Job j1' }],
+  JobImportNotFinished: [{ jobUid: 'j1' }],
   JobImportFailed: [{ jobUid: 'j1' }],
   JobNotImported: [],
   JobChanged: [{ jobUid: 'j1' }],
@@ -224,16 +220,38 @@ describe('the error catalogue', () => {
     }
   });
 
-  it('keeps the old helpers as wrappers over its entries', () => {
-    expect([notFound('Job').errorCode, notFound('Job').message]).toEqual(['ResourceNotFound', 'Job not found.']);
-    expect(invalid('Bad.', [{ field: 'x', message: 'bad' }])).toMatchObject({
-      errorCode: 'InvalidArguments',
-      message: 'Bad.',
-      status: 400,
+  it('tells the custom field rule codes from the others', () => {
+    expect(CUSTOM_FIELD_RULE_CODES.every(isCustomFieldRuleCode)).toBe(true);
+    expect(ERROR_CODES.filter(isCustomFieldRuleCode)).toHaveLength(CUSTOM_FIELD_RULE_CODES.length);
+    expect(isCustomFieldRuleCode('InvalidArguments')).toBe(false);
+  });
+
+  it('renders the translation workflow’s variants', () => {
+    expect(errors.ResourceNotFound({ what: 'Target file', reason: 'not of this job' }).message).toBe(
+      'Target file not found: not of this job.',
+    );
+    expect(errors.NotSupportedYet({ option: 'byDocumentPart' })).toMatchObject({
+      message: 'Splitting by document parts works only for PowerPoint files, which OpenTMS does not import yet.',
+      details: [{ field: 'byDocumentPart', message: 'PowerPoint files only' }],
     });
-    expect(forbidden()).toMatchObject({ errorCode: 'AccessDenied', message: 'You are not allowed to do this.', status: 403 });
-    expect(unauthenticated()).toMatchObject({ errorCode: 'AuthUnauthorized', status: 401 });
-    expect(nameAlreadyExists('a service', 'Review')).toMatchObject({ errorCode: 'NameAlreadyExists', status: 409 });
+    expect(errors.NotSupportedYet({ option: 'preTranslate' }).message).toBe(
+      'preTranslate: pre-translation is not available in this installation yet; leave it out.',
+    );
+    expect(errors.JobImportNotFinished({ jobUid: 'j1' }).message).toBe(
+      'Job j1 is still being imported; try again once its import finished.',
+    );
+    expect(errors.JobImportNotFinished({ targetFile: true }).message).toMatch(
+      /^The job’s file is still being imported; ask for the target file/,
+    );
+    expect(errors.JobImportNotFinished({ filenames: ['a.txt', 'b.txt'] }).message).toBe(
+      'a.txt, b.txt: still being imported; update the source once the import finished.',
+    );
+    expect(errors.JobImportFailed({ jobUid: 'j1' }).message).toBe('Job j1 could not be imported, so it has no segments.');
+    expect(errors.JobImportFailed({ targetFile: true }).message).toBe('The job’s file could not be imported, so it has no target file.');
+    expect(errors.JobIsSplit({ file: 'translated', jobUids: ['j1'] })).toMatchObject({
+      message: 'A split job cannot take a translated file.',
+      details: [{ field: 'jobs', message: 'job j1' }],
+    });
   });
 });
 

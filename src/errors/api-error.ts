@@ -75,16 +75,6 @@ export interface CatalogueEntry<P = never> extends ErrorDefinition<P> {
   readonly [fromCatalogue]: true;
 }
 
-/** What the deprecated four-argument constructor takes besides kind, code and description. */
-interface LegacyOptions {
-  details?: ErrorDetail[];
-  headers?: Record<string, string>;
-}
-
-function isKind(value: unknown): value is ErrorKind {
-  return typeof value === 'string' && value in STATUS;
-}
-
 export class ApiError extends Error {
   readonly errorCode: string;
   readonly status: ErrorStatus;
@@ -97,30 +87,14 @@ export class ApiError extends Error {
    * `errors.<Code>(params)` or `apiError(code, params)` (./catalogue.ts), which type the
    * parameters; test/error-catalogue-usage.test.ts fails on `new ApiError(` outside src/errors.
    */
-  constructor(entry: CatalogueEntry<never>, params?: unknown);
-  /**
-   * @deprecated Issue 12, phase 1 only: the translation-workflow files still build their errors
-   * from a kind, a code and a text; phase 2 moves them to the catalogue and removes this form.
-   * test/harness.ts fails a test whose response carries a code the catalogue does not have.
-   */
-  constructor(kind: ErrorKind, errorCode: string, description: string, options?: LegacyOptions);
-  constructor(first: CatalogueEntry<never> | ErrorKind, ...rest: unknown[]) {
-    if (isKind(first)) {
-      const [errorCode, description, options = {}] = rest as [string, string, LegacyOptions | undefined];
-      super(description);
-      this.errorCode = errorCode;
-      this.status = STATUS[first];
-      this.details = options.details ?? [];
-      this.headers = options.headers ?? {};
-      return;
-    }
-    const entry = first as CatalogueEntry<unknown>;
-    const params = rest[0] ?? {};
-    super(typeof entry.message === 'string' ? entry.message : entry.message(params));
-    this.errorCode = entry.code;
-    this.status = entry.status;
-    this.details = entry.details?.(params) ?? [];
-    this.headers = entry.headers?.(params) ?? {};
+  constructor(entry: CatalogueEntry<never>, params?: unknown) {
+    const definition = entry as CatalogueEntry<unknown>;
+    const rendered = params ?? {};
+    super(typeof definition.message === 'string' ? definition.message : definition.message(rendered));
+    this.errorCode = definition.code;
+    this.status = definition.status;
+    this.details = definition.details?.(rendered) ?? [];
+    this.headers = definition.headers?.(rendered) ?? {};
   }
 
   get kind(): ErrorKind {

@@ -51,9 +51,43 @@ const EXPECTED_MEDIA = {
   noteOrFile: 'Send a JSON body {"note": "…"} or the file as application/octet-stream named by Content-Disposition.',
 } as const;
 
+/**
+ * The options NotSupportedYet explains one by one (a feature behind them is missing), with the
+ * input errorDetails name; the others are listed by name.
+ */
+const LATER_OPTIONS = {
+  preTranslate: {
+    reason: 'preTranslate: pre-translation is not available in this installation yet; leave it out.',
+    field: 'preTranslate',
+    detail: 'not supported yet',
+  },
+  targetSegmentationRule: {
+    reason: 'targetSegmentationRule: custom segmentation rules are not available in this installation yet; leave it out.',
+    field: 'targetSegmentationRule',
+    detail: 'not supported yet',
+  },
+  byDocumentPart: {
+    reason: 'Splitting by document parts works only for PowerPoint files, which OpenTMS does not import yet.',
+    field: 'byDocumentPart',
+    detail: 'PowerPoint files only',
+  },
+} as const;
+
+/** What JobImportNotFinished and JobImportFailed say, by what the client asked for. */
+type ImportPendingParams =
+  /** The segments of a job (reading or changing its content). */
+  | { jobUid: string }
+  /** The target file of the job (PUT …/targetFile). */
+  | { targetFile: true }
+  /** A new source for the jobs of these files (updateSource; only while importing). */
+  | { filenames: readonly string[] };
+
 type NotFoundParams =
-  /** A record (`what`: "User", "Vendor"), or several by uid, each named in errorDetails under `field`. */
-  | { what: string; uids?: readonly string[]; field?: string }
+  /**
+   * A record (`what`: "User", "Vendor"), or several by uid, each named in errorDetails under
+   * `field`; `reason` says why a record that exists is not the one asked for.
+   */
+  | { what: string; uids?: readonly string[]; field?: string; reason?: string }
   /** No route at this path (the 404 of the not-found handler). */
   | { method: string; path: string };
 
@@ -285,7 +319,8 @@ export const TMS_ERRORS = {
     status: 404,
     message: (params: NotFoundParams) => {
       if ('path' in params) return `There is no operation at ${params.method} ${params.path}.`;
-      return params.uids ? `${params.what} not found: ${params.uids.join(', ')}.` : `${params.what} not found.`;
+      if (params.uids) return `${params.what} not found: ${params.uids.join(', ')}.`;
+      return params.reason ? `${params.what} not found: ${params.reason}.` : `${params.what} not found.`;
     },
     details: (params) =>
       'uids' in params && params.uids && params.field
@@ -364,16 +399,20 @@ export const TMS_ERRORS = {
   }),
 
   // -------------------------------------------------------------------------------------------
-  // Translation workflow (projects, jobs, files). Raised by src/modules/translation-workflow,
-  // which still builds most of them inline until issue 12's phase 2 moves it to this catalogue.
+  // Translation workflow (projects, jobs, files): raised by src/modules/translation-workflow
   // -------------------------------------------------------------------------------------------
 
   /** An option of an operation this installation does not offer yet; the client should leave it out. */
   NotSupportedYet: define({
     status: 400,
-    message: ({ fields }: { fields: readonly string[] }) =>
-      `${fields.join(', ')}: not available in this installation yet; leave ${plural(fields.length, 'it', 'them')} out.`,
-    details: ({ fields }) => fields.map((field) => ({ field, message: 'not supported yet' })),
+    message: (params: { fields: readonly string[] } | { option: keyof typeof LATER_OPTIONS }) =>
+      'option' in params
+        ? LATER_OPTIONS[params.option].reason
+        : `${params.fields.join(', ')}: not available in this installation yet; leave ${plural(params.fields.length, 'it', 'them')} out.`,
+    details: (params) =>
+      'option' in params
+        ? [{ field: LATER_OPTIONS[params.option].field, message: LATER_OPTIONS[params.option].detail }]
+        : params.fields.map((field) => ({ field, message: 'not supported yet' })),
   }),
   /** A form of an operation this installation does not implement (501); the reason says what works instead. */
   NotImplemented: define({ status: 501, message: ({ reason }: { reason: string }) => reason }),
@@ -422,16 +461,23 @@ export const TMS_ERRORS = {
     status: 400,
     message: ({ from, to }: { from: string; to: string }) => `A job's provider cannot move it from ${from} to ${to}.`,
   }),
-  /** Reading the segments or the target file of a job whose file is still being imported. */
+  /** Reading or changing the segments, asking for the target file or updating the source of a job whose file is still being imported. */
   JobImportNotFinished: define({
     status: 409,
-    message: ({ what }: { what: string }) => `${what} is still being imported; try again once its import finished.`,
+    message: (params: ImportPendingParams) =>
+      'jobUid' in params
+        ? `Job ${params.jobUid} is still being imported; try again once its import finished.`
+        : 'filenames' in params
+          ? `${params.filenames.join(', ')}: still being imported; update the source once the import finished.`
+          : 'The job’s file is still being imported; ask for the target file once its import finished.',
   }),
-  /** Reading the segments or the target file of a job whose file could not be imported. */
+  /** Reading or changing the segments, or asking for the target file, of a job whose file could not be imported. */
   JobImportFailed: define({
     status: 400,
-    message: ({ jobUid }: { jobUid: string }) =>
-      `The file of job ${jobUid} could not be imported, so the job has no segments and no target file.`,
+    message: (params: Exclude<ImportPendingParams, { filenames: readonly string[] }>) =>
+      'jobUid' in params
+        ? `Job ${params.jobUid} could not be imported, so it has no segments.`
+        : 'The job’s file could not be imported, so it has no target file.',
   }),
   /** Splitting a job whose file is not imported. */
   JobNotImported: define({ status: 400, message: 'A job can be split once its file is imported.' }),
@@ -468,10 +514,9 @@ export const TMS_ERRORS = {
     details: () => [{ field: 'Content-Disposition', message: 'must not be a .zip file' }],
   }),
   /** Updating the source of jobs that are not of the first workflow step. */
-  JobNotInFirstWorkflowStep: define({
+  JobNotInFirstWorkflowStep: define<{ jobUids: readonly string[] }>({
     status: 400,
-    message: ({ jobUids }: { jobUids: readonly string[] }) =>
-      `Name the jobs of the first workflow step (not ${jobUids.join(', ')}); the later steps of the same file and language are updated with them.`,
+    message: 'Name the jobs of the first workflow step; the later steps of the same file and language are updated with them.',
     details: ({ jobUids }) => jobUids.map((uid) => ({ field: 'jobs', message: `job ${uid}` })),
   }),
   /** Updating the source or target of a split job. */
@@ -482,10 +527,9 @@ export const TMS_ERRORS = {
     details: ({ jobUids }) => jobUids.map((uid) => ({ field: 'jobs', message: `job ${uid}` })),
   }),
   /** Updating the source of jobs whose workflow has a step in a final status. */
-  JobInFinalStatus: define({
+  JobInFinalStatus: define<{ jobUids: readonly string[] }>({
     status: 400,
-    message: ({ jobUids }: { jobUids: readonly string[] }) =>
-      `A job whose workflow has a step in a final status (DELIVERED, COMPLETED, CANCELLED) cannot take a new source file: ${jobUids.join(', ')}.`,
+    message: 'A job whose workflow has a step in a final status (DELIVERED, COMPLETED, CANCELLED) cannot take a new source file.',
     details: ({ jobUids }) => jobUids.map((uid) => ({ field: 'jobs', message: `job ${uid}` })),
   }),
   /** Updating the target of a job of a bilingual format, which carries its translations itself. */
@@ -570,6 +614,11 @@ export const CUSTOM_FIELD_RULE_CODES = [
   'ValueRequired',
 ] as const satisfies readonly ErrorCode[];
 export type CustomFieldRuleCode = (typeof CUSTOM_FIELD_RULE_CODES)[number];
+
+/** Whether `code` is the code of a custom field rule (an error that takes a RuleViolation). */
+export function isCustomFieldRuleCode(code: string): code is CustomFieldRuleCode {
+  return (CUSTOM_FIELD_RULE_CODES as readonly string[]).includes(code);
+}
 
 export const ERROR_CODES = Object.keys(TMS_ERRORS) as ErrorCode[];
 

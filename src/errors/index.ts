@@ -1,8 +1,16 @@
 export { ApiError, STATUS, errorBody } from './api-error.js';
 export type { ErrorKind, ErrorStatus, ErrorDetail, ErrorBody } from './api-error.js';
-export { TMS_ERRORS, ERROR_CODES, CUSTOM_FIELD_RULE_CODES, errors, apiError, isErrorCode, statusOf } from './catalogue.js';
+export {
+  TMS_ERRORS,
+  ERROR_CODES,
+  CUSTOM_FIELD_RULE_CODES,
+  errors,
+  apiError,
+  isCustomFieldRuleCode,
+  isErrorCode,
+  statusOf,
+} from './catalogue.js';
 export type { ErrorCode, ErrorParams, ErrorArgs, CustomFieldRuleCode } from './catalogue.js';
-export { notFound, invalid, unauthenticated, forbidden, nameAlreadyExists } from './legacy-helpers.js';
 export {
   SCIM_ERRORS,
   SCIM_ERROR_URN,

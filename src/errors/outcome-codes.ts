@@ -25,10 +25,21 @@ export const ASYNC_FAILURES = {
   TargetFileFailed: failure(({ reason }: { reason: string }) => `The target file could not be written: ${reason}`),
   /** A translated file of updateTarget could not be read. */
   UpdateTargetFailed: failure(({ reason }: { reason: string }) => `The translated file could not be read: ${reason}`),
-  /** The job of an updateTarget was deleted before its file was read. */
-  JobDeleted: failure(() => 'The job was deleted before its translated file was read.'),
-  /** The jobs of an updateSource were deleted, split or updated before the new source was applied. */
-  JobsChanged: failure(() => 'The jobs were deleted, split or updated meanwhile; the new source was not applied.'),
+  /** The job of an updateTarget was deleted before its file was read, or the jobs of a file before its import finished (`during`). */
+  JobDeleted: failure(({ during }: { during?: 'import' }) =>
+    during === 'import'
+      ? 'The jobs of this file were deleted before the import finished.'
+      : 'The job was deleted before its translated file was read.',
+  ),
+  /**
+   * The jobs of an updateSource were deleted, split or updated before the new source was applied,
+   * or the new source itself was removed (`sourceRemoved`).
+   */
+  JobsChanged: failure(({ sourceRemoved }: { sourceRemoved?: true }) =>
+    sourceRemoved
+      ? 'The new source was removed before it could be applied.'
+      : 'The jobs were deleted, split or updated meanwhile; the new source was not applied.',
+  ),
 } as const;
 
 export type AsyncFailureCode = keyof typeof ASYNC_FAILURES;

@@ -6,7 +6,7 @@ import type { DB, Id } from '../../../db/schema.js';
 import { valueRequiredFor } from '../../../domain/custom-fields/custom-field-values.js';
 import type { CustomFieldDefinition, CustomFieldValue } from '../../../domain/custom-fields/custom-field-values.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { apiError, ApiError, errors, isCustomFieldRuleCode } from '../../../errors/index.js';
 import { checkedFieldValue, loadCustomField } from '../../organization-setup/custom-fields/index.js';
 import { toCustomFieldDtos } from '../../organization-setup/custom-fields/index.js';
 import type { CustomFieldDto, CustomFieldOptionDto } from '../../organization-setup/custom-fields/index.js';
@@ -70,16 +70,21 @@ function atInput<T>(path: string, work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    throw new ApiError(error.kind, error.errorCode, `${path}: ${error.message}`, {
-      details: error.details.map((d) => ({ ...d, field: `${path}.${d.field ?? ''}` })),
+    if (!(error instanceof ApiError) || !isCustomFieldRuleCode(error.errorCode)) throw error;
+    const [detail] = error.details;
+    throw apiError(error.errorCode, {
+      field: `${path}.${detail?.field ?? ''}`,
+      reason: `${path}: ${error.message}`,
+      detail: detail?.message ?? error.message,
     });
   }
 }
 
 const valueRequired = (path: string, fieldName: string) =>
-  new ApiError('invalid', 'ValueRequired', `${path}: the field "${fieldName}" is required: its value cannot be removed.`, {
-    details: [{ field: path, message: 'required field' }],
+  errors.ValueRequired({
+    field: path,
+    reason: `${path}: the field "${fieldName}" is required: its value cannot be removed.`,
+    detail: 'required field',
   });
 
 async function previousValue(db: Kysely<DB>, row: CustomFieldValueRow | undefined): Promise<CustomFieldValue | null> {
@@ -143,14 +148,7 @@ export async function writeCustomFieldValue(
   if (!loaded) throw referenceNotFound(`${path}.customField`, 'custom field', input.customField.uid);
   const existing = await findValueOfField(trx, owner, loaded.row.id);
   if (existing && mustBeNew) {
-    throw new ApiError(
-      'invalid',
-      'CustomFieldAlreadySet',
-      `${path}: the record already has a value of the field "${loaded.row.name}"; edit that instance instead.`,
-      {
-        details: [{ field: `${path}.customField`, message: `already set (instance ${existing.uid})` }],
-      },
-    );
+    throw errors.CustomFieldAlreadySet({ field: path, fieldName: loaded.row.name, instanceUid: existing.uid });
   }
   const previous = await previousValue(trx, existing);
   const requested = { selectedOptionUids: (input.selectedOptions ?? []).map((o) => o.uid), value: input.value ?? null };
@@ -192,9 +190,7 @@ function assertDistinctFields(inputs: readonly CustomFieldInstanceInput[], path:
   const seen = new Set<string>();
   inputs.forEach((input, index) => {
     if (seen.has(input.customField.uid)) {
-      throw new ApiError('invalid', 'DuplicateCustomField', `${path}[${index}]: the field ${input.customField.uid} is given twice.`, {
-        details: [{ field: `${path}[${index}].customField`, message: 'given twice' }],
-      });
+      throw errors.DuplicateCustomField({ field: `${path}[${index}]`, fieldUid: input.customField.uid });
     }
     seen.add(input.customField.uid);
   });
@@ -251,8 +247,10 @@ export async function assertRequiredValuesSet(
     (f) => !have.has(f.id) && valueRequiredFor({ required: true, requiredFrom: f.requiredFrom }, owner.createdAt),
   );
   if (missing) {
-    throw new ApiError('invalid', 'ValueRequired', `The custom field "${missing.name}" is required: give it a value.`, {
-      details: [{ field: path, message: `missing required field "${missing.name}"` }],
+    throw errors.ValueRequired({
+      field: path,
+      reason: `The custom field "${missing.name}" is required: give it a value.`,
+      detail: `missing required field "${missing.name}"`,
     });
   }
 }

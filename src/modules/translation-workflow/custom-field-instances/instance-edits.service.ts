@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import type { PageRequest } from '../../../http/paging.js';
 import { fieldUidOf, findValue, listValues, userIdsOf } from './custom-field-instances.repository.js';
 import type { CustomFieldOwner, CustomFieldValueRow } from './custom-field-instances.repository.js';
@@ -38,7 +38,7 @@ export async function instancePage(
 /** The record's instance `uid`; 404 when it has none such. */
 export async function requireInstance(db: Kysely<DB>, owner: CustomFieldOwner, uid: string): Promise<CustomFieldValueRow> {
   const row = await findValue(db, owner, uid);
-  if (!row) throw notFound('Custom field instance');
+  if (!row) throw errors.ResourceNotFound({ what: 'Custom field instance' });
   return row;
 }
 
@@ -72,10 +72,7 @@ export function createInstances(
 }
 
 /** An instance named in a batch edit that the record does not have: 400, naming the input. */
-const notAnInstance = (field: string, uid: string) =>
-  new ApiError('invalid', 'InstanceNotFound', `${field}: ${uid} is not a custom field instance of this record.`, {
-    details: [{ field, message: `unknown instance "${uid}"` }],
-  });
+const notAnInstance = (field: string, uid: string) => errors.InstanceNotFound({ field, uid });
 
 type BatchBody = Static<typeof UpdateInstancesBody>;
 
@@ -86,10 +83,7 @@ type BatchBody = Static<typeof UpdateInstancesBody>;
 async function applyBatch(deps: AppDeps, trx: Kysely<DB>, caller: Caller, owner: CustomFieldOwner, body: BatchBody): Promise<boolean> {
   const named = new Set<string>();
   const claim = (field: string, uid: string) => {
-    if (named.has(uid))
-      throw new ApiError('invalid', 'ConflictingInstanceEdits', `${field}: the instance ${uid} is named twice.`, {
-        details: [{ field, message: 'named twice' }],
-      });
+    if (named.has(uid)) throw errors.ConflictingInstanceEdits({ field, uid });
     named.add(uid);
   };
   const removals: CustomFieldValueRow[] = [];
@@ -108,14 +102,10 @@ async function applyBatch(deps: AppDeps, trx: Kysely<DB>, caller: Caller, owner:
     if (!row) throw notAnInstance(`${path}.customFieldInstance`, update.customFieldInstance.uid);
     const fieldUid = await fieldUidOf(trx, row);
     if (update.customField && update.customField.uid !== fieldUid) {
-      throw new ApiError(
-        'invalid',
-        'InvalidArguments',
-        `${path}: the instance holds the field ${fieldUid}, not ${update.customField.uid}.`,
-        {
-          details: [{ field: `${path}.customField`, message: 'not the instance’s field' }],
-        },
-      );
+      throw errors.InvalidArguments({
+        reason: `${path}: the instance holds the field ${fieldUid}, not ${update.customField.uid}.`,
+        details: [{ field: `${path}.customField`, message: 'not the instance’s field' }],
+      });
     }
     await writeCustomFieldValue(
       deps,

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
 import { newUid } from '../../../db/ids.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, invalid, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { memsourceHeader, octetStreamBody, uploadFilename } from '../../../http/uploads.js';
 import { putUpload, recordStoredFile, releaseStoredFiles } from '../../../storage/stored-files.js';
 import { sendStoredFile, sendZip } from '../../../http/downloads.js';
@@ -43,12 +43,7 @@ export async function uploadHandover(deps: AppDeps, caller: Caller, access: Proj
   const jobs: JobRow[] = [];
   for (const uid of new Set(header.jobs.map((j) => j.uid))) jobs.push(await handoverJob(deps, caller, access, uid));
   if (!bool(access.project.fileHandover)) {
-    throw new ApiError(
-      'invalid',
-      'FileHandoverDisabled',
-      'File handover is off for this project: turn on the project’s fileHandover setting first.',
-      { details: [{ field: 'fileHandover', message: 'is false' }] },
-    );
+    throw errors.FileHandoverDisabled();
   }
   const filename = uploadFilename(request);
   const contentType = 'application/octet-stream';
@@ -72,12 +67,16 @@ export async function uploadHandover(deps: AppDeps, caller: Caller, access: Proj
 async function handoverJob(deps: AppDeps, caller: Caller, project: ProjectAccess, jobUid: string): Promise<JobRow> {
   const { job } = await requireJobOf(deps.database.db, caller, project, jobUid, 'translate');
   if (job.beginIndex !== null || job.endIndex !== null)
-    throw invalid(`Job ${job.uid} is a split job; split jobs have no handover file.`, [{ field: 'jobs', message: 'split job' }]);
+    throw errors.InvalidArguments({
+      reason: `Job ${job.uid} is a split job; split jobs have no handover file.`,
+      details: [{ field: 'jobs', message: 'split job' }],
+    });
   const format = await jobSourceFormat(deps.database.db, job);
   if (format !== null && MULTILINGUAL_FORMATS.includes(format))
-    throw invalid(`Job ${job.uid} is a multilingual job; multilingual jobs have no handover file.`, [
-      { field: 'jobs', message: 'multilingual job' },
-    ]);
+    throw errors.InvalidArguments({
+      reason: `Job ${job.uid} is a multilingual job; multilingual jobs have no handover file.`,
+      details: [{ field: 'jobs', message: 'multilingual job' }],
+    });
   return job;
 }
 
@@ -94,7 +93,7 @@ export async function sendHandovers(
 ): Promise<FastifyReply> {
   const rows = await visibleHandoverFiles(deps.database.db, caller, access.project.id, jobUids);
   const uploads = [...new Map(rows.map((r) => [r.fileUid, r])).values()];
-  if (uploads.length === 0) throw notFound('Handover file');
+  if (uploads.length === 0) throw errors.ResourceNotFound({ what: 'Handover file' });
   if (uploads.length === 1) return sendStoredFile(deps, reply, uploads[0]!);
   return sendZip(deps, reply, 'handover-files.zip', uploads);
 }
@@ -105,7 +104,7 @@ export async function deleteHandovers(deps: AppDeps, caller: Caller, access: Pro
   const jobIds: string[] = [];
   for (const uid of new Set(jobUids)) jobIds.push((await requireJobOf(db, caller, access, uid, 'edit')).job.id);
   const blobs = await handoverBlobsOf(db, jobIds);
-  if (blobs.length === 0) throw notFound('Handover file');
+  if (blobs.length === 0) throw errors.ResourceNotFound({ what: 'Handover file' });
   await deleteHandoverFiles(db, jobIds);
   await releaseStoredFiles(deps, blobs);
 }

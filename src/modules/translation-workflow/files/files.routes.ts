@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { AUTHENTICATED, callerOf } from '../../../http/access.js';
-import { ApiError, invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { octetStreamBody, uploadFilename } from '../../../http/uploads.js';
 import { putUpload } from '../../../storage/stored-files.js';
@@ -31,7 +31,10 @@ async function singleMultipartFile(deps: AppDeps, request: FastifyRequest): Prom
       deps,
       files.map((f) => f.blob),
     );
-    throw invalid(`Send exactly one \`file\` part (got ${files.length}).`, [{ field: 'file', message: 'exactly one file part' }]);
+    throw errors.InvalidArguments({
+      reason: `Send exactly one \`file\` part (got ${files.length}).`,
+      details: [{ field: 'file', message: 'exactly one file part' }],
+    });
   }
   return files[0]!;
 }
@@ -47,14 +50,7 @@ async function receivedFile(deps: AppDeps, request: FastifyRequest): Promise<Upl
   if (type === 'application/json') {
     // Fetching from a URL needs a streamed GET through src/outbound (private-address protection);
     // until the outbound client offers one, the JSON form is refused (docs/reference-files.md).
-    throw new ApiError(
-      'invalid',
-      'RemoteUploadNotSupported',
-      'Uploading a file from a URL is not supported yet: send the file as multipart/form-data or application/octet-stream.',
-      {
-        details: [{ field: 'url', message: 'fetching files from URLs is not supported yet' }],
-      },
-    );
+    throw errors.RemoteUploadNotSupported();
   }
   throw notMultipart();
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
-import { notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { recordStoredFile, releaseStoredFiles } from '../../../storage/stored-files.js';
 import { withUploads } from '../../../http/multipart-uploads.js';
 import type { UploadedFile } from '../../../http/multipart-uploads.js';
@@ -31,7 +31,7 @@ export function storeFile(deps: AppDeps, caller: Caller, file: UploadedFile): Pr
 /** The file `uid` the caller may see; 404 otherwise. */
 export async function requireFile(db: Kysely<DB>, caller: Caller, uid: string): Promise<UploadedFileRow> {
   const row = await findFile(db, caller, uid);
-  if (!row) throw notFound('File');
+  if (!row) throw errors.ResourceNotFound({ what: 'File' });
   return row;
 }
 

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { requireJobOf } from '../kernel/index.js';
 import type { JobPermission, JobRow, ProjectAccess } from '../kernel/index.js';
 import { jobEventRecords } from '../kernel/index.js';
@@ -44,10 +44,8 @@ export async function contentJobs(
 /** 409 while the job's file is being imported (it has no segments yet), 400 when its import failed. */
 export async function assertImported(db: Kysely<DB>, job: JobRow): Promise<void> {
   const importStatus = await jobImportStatus(db, job);
-  if (importStatus === 'RUNNING')
-    throw new ApiError('conflict', 'JobImportNotFinished', `Job ${job.uid} is still being imported; try again once its import finished.`);
-  if (importStatus === 'ERROR')
-    throw new ApiError('invalid', 'JobImportFailed', `Job ${job.uid} could not be imported, so it has no segments.`);
+  if (importStatus === 'RUNNING') throw errors.JobImportNotFinished({ jobUid: job.uid });
+  if (importStatus === 'ERROR') throw errors.JobImportFailed({ jobUid: job.uid });
 }
 
 export interface SourceSegment {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import type { JobRow } from '../kernel/index.js';
 import { importSettingsOf } from '../kernel/index.js';
 import { jobSourceImportSettings, writeJobSourceImportSettings } from './job-content.repository.js';
@@ -23,9 +23,7 @@ export async function replaceJobImportSettings(
   for (const field of ['segmentationRuleId', 'targetSegmentationRuleId']) {
     // Segmentation rules are records of a later issue; none exists yet.
     if (body[field] !== undefined && body[field] !== null)
-      throw new ApiError('invalid', 'ReferenceNotFound', `No segmentation rule with id ${String(body[field])} exists.`, {
-        details: [{ field, message: 'not found' }],
-      });
+      throw errors.ReferenceNotFound({ what: 'segmentation rule', key: String(body[field]), keyName: 'id', field });
   }
   const { segmentationRuleId: _s, targetSegmentationRuleId: _t, ...document } = body;
   await writeJobSourceImportSettings(db, job, document);

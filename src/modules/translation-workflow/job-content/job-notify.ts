@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { requireJobOf } from '../kernel/index.js';
 import type { JobRow, ProjectAccess } from '../kernel/index.js';
 import { notifyUsers } from '../../integration/notifications/index.js';
@@ -40,10 +40,7 @@ async function emailTemplate(db: Kysely<DB>, organizationId: string, id: string)
         .where('organizationId', '=', organizationId)
         .executeTakeFirst()
     : undefined;
-  if (!template)
-    throw new ApiError('invalid', 'ReferenceNotFound', `No e-mail template with id ${id} exists in this organization.`, {
-      details: [{ field: 'emailTemplate.id', message: 'unknown e-mail template' }],
-    });
+  if (!template) throw errors.ReferenceNotFound({ what: 'e-mail template', key: id, keyName: 'id', field: 'emailTemplate.id' });
   return template;
 }
 

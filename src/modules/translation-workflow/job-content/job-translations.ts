@@ -4,7 +4,7 @@ import type { DB } from '../../../db/schema.js';
 import { pseudoTranslate } from '../../../domain/pseudo-translation/pseudo-translate.js';
 import type { PseudoTranslateSettings } from '../../../domain/pseudo-translation/pseudo-translate.js';
 import type { Caller } from '../../../http/access.js';
-import { invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import type { JobRow, ProjectAccess } from '../kernel/index.js';
 import { requireProjectPermission } from '../kernel/index.js';
 import { jobSourceUid, projectJobsAtLevel } from './job-content.repository.js';
@@ -83,14 +83,16 @@ export async function deleteSpecificTranslations(
 
 async function listedJobs(db: Kysely<DB>, caller: Caller, project: ProjectAccess, body: JobPartReadyDeleteTranslation): Promise<JobRow[]> {
   if (!body.jobs?.length)
-    throw invalid('Name the jobs, or set forAllJobs with a workflowLevel.', [
-      { field: 'jobs', message: 'is required unless forAllJobs is true' },
-    ]);
+    throw errors.InvalidArguments({
+      reason: 'Name the jobs, or set forAllJobs with a workflowLevel.',
+      details: [{ field: 'jobs', message: 'is required unless forAllJobs is true' }],
+    });
   for (const field of ['workflowLevel', 'filter'] as const) {
     if (body[field] != null)
-      throw invalid(`${field} applies to forAllJobs only; the listed jobs are taken as they are.`, [
-        { field, message: 'only with forAllJobs' },
-      ]);
+      throw errors.InvalidArguments({
+        reason: `${field} applies to forAllJobs only; the listed jobs are taken as they are.`,
+        details: [{ field, message: 'only with forAllJobs' }],
+      });
   }
   return contentJobs(
     db,
@@ -108,7 +110,10 @@ async function filteredProjectJobs(
   body: JobPartReadyDeleteTranslation,
 ): Promise<JobRow[]> {
   if (body.jobs?.length)
-    throw invalid('Give either jobs or forAllJobs, not both.', [{ field: 'jobs', message: 'not allowed with forAllJobs' }]);
+    throw errors.InvalidArguments({
+      reason: 'Give either jobs or forAllJobs, not both.',
+      details: [{ field: 'jobs', message: 'not allowed with forAllJobs' }],
+    });
   const db = deps.database.db;
   // Every job of the project: edit rights on it (the route itself needs only to work on its jobs).
   const { project } = requireProjectPermission(access, 'edit');
@@ -157,7 +162,10 @@ async function jobFilter(
 async function jobsOfProvider(db: Kysely<DB>, provider: NonNullable<DeleteTranslationFilter['provider']>): Promise<Set<string>> {
   const key = provider.uid ?? (provider.id == null ? null : String(provider.id));
   if (key === null)
-    throw invalid('filter.provider needs an id or a uid.', [{ field: 'filter.provider', message: 'id or uid is required' }]);
+    throw errors.InvalidArguments({
+      reason: 'filter.provider needs an id or a uid.',
+      details: [{ field: 'filter.provider', message: 'id or uid is required' }],
+    });
   const byId = /^[0-9]{1,18}$/.test(key);
   const rows =
     provider.type === 'USER'

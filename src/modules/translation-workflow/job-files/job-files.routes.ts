@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { AUTHENTICATED, callerOf } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { sendStoredFile } from '../../../http/downloads.js';
 import { toAsyncRequestDtos } from '../../integration/async-requests/index.js';
 import { jobAccessOf, onJob } from '../kernel/index.js';
@@ -90,7 +90,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         if (request.query.format === 'PDF')
-          throw new ApiError('not_implemented', 'NotImplemented', 'Target files are available in the original format only.');
+          throw errors.NotImplemented({ reason: 'Target files are available in the original format only.' });
         const file = await claimTargetFile(deps, jobAccessOf(request), request.params.asyncRequestId);
         sending.set(request, file);
         return sendStoredFile(deps, reply, file);

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import type { AppDeps, AppTaskHandler } from '../../../deps.js';
+import { asyncFailure } from '../../../errors/index.js';
 import { FORMAT_SNIFF_BYTES, FormatError } from '../../../formats/index.js';
 import { putUpload, recordStoredFile } from '../../../storage/stored-files.js';
 import { completeAsyncRequest } from '../../integration/async-requests/index.js';
@@ -46,10 +47,7 @@ export const targetFileTask: AppTaskHandler<typeof TARGET_FILE_TASK> = {
       blob = await buildTargetFile(deps, work);
     } catch (error) {
       if (!(error instanceof FormatError)) throw error;
-      await completeAsyncRequest(deps, db, payload.asyncRequestId, {
-        errorCode: 'TargetFileFailed',
-        errorDesc: `The target file could not be written: ${error.message}`,
-      });
+      await completeAsyncRequest(deps, db, payload.asyncRequestId, asyncFailure('TargetFileFailed', { reason: error.message }));
       return;
     }
     await db.transaction().execute(async (trx) => {

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../../deps.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { enqueue } from '../../../queue/queue.js';
 import { releaseStoredFiles } from '../../../storage/stored-files.js';
 import { createAsyncRequest } from '../../integration/async-requests/index.js';
@@ -19,14 +19,8 @@ export const TARGET_FILE_ACTION = 'EXPORT_COMPLETE_FILE';
 export async function requestTargetFile(deps: AppDeps, access: JobAccess, createdById: string): Promise<AsyncRequestRow> {
   const db = deps.database.db;
   const source = await jobSourceFile(db, access.job.jobSourceId);
-  if (source.importStatus === 'RUNNING')
-    throw new ApiError(
-      'conflict',
-      'JobImportNotFinished',
-      'The job’s file is still being imported; ask for the target file once its import finished.',
-    );
-  if (source.importStatus === 'ERROR')
-    throw new ApiError('invalid', 'JobImportFailed', 'The job’s file could not be imported, so it has no target file.');
+  if (source.importStatus === 'RUNNING') throw errors.JobImportNotFinished({ targetFile: true });
+  if (source.importStatus === 'ERROR') throw errors.JobImportFailed({ targetFile: true });
   const project = access.project.project;
   const now = deps.clock().toISOString();
   const request = await db.transaction().execute(async (trx) => {
@@ -63,34 +57,19 @@ export interface DownloadableTargetFile {
 export async function claimTargetFile(deps: AppDeps, access: JobAccess, asyncRequestId: string): Promise<DownloadableTargetFile> {
   const db = deps.database.db;
   const file = await findTargetFile(db, access.job.id, asyncRequestId);
-  if (!file)
-    throw new ApiError(
-      'not_found',
-      'ResourceNotFound',
-      'Target file not found: the async request did not ask for a target file of this job.',
-    );
+  if (!file) throw errors.ResourceNotFound({ what: 'Target file', reason: 'the async request did not ask for a target file of this job' });
   if (file.downloadedAt !== null) throw alreadyDownloaded();
-  if (file.finishedAt === null)
-    throw new ApiError(
-      'conflict',
-      'TargetFileNotReady',
-      'The target file is still being built; wait until its async request has finished.',
-    );
+  if (file.finishedAt === null) throw errors.TargetFileNotReady();
   const failure = file.response ? ((JSON.parse(file.response) as { errorCode?: string | null; errorDesc?: string | null }) ?? {}) : {};
   if (failure.errorCode || file.sha256 === null) {
-    throw new ApiError('conflict', 'TargetFileFailed', failure.errorDesc ?? 'The target file could not be built; ask for a new one.');
+    throw errors.TargetFileFailed({ reason: failure.errorDesc ?? undefined });
   }
   if (!(await claimDownload(db, asyncRequestId, deps.clock().toISOString()))) throw alreadyDownloaded();
   const source = await jobSourceFile(db, access.job.jobSourceId);
   return { asyncRequestId, filename: file.filename, sha256: file.sha256, contentType: source.contentType };
 }
 
-const alreadyDownloaded = () =>
-  new ApiError(
-    'gone',
-    'TargetFileAlreadyDownloaded',
-    'This target file was already downloaded: each async request id can be used once. Ask for a new target file.',
-  );
+const alreadyDownloaded = () => errors.TargetFileAlreadyDownloaded();
 
 /** After the one download: the row keeps its record, the blob goes unless something else holds it. */
 export async function releaseDownloadedTargetFile(deps: AppDeps, file: DownloadableTargetFile): Promise<void> {

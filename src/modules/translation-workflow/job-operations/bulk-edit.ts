@@ -4,7 +4,7 @@ import type { DB } from '../../../db/schema.js';
 import type { JobsTable } from '../../../db/tables/projects.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, invalid } from '../../../errors/index.js';
+import { ApiError, errors } from '../../../errors/index.js';
 import { writeCustomFieldValues } from '../custom-field-instances/index.js';
 import type { JobRow } from '../kernel/index.js';
 import { findVisibleProject } from '../kernel/index.js';
@@ -71,7 +71,10 @@ const jobError = (code: string, uid: string, message: string): JobError => ({
 
 async function validatedChanges(db: Kysely<DB>, caller: Caller, body: JobPartPatchBatch): Promise<Changes> {
   if (body.clearDateDue === true && body.dateDue)
-    throw invalid('Give dateDue or clearDateDue, not both.', [{ field: 'clearDateDue', message: 'conflicts with dateDue' }]);
+    throw errors.InvalidArguments({
+      reason: 'Give dateDue or clearDateDue, not both.',
+      details: [{ field: 'clearDateDue', message: 'conflicts with dateDue' }],
+    });
   let providers: ResolvedProvider[] | null = null;
   if (body.providers) {
     const { resolved, unknown } = await resolveProviders(db, caller.organizationId, body.providers);

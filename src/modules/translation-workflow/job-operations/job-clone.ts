@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import { newUid } from '../../../db/ids.js';
 import type { DB } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import type { JobRow } from '../kernel/index.js';
 import type { ProjectRow } from '../kernel/index.js';
 import { eventUser } from '../kernel/index.js';
@@ -54,8 +54,7 @@ export async function cloneJobs(deps: AppDeps, caller: Caller, project: ProjectR
   const targetLangs = (await db.selectFrom('projectTargetLanguages').select('targetLang').where('projectId', '=', projectId).execute()).map(
     (r) => r.targetLang,
   );
-  if (targetLangs.length < 2)
-    throw new ApiError('invalid', 'CloneNeedsTargetLanguages', 'Jobs can be cloned only in a project with more than one target language.');
+  if (targetLangs.length < 2) throw errors.CloneNeedsTargetLanguages();
 
   const plans = await clonePlans(db, project, body, new Set(targetLangs));
   const steps = await projectSteps(db, projectId);
@@ -100,13 +99,15 @@ async function clonePlans(db: Kysely<DB>, project: ProjectRow, body: CloneJobsBo
     const source = byUid.get(entry.uid)!;
     for (const targetLang of entry.targetLangs) {
       if (!projectLangs.has(targetLang))
-        throw invalid(`"${targetLang}" is not a target language of the project.`, [
-          { field: `jobPartTargetLangs[${index}].targetLangs`, message: `${targetLang} is not a project target language` },
-        ]);
+        throw errors.InvalidArguments({
+          reason: `"${targetLang}" is not a target language of the project.`,
+          details: [{ field: `jobPartTargetLangs[${index}].targetLangs`, message: `${targetLang} is not a project target language` }],
+        });
       if (targetLang === source.targetLang)
-        throw invalid(`Job ${source.uid} is already in "${targetLang}": clone it to other target languages.`, [
-          { field: `jobPartTargetLangs[${index}].targetLangs`, message: `the job's own target language` },
-        ]);
+        throw errors.InvalidArguments({
+          reason: `Job ${source.uid} is already in "${targetLang}": clone it to other target languages.`,
+          details: [{ field: `jobPartTargetLangs[${index}].targetLangs`, message: `the job's own target language` }],
+        });
       // Without keepSplit a clone spans the whole file, so two parts of one file make one clone.
       const range = body.keepSplit === true ? `${source.beginIndex}-${source.endIndex}` : 'whole';
       const key = `${source.jobSourceId}|${range}|${targetLang}`;
@@ -131,14 +132,7 @@ async function assertNotMultilingual(db: Kysely<DB>, jobs: JobRow[]): Promise<vo
   const multilingual = new Set(sources.filter((s) => s.format !== null && MULTILINGUAL_FORMATS.includes(s.format)).map((s) => s.id));
   const refused = jobs.filter((job) => multilingual.has(job.jobSourceId));
   if (refused.length) {
-    throw new ApiError(
-      'invalid',
-      'MultilingualJobCannotBeCloned',
-      `Jobs of multilingual files cannot be cloned: ${refused.map((j) => j.uid).join(', ')}.`,
-      {
-        details: refused.map((job) => ({ field: 'jobPartTargetLangs', message: `job ${job.uid} is of a multilingual file` })),
-      },
-    );
+    throw errors.MultilingualJobCannotBeCloned({ jobUids: refused.map((job) => job.uid) });
   }
 }
 
@@ -163,13 +157,15 @@ async function workflowStepPlans(
   for (const [index, setting] of settings.entries()) {
     const id = String(setting.workflowStep.id);
     if (!steps.some((s) => s.id === id))
-      throw invalid(`The project has no workflow step ${id}.`, [
-        { field: `workflowSettings[${index}].workflowStep.id`, message: 'not a workflow step of the project' },
-      ]);
+      throw errors.InvalidArguments({
+        reason: `The project has no workflow step ${id}.`,
+        details: [{ field: `workflowSettings[${index}].workflowStep.id`, message: 'not a workflow step of the project' }],
+      });
     if (setting.linguist && setting.vendor)
-      throw invalid('A workflow step gets a linguist or a vendor, not both.', [
-        { field: `workflowSettings[${index}]`, message: 'linguist and vendor are exclusive' },
-      ]);
+      throw errors.InvalidArguments({
+        reason: 'A workflow step gets a linguist or a vendor, not both.',
+        details: [{ field: `workflowSettings[${index}]`, message: 'linguist and vendor are exclusive' }],
+      });
     byStepId.set(id, setting);
   }
   const plans: StepPlan[] = [];
@@ -211,8 +207,11 @@ async function assertEmailTemplate(db: Kysely<DB>, organizationId: string, id: s
       .where('id', '=', String(id))
       .executeTakeFirst());
   if (!found)
-    throw new ApiError('invalid', 'ReferenceNotFound', `E-mail template ${id} not found.`, {
-      details: [{ field: 'workflowSettings.notifyProvider.organizationEmailTemplate', message: `unknown template ${id}` }],
+    throw errors.ReferenceNotFound({
+      what: 'e-mail template',
+      key: String(id),
+      keyName: 'id',
+      field: 'workflowSettings.notifyProvider.organizationEmailTemplate',
     });
 }
 
@@ -225,11 +224,7 @@ async function assertJobCapacity(db: Kysely<DB>, projectId: string, adding: numb
     .executeTakeFirstOrThrow();
   const existing = Number(row.n);
   if (existing + adding > limit) {
-    throw new ApiError(
-      'invalid',
-      'ProjectJobLimitExceeded',
-      `The project has ${existing} jobs; cloning would add ${adding}, past its limit of ${limit}.`,
-    );
+    throw errors.ProjectJobLimitExceeded({ existing, adding, limit });
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import type { JobRow } from '../kernel/index.js';
 
 /** Queries of the operations across jobs: the jobs a request body names. */
@@ -13,10 +13,7 @@ export async function namedProjectJobs(db: Kysely<DB>, projectId: string, uids: 
   const wanted = [...new Set(uids)];
   const jobs = await db.selectFrom('jobs').selectAll().where('projectId', '=', projectId).where('uid', 'in', wanted).execute();
   const missing = wanted.filter((uid) => !jobs.some((j) => j.uid === uid));
-  if (missing.length)
-    throw new ApiError('not_found', 'ResourceNotFound', `Job not found in the project: ${missing.join(', ')}.`, {
-      details: missing.map((uid) => ({ field, message: `unknown job ${uid}` })),
-    });
+  if (missing.length) throw errors.ResourceNotFound({ what: 'Job', uids: missing, field });
   return jobs;
 }
 

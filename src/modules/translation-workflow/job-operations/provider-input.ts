@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { ApiError } from '../../../errors/index.js';
-import { findProvider } from '../kernel/index.js';
+import type { ApiError } from '../../../errors/index.js';
+import { findProvider, hasProviderKey, providerKeyMissing, providerNotFound } from '../kernel/index.js';
 import type { ProviderKey, ResolvedProvider } from '../kernel/index.js';
 
 /** A provider named in a request: `{type: USER|VENDOR, id | uid}` (spec ProviderReference). */
@@ -33,17 +33,8 @@ export async function resolveProviders(
   return { resolved, unknown };
 }
 
-/** 400 naming the providers that are not users or vendors of the organization. */
+/** 400 naming the first of `refs` (providers that are not users or vendors of the organization, or name neither id nor uid). */
 export function unknownProviders(refs: readonly ProviderRef[], field: string): ApiError {
-  return new ApiError(
-    'invalid',
-    'ReferenceNotFound',
-    `Unknown provider: ${refs.map((r) => `${r.type} ${r.uid ?? r.id ?? '(no id)'}`).join(', ')}.`,
-    {
-      details: refs.map((r) => ({
-        field,
-        message: `no ${r.type === 'USER' ? 'active user' : 'vendor'} ${r.uid ?? r.id ?? '(no id)'} in the organization`,
-      })),
-    },
-  );
+  const [first] = refs;
+  return first && hasProviderKey(first) ? providerNotFound(field, first) : providerKeyMissing(field);
 }

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import { newUid } from '../../../db/ids.js';
 import type { DB } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { jobEventSummaries } from '../kernel/index.js';
 import type { JobRow } from '../kernel/index.js';
 import { assertJobCapacity } from '../jobs/index.js';
@@ -62,7 +62,7 @@ async function narrowToFirstPart(ctx: SplitContext, job: JobRow, first: IndexRan
   update = job.beginIndex === null ? update.where('beginIndex', 'is', null) : update.where('beginIndex', '=', job.beginIndex);
   update = job.endIndex === null ? update.where('endIndex', 'is', null) : update.where('endIndex', '=', job.endIndex);
   const row = await update.returningAll().executeTakeFirst();
-  if (!row) throw new ApiError('conflict', 'JobChanged', `Job ${job.uid} was split or changed meanwhile; read it again and retry.`);
+  if (!row) throw errors.JobChanged({ jobUid: job.uid });
   return row;
 }
 
@@ -126,7 +126,7 @@ async function insertPart(ctx: SplitContext, job: JobRow, part: IndexRange): Pro
 export async function splitJob(deps: AppDeps, caller: Caller, job: JobRow, request: SplitRequest): Promise<JobRow[]> {
   const db = deps.database.db;
   const source = await db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
-  if (source.importStatus !== 'OK') throw new ApiError('invalid', 'JobNotImported', 'A job can be split once its file is imported.');
+  if (source.importStatus !== 'OK') throw errors.JobNotImported();
   const range = jobRange(job, source);
   const words = request.wordCount ? await segmentWords(db, source, range) : [];
   const parts = splitRanges(range, request, words);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
-import { invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { requireJobOf } from '../kernel/index.js';
 import type { JobRow, ProjectAccess } from '../kernel/index.js';
 import { jobRange } from './job-split.js';
@@ -41,9 +41,10 @@ async function assertLevels(db: Kysely<DB>, projectId: string, levels: Record<st
   const last = await lastWorkflowLevel(db, projectId);
   for (const [field, level] of Object.entries(levels)) {
     if (level > last)
-      throw invalid(`The project has ${last} workflow level${last === 1 ? '' : 's'}; there is no level ${level}.`, [
-        { field, message: `at most ${last}` },
-      ]);
+      throw errors.InvalidArguments({
+        reason: `The project has ${last} workflow level${last === 1 ? '' : 's'}; there is no level ${level}.`,
+        details: [{ field, message: `at most ${last}` }],
+      });
   }
   return last;
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { suggestProviders } from '../job-operations/index.js';
 import type { JobRow } from '../kernel/index.js';
 import type { ProjectRow } from '../kernel/index.js';
@@ -47,10 +47,7 @@ async function namedJobs(db: Kysely<DB>, project: ProjectRow, uids: readonly str
     .where('uid', 'in', wanted)
     .execute();
   const missing = wanted.filter((uid) => !jobs.some((j) => j.uid === uid));
-  if (missing.length)
-    throw new ApiError('not_found', 'ResourceNotFound', `Job not found in the project: ${missing.join(', ')}.`, {
-      details: missing.map((uid) => ({ field: 'jobs', message: `unknown job ${uid}` })),
-    });
+  if (missing.length) throw errors.ResourceNotFound({ what: 'Job', uids: missing, field: 'jobs' });
   return jobs;
 }
 

@@ -1,4 +1,4 @@
-import { ApiError, invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 
 /**
  * Where a split cuts a job (SplitJobActionDto). Pure, table-tested.
@@ -37,9 +37,10 @@ export function splitMethod(request: SplitRequest): SplitMethod {
     present(request[key]),
   );
   if (named.length !== 1) {
-    throw invalid('Name exactly one way of splitting: segmentOrdinals, partCount, partSize, wordCount or byDocumentPart.', [
-      { field: 'body', message: named.length ? `several options: ${named.join(', ')}` : 'no option given' },
-    ]);
+    throw errors.InvalidArguments({
+      reason: 'Name exactly one way of splitting: segmentOrdinals, partCount, partSize, wordCount or byDocumentPart.',
+      details: [{ field: 'body', message: named.length ? `several options: ${named.join(', ')}` : 'no option given' }],
+    });
   }
   return named[0]!;
 }
@@ -56,7 +57,7 @@ function rangesFromCuts(range: IndexRange, lastIndexes: readonly number[]): Inde
 }
 
 function onePartOnly(field: string, why: string): never {
-  throw invalid(`This split would leave the job in one part: ${why}.`, [{ field, message: why }]);
+  throw errors.InvalidArguments({ reason: `This split would leave the job in one part: ${why}.`, details: [{ field, message: why }] });
 }
 
 function byOrdinals(range: IndexRange, ordinals: readonly number[]): IndexRange[] {
@@ -64,10 +65,10 @@ function byOrdinals(range: IndexRange, ordinals: readonly number[]): IndexRange[
   const sorted = [...new Set(ordinals)].sort((a, b) => a - b);
   const bad = sorted.filter((n) => !Number.isInteger(n) || n < 1 || n >= size);
   if (bad.length)
-    throw invalid(
-      `Segment ordinals must be between 1 and ${size - 1} (the job has ${size} segments; a split after its last segment changes nothing).`,
-      [{ field: 'segmentOrdinals', message: `out of range: ${bad.join(', ')}` }],
-    );
+    throw errors.InvalidArguments({
+      reason: `Segment ordinals must be between 1 and ${size - 1} (the job has ${size} segments; a split after its last segment changes nothing).`,
+      details: [{ field: 'segmentOrdinals', message: `out of range: ${bad.join(', ')}` }],
+    });
   return rangesFromCuts(
     range,
     sorted.map((n) => range.first + n - 1),
@@ -78,9 +79,10 @@ function byCount(range: IndexRange, count: number): IndexRange[] {
   const size = range.last - range.first + 1;
   if (!Number.isInteger(count) || count < 2) onePartOnly('partCount', 'partCount must be at least 2');
   if (count > size)
-    throw invalid(`The job has ${size} segments: it cannot be split into ${count} parts.`, [
-      { field: 'partCount', message: `at most ${size}` },
-    ]);
+    throw errors.InvalidArguments({
+      reason: `The job has ${size} segments: it cannot be split into ${count} parts.`,
+      details: [{ field: 'partCount', message: `at most ${size}` }],
+    });
   const base = Math.floor(size / count);
   const longer = size % count;
   const cuts: number[] = [];
@@ -95,7 +97,10 @@ function byCount(range: IndexRange, count: number): IndexRange[] {
 function bySize(range: IndexRange, partSize: number): IndexRange[] {
   const size = range.last - range.first + 1;
   if (!Number.isInteger(partSize) || partSize < 1)
-    throw invalid('partSize must be a positive number of segments.', [{ field: 'partSize', message: 'must be at least 1' }]);
+    throw errors.InvalidArguments({
+      reason: 'partSize must be a positive number of segments.',
+      details: [{ field: 'partSize', message: 'must be at least 1' }],
+    });
   if (partSize >= size) onePartOnly('partSize', `the job has ${size} segments, not more than ${partSize}`);
   const cuts: number[] = [];
   for (let last = range.first + partSize - 1; last < range.last; last += partSize) cuts.push(last);
@@ -105,7 +110,10 @@ function bySize(range: IndexRange, partSize: number): IndexRange[] {
 /** `words[i]` is the word count of segment `range.first + i`. */
 function byWords(range: IndexRange, wordCount: number, words: readonly number[]): IndexRange[] {
   if (!Number.isInteger(wordCount) || wordCount < 1)
-    throw invalid('wordCount must be a positive number of words.', [{ field: 'wordCount', message: 'must be at least 1' }]);
+    throw errors.InvalidArguments({
+      reason: 'wordCount must be a positive number of words.',
+      details: [{ field: 'wordCount', message: 'must be at least 1' }],
+    });
   const cuts: number[] = [];
   let inPart = 0;
   for (let i = 0; i < words.length - 1; i++) {
@@ -136,11 +144,6 @@ export function splitRanges(range: IndexRange, request: SplitRequest, words: rea
     case 'wordCount':
       return byWords(range, request.wordCount!, words);
     case 'byDocumentPart':
-      throw new ApiError(
-        'invalid',
-        'NotSupportedYet',
-        'Splitting by document parts works only for PowerPoint files, which OpenTMS does not import yet.',
-        { details: [{ field: 'byDocumentPart', message: 'PowerPoint files only' }] },
-      );
+      throw errors.NotSupportedYet({ option: 'byDocumentPart' });
   }
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AppDeps, AppTaskHandler } from '../../../deps.js';
+import { asyncFailure } from '../../../errors/index.js';
 import type { DB } from '../../../db/schema.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import { releaseStoredFiles } from '../../../storage/stored-files.js';
@@ -100,10 +101,7 @@ async function moveJobs(
       const newSource = await trx.selectFrom('jobSources').select('sha256').where('id', '=', group.newSourceId).executeTakeFirst();
       await trx.deleteFrom('jobSources').where('id', '=', group.newSourceId).execute();
       return {
-        outcome: {
-          errorCode: 'JobsChanged',
-          errorDesc: 'The jobs were deleted, split or updated meanwhile; the new source was not applied.',
-        },
+        outcome: asyncFailure('JobsChanged', {}),
         released: newSource ? [newSource.sha256] : [],
       };
     }
@@ -162,8 +160,7 @@ async function applyGroup(
   const applied = await db.selectFrom('jobs').select('id').where('jobSourceId', '=', group.newSourceId).executeTakeFirst();
   if (applied) return { outcome: null, released: [] };
   const source = await db.selectFrom('jobSources').select('id').where('id', '=', group.newSourceId).executeTakeFirst();
-  if (!source)
-    return { outcome: { errorCode: 'JobsChanged', errorDesc: 'The new source was removed before it could be applied.' }, released: [] };
+  if (!source) return { outcome: asyncFailure('JobsChanged', { sourceRemoved: true }), released: [] };
   const imported = await importJobSource(deps, group.newSourceId, signal);
   if (imported) return { outcome: imported, released: await dropFailedSource(deps, group.newSourceId) };
   return moveJobs(deps, group, userId);

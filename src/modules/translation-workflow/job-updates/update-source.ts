@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import { newUid } from '../../../db/ids.js';
 import type { DB } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { enqueue } from '../../../queue/queue.js';
 import type { StoredBlob } from '../../../storage/blob-store.js';
 import { recordStoredFile } from '../../../storage/stored-files.js';
@@ -48,21 +48,19 @@ export function checkCallbackUrl(url: string | null | undefined): string | null 
     // reported below
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-    throw invalid('callbackUrl must be an http(s) URL.', [{ field: 'callbackUrl', message: 'must be an http(s) URL' }]);
+    throw errors.InvalidArguments({
+      reason: 'callbackUrl must be an http(s) URL.',
+      details: [{ field: 'callbackUrl', message: 'must be an http(s) URL' }],
+    });
   return url;
 }
 
 /** A .zip is refused by the description (an archive is not one job's file). */
 export function refuseZip(filename: string): void {
-  if (extensionOf(filename) === 'zip')
-    throw new ApiError('invalid', 'ZipNotAllowed', 'A .zip file cannot update a job; send the file itself.', {
-      details: [{ field: 'Content-Disposition', message: 'must not be a .zip file' }],
-    });
+  if (extensionOf(filename) === 'zip') throw errors.ZipNotAllowed();
 }
 
-function refused(code: string, message: string, jobs: readonly JobRow[]): ApiError {
-  return new ApiError('invalid', code, message, { details: jobs.map((job) => ({ field: 'jobs', message: `job ${job.uid}` })) });
-}
+const uidsOf = (jobs: readonly JobRow[]) => jobs.map((job) => job.uid);
 
 /** The jobs of `job`'s file and language at every workflow level (the listed job included). */
 async function jobsOfFileAndLanguage(db: Kysely<DB>, job: JobRow): Promise<JobRow[]> {
@@ -84,12 +82,7 @@ async function assertNotImporting(db: Kysely<DB>, sourceIds: readonly string[]):
     .where('id', 'in', [...sourceIds])
     .where('importStatus', '=', 'RUNNING')
     .execute();
-  if (running.length)
-    throw new ApiError(
-      'conflict',
-      'JobImportNotFinished',
-      `${running.map((r) => r.filename).join(', ')}: still being imported; update the source once the import finished.`,
-    );
+  if (running.length) throw errors.JobImportNotFinished({ filenames: running.map((r) => r.filename) });
 }
 
 /** Checks the request and the jobs (edit rights, the description's job restrictions); stores nothing. */
@@ -100,23 +93,13 @@ export async function planSourceUpdate(
   request: JobUpdateSourceRequest,
 ): Promise<PlannedSourceUpdate> {
   if (isTrue(request.preTranslate)) {
-    throw new ApiError(
-      'invalid',
-      'NotSupportedYet',
-      'preTranslate: pre-translation is not available in this installation yet; leave it out.',
-      { details: [{ field: 'preTranslate', message: 'not supported yet' }] },
-    );
+    throw errors.NotSupportedYet({ option: 'preTranslate' });
   }
   const callbackUrl = checkCallbackUrl(request.callbackUrl);
   const listed: JobRow[] = [];
   for (const uid of new Set(request.jobs.map((j) => j.uid))) listed.push((await requireJobOf(db, caller, project, uid, 'edit')).job);
   const notFirst = listed.filter((job) => Number(job.workflowLevel) !== 1);
-  if (notFirst.length)
-    throw refused(
-      'JobNotInFirstWorkflowStep',
-      'Name the jobs of the first workflow step; the later steps of the same file and language are updated with them.',
-      notFirst,
-    );
+  if (notFirst.length) throw errors.JobNotInFirstWorkflowStep({ jobUids: uidsOf(notFirst) });
 
   const byGroup = new Map<string, Map<string, JobRow>>();
   for (const job of listed) {
@@ -127,14 +110,9 @@ export async function planSourceUpdate(
   }
   const affected = [...byGroup.values()].flatMap((group) => [...group.values()]);
   const split = affected.filter((job) => job.beginIndex !== null || job.endIndex !== null);
-  if (split.length) throw refused('JobIsSplit', 'A split job cannot take a new source file.', split);
+  if (split.length) throw errors.JobIsSplit({ file: 'source', jobUids: uidsOf(split) });
   const final = affected.filter((job) => FINAL_STATUSES.has(job.status));
-  if (final.length)
-    throw refused(
-      'JobInFinalStatus',
-      'A job whose workflow has a step in a final status (DELIVERED, COMPLETED, CANCELLED) cannot take a new source file.',
-      final,
-    );
+  if (final.length) throw errors.JobInFinalStatus({ jobUids: uidsOf(final) });
   await assertNotImporting(db, [...byGroup.keys()]);
   return {
     project: project.project,

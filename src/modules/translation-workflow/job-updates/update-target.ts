@@ -6,7 +6,7 @@ import { FORMAT_FILTERS, FormatError } from '../../../formats/index.js';
 import type { FormatFilter } from '../../../formats/index.js';
 import { filterOptionsFromImportSettings } from '../../../formats/import-settings.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { asyncFailure, errors } from '../../../errors/index.js';
 import { enqueue } from '../../../queue/queue.js';
 import type { StoredBlob } from '../../../storage/blob-store.js';
 import { recordStoredFile, releaseStoredFiles } from '../../../storage/stored-files.js';
@@ -55,8 +55,6 @@ export interface PlannedTargetUpdate {
   unconfirmChangedSegments: boolean;
 }
 
-const refuse = (code: string, message: string, field = 'jobs') => new ApiError('invalid', code, message, { details: [{ field, message }] });
-
 /** Checks the request, the job and the uploaded file's name (the description's restrictions); stores nothing. */
 export async function planTargetUpdate(
   db: Kysely<DB>,
@@ -66,16 +64,11 @@ export async function planTargetUpdate(
   filename: string,
 ): Promise<PlannedTargetUpdate> {
   if (request.targetSegmentationRule != null) {
-    throw new ApiError(
-      'invalid',
-      'NotSupportedYet',
-      'targetSegmentationRule: custom segmentation rules are not available in this installation yet; leave it out.',
-      { details: [{ field: 'targetSegmentationRule', message: 'not supported yet' }] },
-    );
+    throw errors.NotSupportedYet({ option: 'targetSegmentationRule' });
   }
   const callbackUrl = checkCallbackUrl(request.callbackUrl);
   const { job } = await requireJobOf(db, caller, project, request.jobs[0]!.uid, 'edit');
-  if (job.beginIndex !== null || job.endIndex !== null) throw refuse('JobIsSplit', 'A split job cannot take a translated file.');
+  if (job.beginIndex !== null || job.endIndex !== null) throw errors.JobIsSplit({ file: 'translated', jobUids: [job.uid] });
   await assertImported(db, job);
   const source = await db.selectFrom('jobSources').selectAll().where('id', '=', job.jobSourceId).executeTakeFirstOrThrow();
   assertTargetFileFits(source, filename);
@@ -87,17 +80,10 @@ function assertTargetFileFits(source: JobSourceRow, filename: string): void {
   refuseZip(filename);
   const original = extensionOf(source.filename);
   if (UPDATE_TARGET_REFUSED_EXTENSIONS.has(original) || source.format === 'xliff12') {
-    throw refuse(
-      'UpdateTargetNotAllowed',
-      `Jobs of .${original || source.format} files do not take updateTarget (bilingual formats carry their translations themselves).`,
-    );
+    throw errors.UpdateTargetNotAllowed({ extension: original || (source.format ?? '') });
   }
   if (extensionOf(filename) !== original) {
-    throw refuse(
-      'FileExtensionMismatch',
-      `The translated file must have the original's extension (.${original || 'none'}), not .${extensionOf(filename) || 'none'}.`,
-      'Content-Disposition',
-    );
+    throw errors.FileExtensionMismatch({ expected: original, got: extensionOf(filename) });
   }
 }
 
@@ -238,20 +224,14 @@ export async function runTargetUpdate(deps: AppDeps, payload: UpdateTargetPayloa
   const db = deps.database.db;
   const job = await db.selectFrom('jobs').selectAll().where('id', '=', payload.jobId).executeTakeFirst();
   if (!job) {
-    await completeAsyncRequest(deps, db, payload.asyncRequestId, {
-      errorCode: 'JobDeleted',
-      errorDesc: 'The job was deleted before its translated file was read.',
-    });
+    await completeAsyncRequest(deps, db, payload.asyncRequestId, asyncFailure('JobDeleted', {}));
   } else {
     try {
       await applyTargetFile(deps, payload, job);
       await completeAsyncRequest(deps, db, payload.asyncRequestId);
     } catch (error) {
       if (!(error instanceof FormatError)) throw error;
-      await completeAsyncRequest(deps, db, payload.asyncRequestId, {
-        errorCode: 'UpdateTargetFailed',
-        errorDesc: `The translated file could not be read: ${error.message}`,
-      });
+      await completeAsyncRequest(deps, db, payload.asyncRequestId, asyncFailure('UpdateTargetFailed', { reason: error.message }));
     }
   }
   // The uploaded file was only needed for this: it goes unless something else holds the same bytes.

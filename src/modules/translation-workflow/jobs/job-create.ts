@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import { newUid } from '../../../db/ids.js';
 import type { DB } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { sanitizeDirectory } from '../../../http/uploads.js';
 import { enqueue } from '../../../queue/queue.js';
 import type { StoredBlob } from '../../../storage/blob-store.js';
@@ -70,14 +70,7 @@ function refuseLaterCapabilities(request: JobCreateRequest): void {
   ];
   const used = later.filter(([, set]) => set).map(([field]) => field);
   if (used.length) {
-    throw new ApiError(
-      'invalid',
-      'NotSupportedYet',
-      `${used.join(', ')}: not available in this installation yet; leave ${used.length > 1 ? 'them' : 'it'} out.`,
-      {
-        details: used.map((field) => ({ field, message: 'not supported yet' })),
-      },
-    );
+    throw errors.NotSupportedYet({ fields: used });
   }
 }
 
@@ -87,10 +80,16 @@ function checkCallbackUrl(url: string | null | undefined): string | null {
   try {
     parsed = new URL(url);
   } catch {
-    throw invalid('callbackUrl is not a URL.', [{ field: 'callbackUrl', message: 'must be an http(s) URL' }]);
+    throw errors.InvalidArguments({
+      reason: 'callbackUrl is not a URL.',
+      details: [{ field: 'callbackUrl', message: 'must be an http(s) URL' }],
+    });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw invalid('callbackUrl must be http or https.', [{ field: 'callbackUrl', message: 'must be an http(s) URL' }]);
+    throw errors.InvalidArguments({
+      reason: 'callbackUrl must be http or https.',
+      details: [{ field: 'callbackUrl', message: 'must be an http(s) URL' }],
+    });
   return url;
 }
 
@@ -100,9 +99,7 @@ async function targetLanguages(db: Kysely<DB>, project: ProjectRow, requested: r
   const projectLangs = new Set(await projectTargetLanguages(db, project.id));
   const foreign = langs.filter((lang) => !projectLangs.has(lang));
   if (foreign.length) {
-    throw new ApiError('invalid', 'InvalidTargetLanguage', `Not a target language of the project: ${foreign.join(', ')}.`, {
-      details: foreign.map((lang) => ({ field: 'targetLangs', message: `"${lang}" is not a target language of the project` })),
-    });
+    throw errors.InvalidTargetLanguage({ langs: foreign });
   }
   return langs;
 }
@@ -121,9 +118,10 @@ async function providersByLanguage(
   for (const [i, assignment] of (assignments ?? []).entries()) {
     const [lang] = assertLanguages(`${field}[${i}].targetLang`, [assignment.targetLang]);
     if (!langs.includes(lang!)) {
-      throw invalid(`${field}[${i}].targetLang "${assignment.targetLang}" is not one of targetLangs.`, [
-        { field: `${field}[${i}].targetLang`, message: 'must be one of targetLangs' },
-      ]);
+      throw errors.InvalidArguments({
+        reason: `${field}[${i}].targetLang "${assignment.targetLang}" is not one of targetLangs.`,
+        details: [{ field: `${field}[${i}].targetLang`, message: 'must be one of targetLangs' }],
+      });
     }
     const providers = await resolveProviders(db, organizationId, `${field}[${i}].providers`, assignment.providers);
     result.set(lang!, [...(result.get(lang!) ?? []), ...providers]);
@@ -153,9 +151,10 @@ export async function planJobs(db: Kysely<DB>, project: ProjectRow, request: Job
 
   if (steps.length === 0) {
     if (settings.length)
-      throw invalid('The project has no workflow steps: use assignments and due, not workflowSettings.', [
-        { field: 'workflowSettings', message: 'the project has no workflow' },
-      ]);
+      throw errors.InvalidArguments({
+        reason: 'The project has no workflow steps: use assignments and due, not workflowSettings.',
+        details: [{ field: 'workflowSettings', message: 'the project has no workflow' }],
+      });
     const providers = await providersByLanguage(db, organizationId, 'assignments', request.assignments, langs);
     for (const targetLang of langs)
       jobs.push({
@@ -170,19 +169,24 @@ export async function planJobs(db: Kysely<DB>, project: ProjectRow, request: Job
   }
 
   if (request.assignments?.length)
-    throw invalid('The project has workflow steps: give providers per step in workflowSettings.', [
-      { field: 'assignments', message: 'the project has a workflow' },
-    ]);
+    throw errors.InvalidArguments({
+      reason: 'The project has workflow steps: give providers per step in workflowSettings.',
+      details: [{ field: 'assignments', message: 'the project has a workflow' }],
+    });
   const stepIds = new Set(steps.map((s) => s.id));
   const perStep = new Map<string, { due: string | null; notify: string | null; providers: Map<string, ResolvedProvider[]> }>();
   for (const [i, setting] of settings.entries()) {
     const id = String(setting.id);
     if (!stepIds.has(id))
-      throw invalid(`workflowSettings[${i}].id ${id} is not a workflow step of this project.`, [
-        { field: `workflowSettings[${i}].id`, message: 'unknown project workflow step' },
-      ]);
+      throw errors.InvalidArguments({
+        reason: `workflowSettings[${i}].id ${id} is not a workflow step of this project.`,
+        details: [{ field: `workflowSettings[${i}].id`, message: 'unknown project workflow step' }],
+      });
     if (perStep.has(id))
-      throw invalid(`workflowSettings names step ${id} twice.`, [{ field: `workflowSettings[${i}].id`, message: 'repeated' }]);
+      throw errors.InvalidArguments({
+        reason: `workflowSettings names step ${id} twice.`,
+        details: [{ field: `workflowSettings[${i}].id`, message: 'repeated' }],
+      });
     perStep.set(id, {
       due: isoOrNull(setting.due),
       notify: await resolveNotifyProvider(db, organizationId, `workflowSettings[${i}].notifyProvider`, setting.notifyProvider),
@@ -215,11 +219,7 @@ export async function assertJobCapacity(deps: AppDeps, db: Kysely<DB>, projectId
   const existing = Number(row.n);
   const limit = deps.config.projectJobLimit;
   if (existing + adding > limit) {
-    throw new ApiError(
-      'invalid',
-      'JobLimitExceeded',
-      `The project has ${existing} jobs; ${adding} more would pass the limit of ${limit} jobs per project.`,
-    );
+    throw errors.JobLimitExceeded({ existing, adding, limit });
   }
 }
 

@@ -5,7 +5,7 @@ import { statusMoveRefusal } from '../../../domain/jobs/job-status.js';
 import type { JobActor, JobStatus } from '../../../domain/jobs/job-status.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { releaseStoredFiles } from '../../../storage/stored-files.js';
 import { deleteJobs } from './jobs.repository.js';
 import { eventUser } from '../kernel/index.js';
@@ -128,15 +128,9 @@ export async function setJobStatus(deps: AppDeps, caller: Caller, access: JobAcc
   const refusal = statusMoveRefusal(actorOf(access), access.job.status as JobStatus, requested, {
     mayRejectJobs: caller.settings?.rights['mayRejectJobs'] ?? false,
   });
-  if (refusal === 'REJECT_RIGHT_MISSING')
-    throw new ApiError('forbidden', 'AccessDenied', 'Rejecting jobs needs the "may reject jobs" right.');
-  if (refusal === 'UNCHANGED') throw new ApiError('invalid', 'JobStatusUnchanged', `The job already has the status ${requested}.`);
-  if (refusal !== null)
-    throw new ApiError(
-      'invalid',
-      'JobStatusChangeNotAllowed',
-      `A job's provider cannot move it from ${access.job.status} to ${requested}.`,
-    );
+  if (refusal === 'REJECT_RIGHT_MISSING') throw errors.AccessDenied({ reason: 'Rejecting jobs needs the "may reject jobs" right.' });
+  if (refusal === 'UNCHANGED') throw errors.JobStatusUnchanged({ status: requested });
+  if (refusal !== null) throw errors.JobStatusChangeNotAllowed({ from: access.job.status, to: requested });
   const now = deps.clock().toISOString();
   await deps.database.db.transaction().execute(async (trx) => {
     await trx

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { AppDeps, AppTaskHandler } from '../../../deps.js';
+import { asyncFailure } from '../../../errors/index.js';
 import type { DB } from '../../../db/schema.js';
 import { filterFor, FORMAT_SNIFF_BYTES, FormatError } from '../../../formats/index.js';
 import { filterOptionsFromImportSettings } from '../../../formats/import-settings.js';
@@ -157,9 +158,10 @@ export async function importJobSource(
     .where('jobSources.id', '=', jobSourceId)
     .executeTakeFirst();
   // The jobs were deleted meanwhile: nothing to import.
-  if (!source) return { errorCode: 'JobDeleted', errorDesc: 'The jobs of this file were deleted before the import finished.' };
+  if (!source) return asyncFailure('JobDeleted', { during: 'import' });
   if (source.importStatus === 'OK') return null;
-  if (source.importStatus === 'ERROR') return { errorCode: 'ImportFailed', errorDesc: source.importError ?? 'The import failed.' };
+  if (source.importStatus === 'ERROR')
+    return asyncFailure('ImportFailed', { filename: source.filename, reason: source.importError ?? 'the file could not be imported' });
 
   // A previous attempt may have written part of the segments.
   await db.deleteFrom('sourceSegments').where('jobSourceId', '=', jobSourceId).execute();
@@ -186,7 +188,7 @@ export async function importJobSource(
   } catch (error) {
     if (!(error instanceof FormatError)) throw error;
     await recordImportError(deps, jobSourceId, error.message);
-    return { errorCode: 'ImportFailed', errorDesc: `${source.filename}: ${error.message}` };
+    return asyncFailure('ImportFailed', { filename: source.filename, reason: error.message });
   }
 }
 

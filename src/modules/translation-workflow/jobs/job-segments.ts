@@ -3,7 +3,7 @@ import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import { countCharacters } from '../../../domain/counting/word-count.js';
 import type { InlineTag } from '../../../formats/types.js';
-import { invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toUserReference } from '../../identity/users/index.js';
 import type { JobRow } from '../kernel/index.js';
 import type { JobSourceRow } from '../kernel/index.js';
@@ -38,11 +38,15 @@ const epoch = (iso: string) => new Date(iso).getTime();
 /** listSegments: segments `beginIndex`..`endIndex` (inclusive, indexes of the job's file), in order. */
 export async function listJobSegments(db: Kysely<DB>, job: JobRow, source: JobSourceRow, beginIndex: number, endIndex: number) {
   if (endIndex < beginIndex)
-    throw invalid('endIndex must not be smaller than beginIndex.', [{ field: 'endIndex', message: 'must be >= beginIndex' }]);
+    throw errors.InvalidArguments({
+      reason: 'endIndex must not be smaller than beginIndex.',
+      details: [{ field: 'endIndex', message: 'must be >= beginIndex' }],
+    });
   if (endIndex - beginIndex + 1 > MAX_SEGMENTS_PER_REQUEST) {
-    throw invalid(`At most ${MAX_SEGMENTS_PER_REQUEST} segments per request.`, [
-      { field: 'endIndex', message: `at most ${MAX_SEGMENTS_PER_REQUEST} segments from beginIndex` },
-    ]);
+    throw errors.InvalidArguments({
+      reason: `At most ${MAX_SEGMENTS_PER_REQUEST} segments per request.`,
+      details: [{ field: 'endIndex', message: `at most ${MAX_SEGMENTS_PER_REQUEST} segments from beginIndex` }],
+    });
   }
   if (source.importStatus !== 'OK') return [];
   const range = jobRange(job, source);

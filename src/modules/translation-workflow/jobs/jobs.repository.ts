@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { JobStatus } from '../../../domain/jobs/job-status.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { pageWindow } from '../../../http/paging.js';
 import type { PageRequest } from '../../../http/paging.js';
 import { visibleJobsInProject } from '../kernel/index.js';
@@ -91,9 +91,7 @@ export async function jobsByUids(db: Kysely<DB>, caller: Caller, access: Project
   const byUid = new Map(rows.map((r) => [r.uid, r]));
   const missing = wanted.filter((uid) => !byUid.has(uid));
   if (missing.length) {
-    throw new ApiError('not_found', 'ResourceNotFound', `Job not found in this project: ${missing.join(', ')}.`, {
-      details: missing.map((uid) => ({ field: 'jobs', message: `unknown job "${uid}"` })),
-    });
+    throw errors.ResourceNotFound({ what: 'Job', uids: missing, field: 'jobs' });
   }
   return wanted.map((uid) => byUid.get(uid)!);
 }
@@ -191,7 +189,7 @@ export async function jobStatusChanges(db: Kysely<DB>, job: JobRow) {
 
 /** The project workflow step the job belongs to (spec `ProjectWorkflowStepDto`); 404 when the project has no workflow. */
 export async function jobWorkflowStep(db: Kysely<DB>, job: JobRow) {
-  if (job.projectWorkflowStepId === null) throw notFound('Workflow step of the job (its project has no workflow)');
+  if (job.projectWorkflowStepId === null) throw errors.ResourceNotFound({ what: 'Workflow step of the job (its project has no workflow)' });
   const step = await db
     .selectFrom('projectWorkflowSteps')
     .innerJoin('workflowSteps', 'workflowSteps.id', 'projectWorkflowSteps.workflowStepId')

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import { AUTHENTICATED, callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { memsourceHeader, octetStreamBody, parseJsonDocument, sanitizeFilename, uploadFilename } from '../../../http/uploads.js';
 import { putUpload } from '../../../storage/stored-files.js';
@@ -90,14 +90,19 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         if (part.fieldname !== 'json') continue;
-        if (plan) throw invalid('Send the json part before the file parts.', [{ field: 'json', message: 'must precede the files' }]);
+        if (plan)
+          throw errors.InvalidArguments({
+            reason: 'Send the json part before the file parts.',
+            details: [{ field: 'json', message: 'must precede the files' }],
+          });
         json = String(part.value);
         continue;
       }
       if (part.fieldname !== 'file')
-        throw invalid(`Unexpected file part "${part.fieldname}"; send files as "file".`, [
-          { field: part.fieldname, message: 'unexpected part' },
-        ]);
+        throw errors.InvalidArguments({
+          reason: `Unexpected file part "${part.fieldname}"; send files as "file".`,
+          details: [{ field: part.fieldname, message: 'unexpected part' }],
+        });
       plan ??= await planJobs(
         db,
         access.project,
@@ -108,7 +113,10 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       uploads.push({ blob: await putUpload(deps, part.file), filename, contentType: part.mimetype || null });
     }
     if (!plan || uploads.length === 0)
-      throw invalid('Send at least one file part named "file".', [{ field: 'file', message: 'is required' }]);
+      throw errors.InvalidArguments({
+        reason: 'Send at least one file part named "file".',
+        details: [{ field: 'file', message: 'is required' }],
+      });
     return { plan, uploads };
   }
 

@@ -53,6 +53,9 @@ export { jobEventSummaries } from './job-events.js';
 export {
   currentProviders,
   findProvider,
+  hasProviderKey,
+  providerKeyMissing,
+  providerNotFound,
   providerSetKey,
   replaceJobProviders,
   resolveNotifyProvider,

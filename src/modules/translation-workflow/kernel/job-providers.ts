@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import type { NotifyProviderInput, ProviderInput } from './jobs.schemas.js';
 
 /**
@@ -13,15 +13,25 @@ export type ResolvedProvider = { userId: string; vendorId: null } | { userId: nu
 
 export const PROVIDER_ROLES = ['LINGUIST', 'PROJECT_MANAGER', 'ADMIN'] as const;
 
-const providerNotFound = (field: string, input: ProviderInput) =>
-  new ApiError(
-    'invalid',
-    'ReferenceNotFound',
-    `No ${input.type === 'USER' ? 'user who can take jobs' : 'vendor'} with ${input.uid ? `uid ${input.uid}` : `id ${String(input.id)}`} exists in this organization.`,
-    {
-      details: [{ field, message: 'unknown provider' }],
-    },
-  );
+/** 400 for a provider that names nobody findProvider accepts (`input` names it by uid, or else by id). */
+export const providerNotFound = (field: string, input: ProviderKey) =>
+  errors.ReferenceNotFound({
+    what: input.type === 'USER' ? 'user who can take jobs' : 'vendor',
+    key: input.uid ? input.uid : String(input.id),
+    keyName: input.uid ? 'uid' : 'id',
+    field,
+  });
+
+/** 400 for a provider named by neither its id nor its uid. */
+export const providerKeyMissing = (field: string) =>
+  errors.InvalidArguments({
+    reason: `${field}: a provider needs its numeric id or its uid.`,
+    details: [{ field, message: 'needs id or uid' }],
+  });
+
+/** Whether `input` names a provider by id or uid at all. */
+export const hasProviderKey = (input: ProviderKey): boolean =>
+  Boolean(input.uid) || (input.id !== undefined && input.id !== null && String(input.id) !== '');
 
 /** A provider as bodies name it; `id` may carry the numeric id or (as some clients send) the uid. */
 export interface ProviderKey {
@@ -61,11 +71,7 @@ export async function findProvider(db: Kysely<DB>, organizationId: string, input
 }
 
 async function resolveOne(db: Kysely<DB>, organizationId: string, field: string, input: ProviderInput): Promise<ResolvedProvider> {
-  if (!input.uid && (input.id === undefined || input.id === null || String(input.id) === '')) {
-    throw new ApiError('invalid', 'InvalidArguments', `${field}: a provider needs its numeric id or its uid.`, {
-      details: [{ field, message: 'needs id or uid' }],
-    });
-  }
+  if (!hasProviderKey(input)) throw providerKeyMissing(field);
   const provider = await findProvider(db, organizationId, input);
   if (!provider) throw providerNotFound(field, input);
   return provider;
@@ -108,9 +114,7 @@ export async function resolveNotifyProvider(
         .executeTakeFirst()
     : undefined;
   if (!template) {
-    throw new ApiError('invalid', 'ReferenceNotFound', `No e-mail template with id ${id} exists in this organization.`, {
-      details: [{ field: `${field}.organizationEmailTemplate`, message: 'unknown e-mail template' }],
-    });
+    throw errors.ReferenceNotFound({ what: 'e-mail template', key: id, keyName: 'id', field: `${field}.organizationEmailTemplate` });
   }
   const interval = input.notificationIntervalInMinutes;
   return JSON.stringify({

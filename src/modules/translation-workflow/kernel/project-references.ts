@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { bool } from '../../../db/database.js';
 import type { DB, Id } from '../../../db/schema.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 
 /**
  * References a project body gives as the spec's `IdReference` (`{id}`): client, business unit,
@@ -33,9 +33,7 @@ const LABEL: Record<ProjectReferenceKind | 'owner' | 'vendor', string> = {
 };
 
 export const projectReferenceNotFound = (field: string, what: string, key: string) =>
-  new ApiError('invalid', 'ReferenceNotFound', `No ${what} with id ${key} exists in this organization.`, {
-    details: [{ field, message: `unknown id "${key}"` }],
-  });
+  errors.ReferenceNotFound({ what, key, keyName: 'id', field });
 
 const isNumericId = (value: string) => /^\d{1,18}$/.test(value);
 
@@ -129,7 +127,8 @@ export async function resolveOwner(db: Kysely<DB>, organizationId: string, field
   const user = rows.find((r) => matches(r, ref.id));
   if (!user) throw projectReferenceNotFound(field, LABEL.owner, ref.id);
   if ((user.role !== 'ADMIN' && user.role !== 'PROJECT_MANAGER') || bool(user.isBot)) {
-    throw new ApiError('invalid', 'InvalidArguments', 'The project owner must be an ADMIN or a PROJECT_MANAGER (not a bot).', {
+    throw errors.InvalidArguments({
+      reason: 'The project owner must be an ADMIN or a PROJECT_MANAGER (not a bot).',
       details: [{ field, message: 'not an ADMIN or PROJECT_MANAGER' }],
     });
   }

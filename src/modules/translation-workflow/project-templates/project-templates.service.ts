@@ -5,7 +5,7 @@ import { newUid } from '../../../db/ids.js';
 import type { DB } from '../../../db/schema.js';
 import type { ProjectTemplatesTable } from '../../../db/tables/setup-records.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { releaseStoredFiles } from '../../../storage/stored-files.js';
 import { assertLanguage, assertLanguages } from '../../../domain/languages/language-validation.js';
 import { requireProject } from '../kernel/index.js';
@@ -26,16 +26,14 @@ import type { TemplateSettings, TemplateSettingsKey } from './template-settings.
 /** Template use cases: create from a project, edit (PUT v1 partial, PUT v2 whole), delete (docs/project-templates.md). */
 
 function assertNotBlank(value: string, field: string): string {
-  if (value.trim() === '') throw invalid(`${field} must not be blank.`, [{ field, message: 'must not be blank' }]);
+  if (value.trim() === '')
+    throw errors.InvalidArguments({ reason: `${field} must not be blank.`, details: [{ field, message: 'must not be blank' }] });
   return value;
 }
 
 /** Import settings records and LQA profiles are later capabilities: naming one is a reference to nothing. */
 function assertNoLaterReference(ref: { uid: string } | null | undefined, field: string, what: string): void {
-  if (ref)
-    throw new ApiError('invalid', 'ReferenceNotFound', `No ${what} with uid ${ref.uid} exists in this organization.`, {
-      details: [{ field, message: `unknown uid "${ref.uid}"` }],
-    });
+  if (ref) throw errors.ReferenceNotFound({ what, key: ref.uid, field });
 }
 
 // ---- create
@@ -164,7 +162,11 @@ async function resolveProvider(
   field: string,
 ): Promise<{ userId: string | null; vendorId: string | null }> {
   const key = provider.id ?? provider.uid;
-  if (!key) throw invalid(`${field}: a provider needs an id or a uid.`, [{ field, message: 'id or uid required' }]);
+  if (!key)
+    throw errors.InvalidArguments({
+      reason: `${field}: a provider needs an id or a uid.`,
+      details: [{ field, message: 'id or uid required' }],
+    });
   const found = await findProvider(trx, organizationId, provider);
   if (!found) throw projectReferenceNotFound(field, provider.type === 'USER' ? 'user who can take jobs' : 'vendor', key);
   return found;
@@ -183,9 +185,10 @@ async function assignmentsFrom(
   for (const [i, entry] of lists.entries()) {
     const targetLang = entry.targetLang ? assertLanguage(`${path}[${i}].targetLang`, entry.targetLang) : null;
     if (targetLang !== null && !targetLangs.includes(targetLang)) {
-      throw invalid(`${path}[${i}].targetLang: ${targetLang} is not a target language of the template.`, [
-        { field: `${path}[${i}].targetLang`, message: 'not a target language of the template' },
-      ]);
+      throw errors.InvalidArguments({
+        reason: `${path}[${i}].targetLang: ${targetLang} is not a target language of the template.`,
+        details: [{ field: `${path}[${i}].targetLang`, message: 'not a target language of the template' }],
+      });
     }
     for (const [j, provider] of entry.providers.entries()) {
       const resolved = await resolveProvider(trx, organizationId, provider, `${path}[${i}].providers[${j}]`);
@@ -207,7 +210,10 @@ async function workflowFrom(trx: Kysely<DB>, caller: Caller, body: EditTemplateB
     settings.map((s) => s.workflowStep),
   );
   if (stepIds.length !== settings.length)
-    throw invalid('workFlowSettings names a workflow step twice.', [{ field: 'workFlowSettings', message: 'duplicate workflow step' }]);
+    throw errors.InvalidArguments({
+      reason: 'workFlowSettings names a workflow step twice.',
+      details: [{ field: 'workFlowSettings', message: 'duplicate workflow step' }],
+    });
   const steps: TemplateStepInput[] = [];
   const assignments: TemplateAssignmentInput[] = [];
   for (const [index, stepId] of stepIds.entries()) {
@@ -223,9 +229,10 @@ async function workflowFrom(trx: Kysely<DB>, caller: Caller, body: EditTemplateB
     );
   }
   if (body.assignedTo?.length && steps.length) {
-    throw invalid('assignedTo is for templates without workflow steps; give the providers in workFlowSettings.', [
-      { field: 'assignedTo', message: 'template has workflow steps' },
-    ]);
+    throw errors.InvalidArguments({
+      reason: 'assignedTo is for templates without workflow steps; give the providers in workFlowSettings.',
+      details: [{ field: 'assignedTo', message: 'template has workflow steps' }],
+    });
   }
   assignments.push(...(await assignmentsFrom(trx, caller.organizationId, body.assignedTo ?? [], null, targetLangs, 'assignedTo')));
   return { steps, assignments };
@@ -241,9 +248,10 @@ async function replaceStepLessProviders(
 ): Promise<void> {
   const steps = await trx.selectFrom('templateWorkflowSteps').select('id').where('templateId', '=', template.id).execute();
   if (steps.length && lists.length) {
-    throw invalid('assignedTo is for templates without workflow steps; give the providers in workFlowSettings.', [
-      { field: 'assignedTo', message: 'template has workflow steps' },
-    ]);
+    throw errors.InvalidArguments({
+      reason: 'assignedTo is for templates without workflow steps; give the providers in workFlowSettings.',
+      details: [{ field: 'assignedTo', message: 'template has workflow steps' }],
+    });
   }
   const assignments = await assignmentsFrom(trx, caller.organizationId, lists, null, targetLangs, 'assignedTo');
   await trx.deleteFrom('templateAssignments').where('templateId', '=', template.id).where('templateWorkflowStepId', 'is', null).execute();
@@ -293,7 +301,10 @@ function languagesFrom(
   const targetLangs =
     body.targetLangs !== undefined ? assertLanguages('targetLangs', body.targetLangs) : keep ? templateTargetLangs(existing) : [];
   if (sourceLang !== null && targetLangs.includes(sourceLang))
-    throw invalid('targetLangs must not contain the source language.', [{ field: 'targetLangs', message: 'contains the source language' }]);
+    throw errors.InvalidArguments({
+      reason: 'targetLangs must not contain the source language.',
+      details: [{ field: 'targetLangs', message: 'contains the source language' }],
+    });
   return { sourceLang, targetLangs };
 }
 

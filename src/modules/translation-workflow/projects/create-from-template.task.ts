@@ -4,7 +4,7 @@ import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import { parseRoleSettings } from '../../../domain/users/role-settings.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { ApiError, errors } from '../../../errors/index.js';
 import { enqueue } from '../../../queue/queue.js';
 import { completeAsyncRequest, createAsyncRequest } from '../../integration/async-requests/index.js';
 import { createProjectFromTemplate, projectLanguages } from './template-projects.js';
@@ -99,7 +99,7 @@ export const createFromTemplateTask: AppTaskHandler<typeof CREATE_FROM_TEMPLATE_
         const request = await trx.selectFrom('asyncRequests').select('finishedAt').where('id', '=', asyncRequestId).executeTakeFirst();
         if (!request || request.finishedAt !== null) return;
         const caller = await callerFor(trx, payload.userId);
-        if (!caller) throw new ApiError('forbidden', 'AccessDenied', 'The user who asked for the project can no longer create projects.');
+        if (!caller) throw errors.AccessDenied({ reason: 'The user who asked for the project can no longer create projects.' });
         const template = await requireUsableTemplate(trx, caller, payload.templateUid);
         const project = await createProjectFromTemplate(deps, trx, caller, template, payload.body);
         await trx

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf } from '../../../http/access.js';
-import { ApiError } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { projectReferenceNotFound } from '../kernel/index.js';
 import { ACCESS_SETTINGS_DEFAULTS, accessSettingsOf, fileNamingSettingsOf, importSettingsOf, parseSettings } from '../kernel/index.js';
 import { FileImportSettingsCreateDto, FileImportSettingsDto } from '../kernel/index.js';
@@ -225,9 +225,7 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
         const body = request.body as Record<string, unknown>;
         for (const field of ['segmentationRuleId', 'targetSegmentationRuleId']) {
           if (body[field] !== undefined && body[field] !== null)
-            throw new ApiError('invalid', 'ReferenceNotFound', `No segmentation rule with id ${String(body[field])} exists.`, {
-              details: [{ field, message: 'not found' }],
-            });
+            throw errors.ReferenceNotFound({ what: 'segmentation rule', key: String(body[field]), keyName: 'id', field });
         }
         return importSettingsOf(await replaceProjectSetting(deps, callerOf(request), projectAccessOf(request), 'importSettings', body));
       },

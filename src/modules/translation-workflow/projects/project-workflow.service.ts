@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import type { Caller } from '../../../http/access.js';
-import { invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import type { ProjectAccess, ProjectRow } from '../kernel/index.js';
 import {
   emitProjectEvents,
@@ -47,9 +47,10 @@ export async function addWorkflowSteps(deps: AppDeps, caller: Caller, access: Pr
     const existing = await workflowStepIdsOf(trx, project.id);
     const taken = stepIds.find((id) => existing.includes(id));
     if (taken)
-      throw invalid('The project already has this workflow step.', [
-        { field: 'workflowSteps', message: `workflow step ${taken} is already in the project` },
-      ]);
+      throw errors.InvalidArguments({
+        reason: 'The project already has this workflow step.',
+        details: [{ field: 'workflowSteps', message: `workflow step ${taken} is already in the project` }],
+      });
     await appendWorkflowSteps(trx, project.id, stepIds);
   });
 }

@@ -5,7 +5,7 @@ import type { DB } from '../../../db/schema.js';
 import type { ProjectStatus, ProjectsTable } from '../../../db/tables/projects.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, forbidden, invalid, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { releaseStoredFiles } from '../../../storage/stored-files.js';
 import { jobFileHashes } from '../jobs/index.js';
 import { assertLanguage, assertLanguages } from '../../../domain/languages/language-validation.js';
@@ -38,25 +38,31 @@ export function assertStatusAllowed(access: ProjectAccess, status: ProjectStatus
   const may = access.permissions;
   if (VENDOR_STATUSES.includes(status)) {
     if (may.has('setVendorStatus')) return;
-    if (!may.has('edit')) throw forbidden('You may see this project but not change it.');
-    throw invalid(`${status} is set by the vendor the project is shared with.`, [{ field: 'status', message: 'set by the vendor' }]);
+    if (!may.has('edit')) throw errors.AccessDenied({ reason: 'You may see this project but not change it.' });
+    throw errors.InvalidArguments({
+      reason: `${status} is set by the vendor the project is shared with.`,
+      details: [{ field: 'status', message: 'set by the vendor' }],
+    });
   }
   if (may.has('edit')) return;
-  if (may.has('setVendorStatus')) throw forbidden(`A vendor sets only the statuses ${VENDOR_STATUSES.join(', ')}.`);
-  throw forbidden('You may see this project but not change it.');
+  if (may.has('setVendorStatus')) throw errors.AccessDenied({ reason: `A vendor sets only the statuses ${VENDOR_STATUSES.join(', ')}.` });
+  throw errors.AccessDenied({ reason: 'You may see this project but not change it.' });
 }
 
 function assertName(name: string, field = 'name'): string {
-  if (name.trim() === '') throw invalid(`${field} must not be blank.`, [{ field, message: 'must not be blank' }]);
+  if (name.trim() === '')
+    throw errors.InvalidArguments({ reason: `${field} must not be blank.`, details: [{ field, message: 'must not be blank' }] });
   return name;
 }
 
 /** LQA is a later capability: no LQA profile exists, so naming one is a reference to nothing. */
 function assertNoLqaProfiles(profiles: readonly { lqaProfile?: { uid: string } | undefined }[] | undefined): void {
-  const first = profiles?.[0];
-  if (first)
-    throw new ApiError('invalid', 'ReferenceNotFound', 'LQA profiles do not exist in this organization yet.', {
-      details: [{ field: 'lqaProfiles', message: `unknown LQA profile "${first.lqaProfile?.uid ?? ''}"` }],
+  const index = profiles?.findIndex((p) => p.lqaProfile) ?? -1;
+  if (index >= 0)
+    throw errors.ReferenceNotFound({
+      what: 'LQA profile',
+      key: profiles![index]!.lqaProfile!.uid,
+      field: `lqaProfiles[${index}].lqaProfile`,
     });
 }
 
@@ -137,11 +143,16 @@ export async function createProjectV3(deps: AppDeps, caller: Caller, body: Creat
 /** Target languages: supported codes, at least one, none equal to the source language. */
 export function assertTargetLangs(sourceLang: string, codes: readonly string[], field = 'targetLangs'): string[] {
   const targets = assertLanguages(field, codes);
-  if (targets.length === 0) throw invalid(`${field} must name at least one language.`, [{ field, message: 'must not be empty' }]);
+  if (targets.length === 0)
+    throw errors.InvalidArguments({
+      reason: `${field} must name at least one language.`,
+      details: [{ field, message: 'must not be empty' }],
+    });
   if (targets.includes(sourceLang))
-    throw invalid(`${field} must not contain the source language ${sourceLang}.`, [
-      { field, message: `contains the source language "${sourceLang}"` },
-    ]);
+    throw errors.InvalidArguments({
+      reason: `${field} must not contain the source language ${sourceLang}.`,
+      details: [{ field, message: `contains the source language "${sourceLang}"` }],
+    });
   return targets;
 }
 
@@ -186,11 +197,20 @@ export function editProject(deps: AppDeps, caller: Caller, access: ProjectAccess
 
 /** PATCH v1 of a project the caller may edit: fields left out keep their values; null clears. */
 export function patchProject(deps: AppDeps, caller: Caller, access: ProjectAccess, body: PatchProjectBody): Promise<ProjectRow> {
-  if (body.machineTranslateSettings || body.machineTranslateSettingsPerLangs?.length) {
-    throw new ApiError('invalid', 'ReferenceNotFound', 'Machine translation settings do not exist in this organization yet.', {
-      details: [{ field: 'machineTranslateSettings', message: 'not found' }],
+  // Machine translation is a later capability: no settings exist, so naming some is a reference to nothing.
+  const perLang = body.machineTranslateSettingsPerLangs?.findIndex((p) => p.machineTranslateSettings) ?? -1;
+  if (body.machineTranslateSettings)
+    throw errors.ReferenceNotFound({
+      what: 'machine translation settings',
+      key: body.machineTranslateSettings.uid,
+      field: 'machineTranslateSettings',
     });
-  }
+  if (perLang >= 0)
+    throw errors.ReferenceNotFound({
+      what: 'machine translation settings',
+      key: body.machineTranslateSettingsPerLangs![perLang]!.machineTranslateSettings!.uid,
+      field: `machineTranslateSettingsPerLangs[${perLang}].machineTranslateSettings`,
+    });
   return applyEdit(deps, caller, access, body, false);
 }
 
@@ -291,7 +311,7 @@ export async function setProjectStatus(deps: AppDeps, caller: Caller, access: Pr
 export async function deleteProject(deps: AppDeps, caller: Caller, access: ProjectAccess, purge: boolean): Promise<void> {
   const db = deps.database.db;
   const project = access.project;
-  if (!purge && project.deletedAt !== null) throw notFound('Project');
+  if (!purge && project.deletedAt !== null) throw errors.ResourceNotFound({ what: 'Project' });
   const projectId = project.id;
   const sha256s = await db.transaction().execute(async (trx) => {
     if (project.deletedAt === null) await emitProjectEvents(deps, trx, caller, projectId, ['PROJECT_DELETED']);

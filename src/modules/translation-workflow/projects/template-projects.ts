@@ -8,7 +8,7 @@ import { templateTargetLangs } from '../kernel/index.js';
 import type { TemplateRow } from '../kernel/index.js';
 import type { WebhookEvent } from '../../../domain/webhooks/events.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { assertLanguage } from '../../../domain/languages/language-validation.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
 import type { JobRow, ProjectRow } from '../kernel/index.js';
@@ -53,7 +53,10 @@ export const CreateFromTemplateAsyncBody = Type.Object({
 export function projectLanguages(template: TemplateRow, body: CreateFromTemplateBody): { sourceLang: string; targetLangs: string[] } {
   const source = body.sourceLang ?? template.sourceLang;
   if (!source)
-    throw invalid('sourceLang is required: the template has no source language.', [{ field: 'sourceLang', message: 'required' }]);
+    throw errors.InvalidArguments({
+      reason: 'sourceLang is required: the template has no source language.',
+      details: [{ field: 'sourceLang', message: 'required' }],
+    });
   const sourceLang = assertLanguage('sourceLang', source);
   return { sourceLang, targetLangs: assertTargetLangs(sourceLang, body.targetLangs ?? templateTargetLangs(template)) };
 }
@@ -98,7 +101,8 @@ export async function createProjectFromTemplate(
   template: TemplateRow,
   body: CreateFromTemplateBody,
 ): Promise<ProjectRow> {
-  if (body.name.trim() === '') throw invalid('name must not be blank.', [{ field: 'name', message: 'must not be blank' }]);
+  if (body.name.trim() === '')
+    throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
   const { sourceLang, targetLangs } = projectLanguages(template, body);
   const fields: Record<string, string | null> = {};
   for (const [field, column] of Object.entries(REFERENCE_FIELDS) as [
@@ -253,10 +257,7 @@ export async function assignProvidersFromTemplate(
   const db = deps.database.db;
   const jobs = await jobsOfProject(db, project.id, jobUids);
   const missing = jobUids?.find((uid) => !jobs.some((j) => j.uid === uid));
-  if (missing)
-    throw new ApiError('not_found', 'ResourceNotFound', `Job ${missing} is not a job of this project.`, {
-      details: [{ field: 'jobs', message: `unknown uid "${missing}"` }],
-    });
+  if (missing) throw errors.ResourceNotFound({ what: 'Job', uids: [missing], field: 'jobs' });
   await db.transaction().execute((trx) =>
     assignTemplateProviders(
       deps,

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
-import { ApiError, notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { octetStreamBody, uploadFilename } from '../../../http/uploads.js';
 import { putUpload } from '../../../storage/stored-files.js';
@@ -217,7 +217,7 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
       async (request, reply) => {
         const id = request.params.referenceFileId;
         const row = INTEGER_ID.test(id) ? await findReferenceById(db, ownerOf(projectAccessOf(request)), id) : undefined;
-        if (!row) throw notFound('Reference file');
+        if (!row) throw errors.ResourceNotFound({ what: 'Reference file' });
         return sendReferences(deps, reply, [row], row.filename);
       },
     );
@@ -247,9 +247,4 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
   };
 }
 
-const octetOrJsonRequired = () =>
-  new ApiError(
-    'unsupported_media_type',
-    'UnsupportedMediaType',
-    'Send a JSON body {"note": "…"} or the file as application/octet-stream named by Content-Disposition.',
-  );
+const octetOrJsonRequired = () => errors.UnsupportedMediaType({ expected: 'noteOrFile' });

@@ -1,5 +1,5 @@
 import type { Caller } from '../../../http/access.js';
-import { forbidden } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import type { ProjectAccess } from '../kernel/index.js';
 import type { ReferenceFileRow } from './reference-files.repository.js';
 
@@ -15,5 +15,7 @@ export function assertDeletable(caller: Caller, access: ProjectAccess, rows: rea
   if (access.ownOrganization) return;
   const others = rows.filter((r) => String(r.createdById) !== caller.userId);
   if (others.length)
-    throw forbidden(`Users of a vendor may delete only their own reference files; ${others.map((r) => r.id).join(', ')} are not yours.`);
+    throw errors.AccessDenied({
+      reason: `Users of a vendor may delete only their own reference files; ${others.map((r) => r.id).join(', ')} are not yours.`,
+    });
 }

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../deps.js';
 import type { DB, Id } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
-import { ApiError, invalid } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
+import type { ApiError } from '../../../errors/index.js';
 import { parseJsonDocument } from '../../../http/uploads.js';
 import { putUpload, recordStoredFile, releaseStoredFiles } from '../../../storage/stored-files.js';
 import { sendStoredFile, sendZip } from '../../../http/downloads.js';
@@ -31,9 +32,7 @@ export function noteOf(json: string | undefined): string | undefined {
 async function plannedReferences(deps: AppDeps, files: readonly UploadedFile[], note: string | undefined): Promise<UploadedFile[]> {
   if (files.length > 0) return [...files];
   if (note === undefined || note.trim() === '') {
-    throw new ApiError('invalid', 'FileOrNoteRequired', 'Send at least one file or a note.', {
-      details: [{ field: 'file', message: 'send a file part or a json part with a note' }],
-    });
+    throw errors.FileOrNoteRequired();
   }
   const blob = await putUpload(deps, Buffer.from(note, 'utf8'));
   return [{ filename: NOTE_FILENAME, contentType: 'text/plain', blob }];
@@ -110,10 +109,10 @@ export const distinct = (values: ReadonlyArray<string | number>): string[] => [.
 /** The 400 for selected references that are not the owner's (description, "Condition to status" 1). */
 export function notOwnedReferences(missing: readonly string[], owner: ReferenceOwner): ApiError {
   const where = owner.kind === 'project' ? 'project' : 'project template';
-  return invalid(
-    `Reference files ${missing.join(', ')} do not belong to this ${where}.`,
-    missing.map((value) => ({ field: 'referenceFiles', message: `${value} does not belong to this ${where}` })),
-  );
+  return errors.InvalidArguments({
+    reason: `Reference files ${missing.join(', ')} do not belong to this ${where}.`,
+    details: missing.map((value) => ({ field: 'referenceFiles', message: `${value} does not belong to this ${where}` })),
+  });
 }
 
 /** Spec `ReferenceFileReference` for each row; creators of any organization are shown (vendors' users included). */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Caller } from '../../../http/access.js';
-import { notFound } from '../../../errors/index.js';
+import { errors } from '../../../errors/index.js';
 import { requireJob } from '../kernel/index.js';
 import type { JobRow } from '../kernel/index.js';
 import { jobRange } from '../job-structure/index.js';
@@ -22,7 +22,7 @@ async function visibleJob(db: Kysely<DB>, caller: Caller, uid: string): Promise<
     .where('jobs.uid', '=', uid)
     .where('jobs.organizationId', '=', caller.organizationId)
     .executeTakeFirst();
-  if (!row) throw notFound('Job');
+  if (!row) throw errors.ResourceNotFound({ what: 'Job' });
   return (await requireJob(db, caller, row.projectUid, uid, 'view')).job;
 }
 

@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { compiledQuery } from '../../../../db/compiled-query.js';
 import type { DB } from '../../../../db/schema.js';
 import type { JobsTable } from '../../../../db/tables/projects.js';
-import { forbidden, notFound } from '../../../../errors/index.js';
+import { errors } from '../../../../errors/index.js';
 import type { Caller } from '../../../../http/access.js';
 import { findVisibleProject } from './project-access.js';
 import type { ProjectAccess, ProjectPermission } from './project-access.js';
@@ -90,13 +90,13 @@ async function loadJob(db: Kysely<DB>, caller: Caller, projectId: string, jobUid
 export function jobForbidden(need: JobPermission) {
   switch (need) {
     case 'setStatus':
-      return forbidden('Only the job’s providers and those who may edit the project change its status.');
+      return errors.AccessDenied({ reason: 'Only the job’s providers and those who may edit the project change its status.' });
     case 'translate':
-      return forbidden('Only the job’s providers and those who may edit the project change its translations.');
+      return errors.AccessDenied({ reason: 'Only the job’s providers and those who may edit the project change its translations.' });
     case 'delete':
-      return forbidden('You may see this job but not delete it.');
+      return errors.AccessDenied({ reason: 'You may see this job but not delete it.' });
     default:
-      return forbidden('You may see this job but not change it.');
+      return errors.AccessDenied({ reason: 'You may see this job but not change it.' });
   }
 }
 
@@ -117,7 +117,7 @@ export async function requireJobOf(
   need: JobPermission = 'view',
 ): Promise<JobAccess> {
   const access = await findVisibleJob(db, caller, project, jobUid);
-  if (!access) throw notFound('Job');
+  if (!access) throw errors.ResourceNotFound({ what: 'Job' });
   if (!access.permissions.has(need)) throw jobForbidden(need);
   return access;
 }
@@ -135,6 +135,6 @@ export async function requireJob(
   need: JobPermission = 'view',
 ): Promise<JobAccess> {
   const project = await findVisibleProject(db, caller, projectUid);
-  if (!project) throw notFound('Project');
+  if (!project) throw errors.ResourceNotFound({ what: 'Project' });
   return requireJobOf(db, caller, project, jobUid, need);
 }

@@ -3,7 +3,7 @@ import { compiledQuery } from '../../../../db/compiled-query.js';
 import type { DB } from '../../../../db/schema.js';
 import type { ProjectsTable } from '../../../../db/tables/projects.js';
 import type { Role } from '../../../../domain/users/role-settings.js';
-import { forbidden, notFound } from '../../../../errors/index.js';
+import { errors } from '../../../../errors/index.js';
 import type { Caller } from '../../../../http/access.js';
 import { grantedPermissions, reveals, viewingRelations } from './workflow-permissions.js';
 import type { Permission, Relation } from './workflow-permissions.js';
@@ -298,17 +298,18 @@ export async function findVisibleProject(
 export function projectForbidden(need: ProjectPermission) {
   switch (need) {
     case 'delete':
-      return forbidden('You may see this project but not delete it.');
+      return errors.AccessDenied({ reason: 'You may see this project but not delete it.' });
     case 'createJobs':
-      return forbidden('You may see this project but not add jobs to it.');
+      return errors.AccessDenied({ reason: 'You may see this project but not add jobs to it.' });
     case 'writeReferences':
-      return forbidden(
-        "You may see this project but not add or delete its reference files (for vendors: the project's jobVendorsMayUploadReferences).",
-      );
+      return errors.AccessDenied({
+        reason:
+          "You may see this project but not add or delete its reference files (for vendors: the project's jobVendorsMayUploadReferences).",
+      });
     case 'setVendorStatus':
-      return forbidden('Only the vendor the project is shared with sets the vendor statuses.');
+      return errors.AccessDenied({ reason: 'Only the vendor the project is shared with sets the vendor statuses.' });
     default:
-      return forbidden('You may see this project but not change it.');
+      return errors.AccessDenied({ reason: 'You may see this project but not change it.' });
   }
 }
 
@@ -329,7 +330,7 @@ export async function requireProject(
   need: ProjectPermission = 'view',
 ): Promise<ProjectAccess> {
   const access = await findVisibleProject(db, caller, uid);
-  if (!access) throw notFound('Project');
+  if (!access) throw errors.ResourceNotFound({ what: 'Project' });
   if (!access.permissions.has(need)) throw projectForbidden(need);
   return access;
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DB } from '../../../../db/schema.js';
 import type { UserRole } from '../../../../db/schema.js';
-import { notFound } from '../../../../errors/index.js';
+import { errors } from '../../../../errors/index.js';
 import { AUTHENTICATED, callerOf, roles } from '../../../../http/access.js';
 import type { Access, Caller, RecordRule } from '../../../../http/access.js';
 import { requireJobOf } from './job-access.js';
@@ -113,14 +113,14 @@ async function loadOneRecord(db: Kysely<DB>, caller: Caller, rule: RecordRule, p
       const project = await findVisibleProject(db, caller, param(rule.params['project']!), {
         includeDeleted: rule.includeDeleted === true,
       });
-      if (!project) throw notFound('Project');
+      if (!project) throw errors.ResourceNotFound({ what: 'Project' });
       const need = rule.need as ProjectPermission;
       if (!project.permissions.has(need)) throw projectForbidden(need);
       return { project };
     }
     case 'job': {
       const project = await findVisibleProject(db, caller, param(rule.params['project']!));
-      if (!project) throw notFound('Project');
+      if (!project) throw errors.ResourceNotFound({ what: 'Project' });
       const job = await requireJobOf(db, caller, project, param(rule.params['job']!), rule.need as JobPermission);
       return { project, job };
     }

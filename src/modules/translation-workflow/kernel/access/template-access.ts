@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { DB } from '../../../../db/schema.js';
 import type { ProjectTemplatesTable } from '../../../../db/tables/setup-records.js';
-import { forbidden, notFound } from '../../../../errors/index.js';
+import { errors } from '../../../../errors/index.js';
 import type { Caller } from '../../../../http/access.js';
 import { grantedPermissions, reveals, viewingRelations } from './workflow-permissions.js';
 import type { Permission, Relation } from './workflow-permissions.js';
@@ -130,11 +130,11 @@ export async function findTemplateAccess(db: Kysely<DB>, caller: Caller, uid: st
 export function templateForbidden(need: TemplatePermission) {
   switch (need) {
     case 'writeReferences':
-      return forbidden('You may see this project template but not change it.');
+      return errors.AccessDenied({ reason: 'You may see this project template but not change it.' });
     case 'use':
-      return forbidden('You may not make projects from this project template.');
+      return errors.AccessDenied({ reason: 'You may not make projects from this project template.' });
     default:
-      return forbidden(`You may see this project template but not ${need} it.`);
+      return errors.AccessDenied({ reason: `You may see this project template but not ${need} it.` });
   }
 }
 
@@ -146,7 +146,7 @@ export async function requireTemplateAccess(
   need: TemplatePermission = 'view',
 ): Promise<TemplateAccess> {
   const access = await findTemplateAccess(db, caller, uid);
-  if (!access) throw notFound('Project template');
+  if (!access) throw errors.ResourceNotFound({ what: 'Project template' });
   if (!access.permissions.has(need)) throw templateForbidden(need);
   return access;
 }
