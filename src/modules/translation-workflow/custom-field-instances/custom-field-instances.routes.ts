@@ -13,7 +13,7 @@ import {
   UpdateInstanceBody,
   UpdateInstancesBody,
 } from './custom-field-instances.schemas.js';
-import { customFieldInstanceDtos, toInstanceDtos } from './custom-field-instances.service.js';
+import { CUSTOM_FIELD_VALUE_ERRORS, customFieldInstanceDtos, toInstanceDtos } from './custom-field-instances.service.js';
 import { createInstances, deleteInstance, editInstance, editInstances, instancePage, requireInstance } from './instance-edits.service.js';
 import { OWNER_KINDS } from './owner-kinds.js';
 import type { OwnerKind } from './owner-kinds.js';
@@ -64,7 +64,7 @@ function instanceRoutes(deps: AppDeps, kind: OwnerKind): FastifyPluginAsync {
     app.post(
       kind.path,
       {
-        config: { access: kind.access.write },
+        config: { access: kind.access.write, errors: [...CUSTOM_FIELD_VALUE_ERRORS] },
         schema: schema(kind.operationIds.create, 'Create custom field instances', {
           description:
             'Adds values of fields the record does not have yet (400 CustomFieldAlreadySet otherwise); answers the instances created.',
@@ -83,7 +83,7 @@ function instanceRoutes(deps: AppDeps, kind: OwnerKind): FastifyPluginAsync {
     app.put(
       kind.path,
       {
-        config: { access: kind.access.write },
+        config: { access: kind.access.write, errors: ['ConflictingInstanceEdits', 'InstanceNotFound', ...CUSTOM_FIELD_VALUE_ERRORS] },
         schema: schema(kind.operationIds.editBatch, `Edit custom fields of the ${kind.label} (batch)`, {
           description: 'Removes, then updates, then adds instances, all or nothing; answers every instance of the record afterwards.',
           params: Params,
@@ -116,7 +116,23 @@ function instanceRoutes(deps: AppDeps, kind: OwnerKind): FastifyPluginAsync {
     app.put(
       instancePath,
       {
-        config: { access: kind.access.write },
+        config: {
+          access: kind.access.write,
+          errors: [
+            'DuplicateSelectedOption',
+            'InvalidDate',
+            'InvalidNumber',
+            'InvalidUrl',
+            'OptionDeprecated',
+            'OptionNotFound',
+            'OptionsNotAllowed',
+            'ReferenceNotFound',
+            'TooManySelectedOptions',
+            'ValueNotAllowed',
+            'ValueRequired',
+            'ValueTooLong',
+          ],
+        },
         schema: schema(kind.operationIds.edit, `Edit custom field of ${kind.label}`, {
           description: 'Sets the instance’s value whole: `selectedOptions` for select fields, `value` for the others (left out = none).',
           params: InstanceParams,
@@ -136,7 +152,7 @@ function instanceRoutes(deps: AppDeps, kind: OwnerKind): FastifyPluginAsync {
     app.delete(
       instancePath,
       {
-        config: { access: kind.access.write },
+        config: { access: kind.access.write, errors: ['ValueRequired'] },
         schema: schema(kind.operationIds.delete, `Delete custom field of ${kind.label}`, {
           description: 'Removes the value; 400 ValueRequired for a required field the record must have.',
           params: InstanceParams,

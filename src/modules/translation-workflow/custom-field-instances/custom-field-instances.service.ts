@@ -7,6 +7,7 @@ import { valueRequiredFor } from '../../../domain/custom-fields/custom-field-val
 import type { CustomFieldDefinition, CustomFieldValue } from '../../../domain/custom-fields/custom-field-values.js';
 import type { Caller } from '../../../http/access.js';
 import { apiError, ApiError, errors, isCustomFieldRuleCode } from '../../../errors/index.js';
+import type { ErrorCode } from '../../../errors/index.js';
 import { checkedFieldValue, loadCustomField } from '../../organization-setup/custom-fields/index.js';
 import { toCustomFieldDtos } from '../../organization-setup/custom-fields/index.js';
 import type { CustomFieldDto, CustomFieldOptionDto } from '../../organization-setup/custom-fields/index.js';
@@ -64,6 +65,27 @@ export interface CustomFieldInstanceDto {
 function definitionFor(owner: CustomFieldOwner, definition: CustomFieldDefinition): CustomFieldDefinition {
   return owner.kind === 'project' ? definition : { ...definition, required: false };
 }
+
+/**
+ * What setting custom field values on a record may answer (400 each): an unknown field, a field
+ * given twice or already set, and the value rules. The routes that take values declare them.
+ */
+export const CUSTOM_FIELD_VALUE_ERRORS = [
+  'ReferenceNotFound',
+  'CustomFieldAlreadySet',
+  'DuplicateCustomField',
+  'DuplicateSelectedOption',
+  'InvalidDate',
+  'InvalidNumber',
+  'InvalidUrl',
+  'OptionDeprecated',
+  'OptionNotFound',
+  'OptionsNotAllowed',
+  'TooManySelectedOptions',
+  'ValueNotAllowed',
+  'ValueRequired',
+  'ValueTooLong',
+] as const satisfies readonly ErrorCode[];
 
 /** A rule error of the value at `path` (e.g. `customFieldInstances[2]`), its details naming that input. */
 function atInput<T>(path: string, work: () => T): T {

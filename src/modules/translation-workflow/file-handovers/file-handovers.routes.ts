@@ -28,7 +28,17 @@ export function fileHandoversRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/projects/:projectUid/fileHandovers',
       {
-        config: { access: onProject(UPLOADERS, 'translate') },
+        config: {
+          access: onProject(UPLOADERS, 'translate'),
+          errors: [
+            'ContentDispositionMissing',
+            'FileHandoverDisabled',
+            'InvalidJson',
+            'UploadRaced',
+            'FileTooLarge',
+            'UnsupportedMediaType',
+          ],
+        },
         schema: {
           tags: TAGS,
           operationId: 'uploadHandoverFile',

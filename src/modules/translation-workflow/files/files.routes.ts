@@ -85,7 +85,10 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/files',
       {
-        config: { access: AUTHENTICATED },
+        config: {
+          access: AUTHENTICATED,
+          errors: ['ContentDispositionMissing', 'RemoteUploadNotSupported', 'TooManyFiles', 'UploadRaced', 'FileTooLarge'],
+        },
         schema: {
           tags: TAGS,
           operationId: 'createUrlFile',

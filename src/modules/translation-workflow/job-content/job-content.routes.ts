@@ -35,7 +35,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/copySourceToTarget',
       {
-        config: { access: onProject(CONTENT_EDITORS, 'translate') },
+        config: { access: onProject(CONTENT_EDITORS, 'translate'), errors: ['JobImportFailed', 'JobImportNotFinished'] },
         schema: {
           tags: TAGS,
           operationId: 'copySourceToTarget',
@@ -57,7 +57,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/:jobUid/copySourceToTarget',
       {
-        config: { access: onJob(CONTENT_EDITORS, 'translate') },
+        config: { access: onJob(CONTENT_EDITORS, 'translate'), errors: ['JobImportFailed', 'JobImportNotFinished'] },
         schema: {
           tags: TAGS,
           operationId: 'copySourceToTargetJobPart',
@@ -77,7 +77,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/v1/projects/:projectUid/jobs/translations',
       {
-        config: { access: onProject(CONTENT_EDITORS, 'translate') },
+        config: { access: onProject(CONTENT_EDITORS, 'translate'), errors: ['JobImportFailed', 'JobImportNotFinished'] },
         schema: {
           tags: TAGS,
           operationId: 'deleteAllTranslations',
@@ -98,7 +98,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.delete(
       '/v2/projects/:projectUid/jobs/translations',
       {
-        config: { access: onProject(CONTENT_EDITORS, 'translate') },
+        config: { access: onProject(CONTENT_EDITORS, 'translate'), errors: ['JobImportFailed', 'JobImportNotFinished'] },
         schema: {
           tags: TAGS,
           operationId: 'deleteAllTranslations_1',
@@ -118,7 +118,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/:jobUid/pseudoTranslate',
       {
-        config: { access: onJob(MANAGERS, 'edit') },
+        config: { access: onJob(MANAGERS, 'edit'), errors: ['JobImportFailed', 'JobImportNotFinished'] },
         schema: {
           tags: TAGS,
           operationId: 'pseudoTranslateJobPart',
@@ -140,7 +140,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v2/projects/:projectUid/jobs/pseudoTranslate',
       {
-        config: { access: onProject(MANAGERS, 'edit') },
+        config: { access: onProject(MANAGERS, 'edit'), errors: ['JobImportFailed', 'JobImportNotFinished'] },
         schema: {
           tags: TAGS,
           operationId: 'pseudoTranslate_1',
@@ -162,7 +162,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/notifyAssigned',
       {
-        config: { access: onProject(MANAGERS, 'edit') },
+        config: { access: onProject(MANAGERS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAGS,
           operationId: 'notifyAssigned',
@@ -197,7 +197,7 @@ export function jobContentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/projects/:projectUid/jobs/:jobUid/importSettings',
       {
-        config: { access: onJob(MANAGERS, 'edit') },
+        config: { access: onJob(MANAGERS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAGS,
           operationId: 'editJobImportSettings',

@@ -49,7 +49,7 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       app.put(
         `/${version}/projects/:projectUid/jobs/:jobUid/targetFile`,
         {
-          config: { access: onJob(AUTHENTICATED, 'view') },
+          config: { access: onJob(AUTHENTICATED, 'view'), errors: ['JobImportFailed', 'JobImportNotFinished', 'TooManyPendingRequests'] },
           schema: {
             tags: ['Job'],
             operationId: version === 'v2' ? 'completedFile_1' : 'completedFileV3',
@@ -71,7 +71,10 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v2/projects/:projectUid/jobs/:jobUid/downloadTargetFile/:asyncRequestId',
       {
-        config: { access: onJob(AUTHENTICATED, 'view') },
+        config: {
+          access: onJob(AUTHENTICATED, 'view'),
+          errors: ['TargetFileFailed', 'TargetFileNotReady', 'TargetFileAlreadyDownloaded', 'NotImplemented'],
+        },
         schema: {
           tags: ['Job'],
           operationId: 'downloadCompletedFile',

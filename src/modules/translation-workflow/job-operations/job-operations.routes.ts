@@ -71,7 +71,10 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/clone',
       {
-        config: { access: onProject(MANAGERS, 'edit') },
+        config: {
+          access: onProject(MANAGERS, 'edit'),
+          errors: ['CloneNeedsTargetLanguages', 'MultilingualJobCannotBeCloned', 'ProjectJobLimitExceeded', 'ReferenceNotFound'],
+        },
         schema: {
           tags: ['Job'],
           summary: 'Clone jobs to other target languages',
@@ -91,7 +94,7 @@ export function jobOperationsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.patch(
       '/v3/jobs',
       {
-        config: { access: MANAGERS },
+        config: { access: MANAGERS, errors: ['ReferenceNotFound'] },
         schema: {
           tags: ['Job'],
           operationId: 'patchUpdateJobParts',

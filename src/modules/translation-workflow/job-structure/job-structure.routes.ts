@@ -48,7 +48,7 @@ export function jobStructureRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/:jobUid/split',
       {
-        config: { access: onJob(MANAGERS, 'edit') },
+        config: { access: onJob(MANAGERS, 'edit'), errors: ['JobLimitExceeded', 'JobNotImported', 'NotSupportedYet', 'JobChanged'] },
         schema: {
           tags: ['Job'],
           operationId: 'split',

@@ -25,7 +25,23 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/source',
       {
-        config: { access: onProject(EDITORS, 'edit') },
+        config: {
+          access: onProject(EDITORS, 'edit'),
+          errors: [
+            'ContentDispositionMissing',
+            'InvalidJson',
+            'JobInFinalStatus',
+            'JobIsSplit',
+            'JobNotInFirstWorkflowStep',
+            'NotSupportedYet',
+            'ZipNotAllowed',
+            'JobImportNotFinished',
+            'UploadRaced',
+            'FileTooLarge',
+            'UnsupportedMediaType',
+            'TooManyPendingRequests',
+          ],
+        },
         schema: {
           tags: TAGS,
           operationId: 'updateSource',
@@ -55,7 +71,24 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/target',
       {
-        config: { access: onProject(EDITORS, 'edit') },
+        config: {
+          access: onProject(EDITORS, 'edit'),
+          errors: [
+            'ContentDispositionMissing',
+            'FileExtensionMismatch',
+            'InvalidJson',
+            'JobImportFailed',
+            'JobIsSplit',
+            'NotSupportedYet',
+            'UpdateTargetNotAllowed',
+            'ZipNotAllowed',
+            'JobImportNotFinished',
+            'UploadRaced',
+            'FileTooLarge',
+            'UnsupportedMediaType',
+            'TooManyPendingRequests',
+          ],
+        },
         schema: {
           tags: TAGS,
           operationId: 'updateTarget',

@@ -124,7 +124,22 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs',
       {
-        config: { access: onProject(CREATORS, 'createJobs') },
+        config: {
+          access: onProject(CREATORS, 'createJobs'),
+          errors: [
+            'ContentDispositionMissing',
+            'InvalidJson',
+            'InvalidTargetLanguage',
+            'JobLimitExceeded',
+            'NotSupportedYet',
+            'ReferenceNotFound',
+            'UnsupportedLanguage',
+            'UploadRaced',
+            'FileTooLarge',
+            'UnsupportedMediaType',
+            'TooManyPendingRequests',
+          ],
+        },
         schema: {
           tags: TAGS,
           operationId: 'createJob',
@@ -149,7 +164,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/v2/projects/:projectUid/jobs',
       {
-        config: { access: onProject(READERS, 'view') },
+        config: { access: onProject(READERS, 'view'), errors: ['UnsupportedLanguage'] },
         schema: {
           tags: TAGS,
           operationId: 'listPartsV2',
@@ -202,7 +217,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/projects/:projectUid/jobs/:jobUid',
       {
-        config: { access: onJob(EDITORS, 'edit') },
+        config: { access: onJob(EDITORS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAGS,
           operationId: 'editPart',
@@ -224,7 +239,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.patch(
       '/v1/projects/:projectUid/jobs/:jobUid',
       {
-        config: { access: onJob(EDITORS, 'edit') },
+        config: { access: onJob(EDITORS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAGS,
           operationId: 'patchPart',
@@ -246,7 +261,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/projects/:projectUid/jobs/batch',
       {
-        config: { access: onProject(EDITORS, 'edit') },
+        config: { access: onProject(EDITORS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAGS,
           operationId: 'editParts',
@@ -303,7 +318,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v1/projects/:projectUid/jobs/:jobUid/setStatus',
       {
-        config: { access: onJob(STATUS_MOVERS, 'setStatus') },
+        config: { access: onJob(STATUS_MOVERS, 'setStatus'), errors: ['JobStatusChangeNotAllowed', 'JobStatusUnchanged'] },
         schema: {
           tags: TAGS,
           operationId: 'setStatus',

@@ -59,7 +59,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.post(
       '/v1/projectTemplates',
       {
-        config: { access: CREATORS },
+        config: { access: CREATORS, errors: ['ReferenceNotFound', 'ResourceNotFound'] },
         schema: {
           tags: TAG,
           operationId: 'createProjectTemplate',
@@ -98,7 +98,7 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
       app.put(
         `/${version}/projectTemplates/:projectTemplateUid`,
         {
-          config: { access: onTemplate(MANAGERS, 'edit') },
+          config: { access: onTemplate(MANAGERS, 'edit'), errors: ['ReferenceNotFound', 'UnsupportedLanguage'] },
           schema: {
             tags: TAG,
             operationId: version === 'v1' ? 'editProjectTemplate' : 'editProjectTemplateV2',

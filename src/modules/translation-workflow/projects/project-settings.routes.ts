@@ -94,7 +94,7 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.put(
       '/v2/projects/:projectUid/accessSettings',
       {
-        config: { access: onProject(PROJECT_EDITORS, 'edit') },
+        config: { access: onProject(PROJECT_EDITORS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAGS,
           operationId: 'editProjectAccessSettingsV2',
@@ -137,7 +137,7 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.put(
       '/v1/projects/:projectUid/financialSettings',
       {
-        config: { access: onProject(PROJECT_EDITORS, 'edit') },
+        config: { access: onProject(PROJECT_EDITORS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAGS,
           operationId: 'setFinancialSettings',
@@ -209,7 +209,7 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.put(
       '/v1/projects/:projectUid/importSettings',
       {
-        config: { access: onProject(PROJECT_EDITORS, 'edit') },
+        config: { access: onProject(PROJECT_EDITORS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAGS,
           operationId: 'editImportSettings_1',

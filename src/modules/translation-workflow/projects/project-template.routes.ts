@@ -59,7 +59,10 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.post(
       '/v2/projects/applyTemplate/:templateUid',
       {
-        config: { access: onTemplate(TEMPLATE_PROJECT_CREATORS, 'use', 'templateUid') },
+        config: {
+          access: onTemplate(TEMPLATE_PROJECT_CREATORS, 'use', 'templateUid'),
+          errors: ['ReferenceNotFound', 'UnsupportedLanguage', 'ValueRequired'],
+        },
         schema: {
           tags: TAGS,
           operationId: 'createProjectFromTemplateV2',
@@ -82,7 +85,10 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.post(
       '/v2/projects/applyTemplate/async/:templateUid',
       {
-        config: { access: onTemplate(TEMPLATE_PROJECT_CREATORS, 'use', 'templateUid') },
+        config: {
+          access: onTemplate(TEMPLATE_PROJECT_CREATORS, 'use', 'templateUid'),
+          errors: ['UnsupportedLanguage', 'TooManyPendingRequests'],
+        },
         schema: {
           tags: TAGS,
           operationId: 'createProjectFromTemplateV2Async',

@@ -78,7 +78,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.post(
       '/v1/projects/:projectUid/workflowSteps',
       {
-        config: { access: onProject(PROJECT_EDITORS, 'edit') },
+        config: { access: onProject(PROJECT_EDITORS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAGS,
           operationId: 'addWorkflowSteps',
@@ -98,7 +98,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.post(
       '/v1/projects/:projectUid/targetLangs',
       {
-        config: { access: onProject(PROJECT_EDITORS, 'edit') },
+        config: { access: onProject(PROJECT_EDITORS, 'edit'), errors: ['UnsupportedLanguage'] },
         schema: {
           tags: TAGS,
           operationId: 'addTargetLanguageToProject',
@@ -144,7 +144,7 @@ export function projectWorkflowRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
     app.post(
       '/v1/projects/:projectUid/assignVendor',
       {
-        config: { access: onProject(PROJECT_EDITORS, 'edit') },
+        config: { access: onProject(PROJECT_EDITORS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAGS,
           operationId: 'assignVendorToProject',

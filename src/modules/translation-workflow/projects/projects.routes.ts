@@ -6,6 +6,7 @@ import { toPage } from '../../../http/paging.js';
 import type { ProjectRow } from '../kernel/index.js';
 import { PROJECT_CREATORS, PROJECT_EDITORS, PROJECT_READERS, onProject, ownView, projectAccessOf } from '../kernel/index.js';
 import { requireProject } from '../kernel/index.js';
+import { CUSTOM_FIELD_VALUE_ERRORS } from '../custom-field-instances/index.js';
 import { listVisibleProjects } from './project-list.js';
 import { projectSettingsRoutes } from './project-settings.routes.js';
 import { projectTemplateRoutes } from './project-template.routes.js';
@@ -49,7 +50,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.post(
       '/v3/projects',
       {
-        config: { access: PROJECT_CREATORS },
+        config: { access: PROJECT_CREATORS, errors: ['UnsupportedLanguage', ...CUSTOM_FIELD_VALUE_ERRORS] },
         schema: {
           tags: TAGS,
           operationId: 'createProjectV3',
@@ -114,7 +115,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.patch(
       '/v1/projects/:projectUid',
       {
-        config: { access: onProject(PROJECT_EDITORS, 'edit') },
+        config: { access: onProject(PROJECT_EDITORS, 'edit'), errors: [...CUSTOM_FIELD_VALUE_ERRORS] },
         schema: {
           tags: TAGS,
           operationId: 'patchProject',
@@ -141,7 +142,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       app.put(
         `/${version}/projects/:projectUid`,
         {
-          config: { access: onProject(PROJECT_EDITORS, 'edit') },
+          config: { access: onProject(PROJECT_EDITORS, 'edit'), errors: [...CUSTOM_FIELD_VALUE_ERRORS] },
           schema: {
             tags: TAGS,
             operationId,

@@ -67,7 +67,10 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.post(
       '/v2/projects/:projectUid/references',
       {
-        config: { access: onProject(WRITERS, 'writeReferences') },
+        config: {
+          access: onProject(WRITERS, 'writeReferences'),
+          errors: ['FileOrNoteRequired', 'InvalidJson', 'TooManyFiles', 'UploadRaced', 'FileTooLarge'],
+        },
         schema: {
           tags: TAGS,
           operationId: 'createReferenceFiles',
@@ -91,7 +94,10 @@ export function projectReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
     app.post(
       '/v1/projects/:projectUid/references',
       {
-        config: { access: onProject(WRITERS, 'writeReferences') },
+        config: {
+          access: onProject(WRITERS, 'writeReferences'),
+          errors: ['ContentDispositionMissing', 'FileOrNoteRequired', 'UploadRaced', 'FileTooLarge'],
+        },
         schema: {
           tags: TAGS,
           operationId: 'createReferenceFile',

@@ -64,7 +64,10 @@ export function templateReferenceRoutes(deps: AppDeps): FastifyPluginAsyncTypebo
     app.post(
       '/v1/projectTemplates/:projectTemplateUid/references',
       {
-        config: { access: onTemplate(WRITERS, 'writeReferences') },
+        config: {
+          access: onTemplate(WRITERS, 'writeReferences'),
+          errors: ['FileOrNoteRequired', 'InvalidJson', 'TooManyFiles', 'UploadRaced', 'FileTooLarge'],
+        },
         schema: {
           tags: TAGS,
           operationId: 'createProjectTemplateReferenceFiles',

@@ -23,7 +23,7 @@ export function workflowChangesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       '/v2/jobs/workflowChanges',
       {
         // Whoever sees the jobs: each job is checked as a job read (linguists: their own jobs).
-        config: { access: AUTHENTICATED },
+        config: { access: AUTHENTICATED, errors: ['ResourceNotFound'] },
         schema: {
           tags: ['Workflow changes'],
           operationId: 'downloadWorkflowChanges',
