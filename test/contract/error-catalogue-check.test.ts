@@ -45,9 +45,11 @@ describe('error catalogue check', () => {
     expect(check.check({ method: 'GET', url: '/api2/v9/nothing', statusCode: 404, body: tms('NoSuchThing') })).toHaveLength(1);
   });
 
-  it('phase 1: skips the status rule, not the code rule, on the translation-workflow routes', () => {
-    expect(check.check({ method: 'GET', url: '/api2/v1/projects/p1', statusCode: 404, body: tms('ResourceNotFound') })).toEqual([]);
-    expect(check.check({ method: 'GET', url: '/api2/v1/projects/p1', statusCode: 404, body: tms('ProjectGone') })).toHaveLength(1);
+  it('applies both rules to the translation-workflow routes too (no route is exempt)', () => {
+    const problems = check.check({ method: 'GET', url: '/api2/v1/projects/p1', statusCode: 404, body: tms('ResourceNotFound') });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('does not list 404 for GET /api2/v1/projects/{projectUid}');
+    expect(check.check({ method: 'GET', url: '/api2/v1/projects/p1', statusCode: 404, body: tms('ProjectGone') })).toHaveLength(2);
   });
 
   it('checks SCIM answers against the SCIM family and the TMS codes SCIM renders', () => {
