@@ -8,6 +8,7 @@ import { toUserReference } from '../../identity/users/index.js';
 import type { JobRow } from '../kernel/index.js';
 import type { JobSourceRow } from '../kernel/index.js';
 import type { SegmentsCounts } from './jobs.schemas.js';
+import { findPreviousLevelJob } from './jobs.repository.js';
 import { toPlaceholders } from './unit-segments.js';
 
 /**
@@ -197,4 +198,14 @@ export async function jobSegmentCounts(db: Kysely<DB>, job: JobRow, source: JobS
   counts.completedCharsCount = counts.confirmedCharsCount;
   counts.allConfirmed = counts.segmentsCount > 0 && confirmedSegments === counts.segmentsCount;
   return counts;
+}
+
+/** The counts of the same file and language one workflow level earlier (null on the first level). */
+export async function previousWorkflowCounts(db: Kysely<DB>, job: JobRow, source: JobSourceRow) {
+  const previous = await findPreviousLevelJob(db, job);
+  if (!previous) return null;
+  return {
+    completed: previous.status === 'COMPLETED' || previous.status === 'DELIVERED',
+    counts: await jobSegmentCounts(db, previous, source),
+  };
 }

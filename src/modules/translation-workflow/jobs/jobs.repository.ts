@@ -214,3 +214,18 @@ export async function jobWorkflowStep(db: Kysely<DB>, job: JobRow) {
     lqaProfileUid: settings.lqaProfile?.uid ?? null,
   };
 }
+
+/** The job of the same file, language and part one workflow level earlier (none on the first level). */
+export async function findPreviousLevelJob(db: Kysely<DB>, job: JobRow): Promise<JobRow | undefined> {
+  if (Number(job.workflowLevel) <= 1) return undefined;
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('jobSourceId', '=', job.jobSourceId)
+    .where('targetLang', '=', job.targetLang)
+    .where('workflowLevel', '=', Number(job.workflowLevel) - 1)
+    .$if(job.beginIndex === null, (query) => query.where('beginIndex', 'is', null))
+    .$if(job.beginIndex !== null, (query) => query.where('beginIndex', '=', job.beginIndex!))
+    .orderBy('id')
+    .executeTakeFirst();
+}

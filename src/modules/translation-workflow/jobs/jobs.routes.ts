@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../deps.js';
-import type { DB } from '../../../db/schema.js';
 import { AUTHENTICATED, callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
 import { errors } from '../../../errors/index.js';
@@ -12,14 +10,12 @@ import { putUpload } from '../../../storage/stored-files.js';
 import { assertLanguage } from '../../../domain/languages/language-validation.js';
 import { jobAccessOf, onJob, onProject, projectAccessOf } from '../kernel/index.js';
 import type { ProjectAccess } from '../kernel/index.js';
-import type { JobRow } from '../kernel/index.js';
 import { createJobs, planJobs } from './job-create.js';
 import { assertJobCapacity } from './job-create.js';
 import type { JobPlan, UploadedSource } from './job-create.js';
 import { deleteJobsOf, editJobs, resolveChanges, setJobStatus } from './job-edit.js';
-import { jobSegmentCounts, listJobSegments } from './job-segments.js';
+import { jobSegmentCounts, listJobSegments, previousWorkflowCounts } from './job-segments.js';
 import { jobExtendedDtos, jobReferenceDtos } from '../kernel/index.js';
-import type { JobSourceRow } from '../kernel/index.js';
 import { jobStatusChanges, jobWorkflowStep, jobsByUids, listJobs, sourceOf } from './jobs.repository.js';
 import { JobList, JobPartExtended, JobParts, JobPartReadyReferences, JobUidParams, ProjectUidParams } from '../kernel/index.js';
 import {
@@ -422,7 +418,7 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           results.push({
             jobPartUid: job.uid,
             counts: await jobSegmentCounts(db, job, source),
-            previousWorkflow: await previousWorkflow(db, job, source),
+            previousWorkflow: await previousWorkflowCounts(db, job, source),
           });
         }
         return { segmentsCountsResults: results };
@@ -459,22 +455,4 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
     );
   };
-
-  /** The counts of the same file and language one workflow level earlier (null on the first level). */
-  async function previousWorkflow(database: Kysely<DB>, job: JobRow, source: JobSourceRow) {
-    if (Number(job.workflowLevel) <= 1) return null;
-    let query = database
-      .selectFrom('jobs')
-      .selectAll()
-      .where('jobSourceId', '=', job.jobSourceId)
-      .where('targetLang', '=', job.targetLang)
-      .where('workflowLevel', '=', Number(job.workflowLevel) - 1);
-    query = job.beginIndex === null ? query.where('beginIndex', 'is', null) : query.where('beginIndex', '=', job.beginIndex);
-    const previous = await query.orderBy('id').executeTakeFirst();
-    if (!previous) return null;
-    return {
-      completed: previous.status === 'COMPLETED' || previous.status === 'DELIVERED',
-      counts: await jobSegmentCounts(database, previous, source),
-    };
-  }
 }
