@@ -116,6 +116,7 @@ describe('projects', () => {
       { name: 'x', sourceLang: 'en', targetLangs: ['de'], client: { id: 'missing' } },
       { name: 'x', sourceLang: 'en', targetLangs: ['de'], workflowSteps: [{ id: '999999' }] },
       { name: 'x', sourceLang: 'en', targetLangs: ['de'], lqaProfiles: [{ lqaProfile: { uid: 'p' } }] },
+      { name: 'x', sourceLang: 'en', targetLangs: ['de'], lqaProfiles: [{}] },
     ];
     for (const body of bad) {
       const response = await call('POST', 'v3/projects', home.headers, body);
@@ -229,6 +230,15 @@ describe('projects', () => {
       client: { uid: client.uid },
       dateDue: '2027-02-01T00:00:00.000Z',
     });
+    // Machine translation settings do not exist yet: naming some, or an entry naming none, is refused.
+    for (const body of [
+      { machineTranslateSettings: { uid: 'mt' } },
+      { machineTranslateSettingsPerLangs: [{ targetLang: 'de', machineTranslateSettings: { uid: 'mt' } }] },
+      { machineTranslateSettingsPerLangs: [{ targetLang: 'de' }] },
+    ]) {
+      const refused = await call('PATCH', `v1/projects/${project.uid}`, home.headers, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+    }
     const cleared = await ok('PATCH', `v1/projects/${project.uid}`, home.headers, { client: null, note: null });
     expect(cleared.client ?? null).toBeNull();
     expect(cleared.note ?? null).toBeNull();

@@ -56,7 +56,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'createProjectV3',
           summary: 'Create project',
           description:
-            'CreateProjectV3Dto. References (`client`, `businessUnit`, `domain`, `subDomain`, `costCenter`, `workflowSteps`) take the numeric id or the uid in `id`. The caller owns the project. LQA profiles do not exist yet: naming one (`lqaProfiles[].lqaProfile`) is 400 ReferenceNotFound.',
+            'CreateProjectV3Dto. References (`client`, `businessUnit`, `domain`, `subDomain`, `costCenter`, `workflowSteps`) take the numeric id or the uid in `id`. The caller owns the project. LQA profiles do not exist yet: naming one (`lqaProfiles[].lqaProfile`) is 400 ReferenceNotFound, and any other non-empty `lqaProfiles` 400 InvalidArguments.',
           body: CreateProjectV3Body,
           response: { 201: ProjectV2 },
         },

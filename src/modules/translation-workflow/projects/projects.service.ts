@@ -64,6 +64,12 @@ function assertNoLqaProfiles(profiles: readonly { lqaProfile?: { uid: string } |
       key: profiles![index]!.lqaProfile!.uid,
       field: `lqaProfiles[${index}].lqaProfile`,
     });
+  // An entry that names no profile is refused too, as before: there is nothing it could stand for.
+  if (profiles?.length)
+    throw errors.InvalidArguments({
+      reason: 'LQA profiles do not exist in this organization yet: lqaProfiles must be empty.',
+      details: [{ field: 'lqaProfiles[0].lqaProfile', message: 'is required' }],
+    });
 }
 
 const SETUP_FIELDS = {
@@ -210,6 +216,11 @@ export function patchProject(deps: AppDeps, caller: Caller, access: ProjectAcces
       what: 'machine translation settings',
       key: body.machineTranslateSettingsPerLangs![perLang]!.machineTranslateSettings!.uid,
       field: `machineTranslateSettingsPerLangs[${perLang}].machineTranslateSettings`,
+    });
+  if (body.machineTranslateSettingsPerLangs?.length)
+    throw errors.InvalidArguments({
+      reason: 'Machine translation settings do not exist in this organization yet: machineTranslateSettingsPerLangs must be empty.',
+      details: [{ field: 'machineTranslateSettingsPerLangs[0].machineTranslateSettings', message: 'is required' }],
     });
   return applyEdit(deps, caller, access, body, false);
 }
