@@ -12,7 +12,8 @@
  *   BENCH_DATABASES       which databases, comma-separated: sqlite, postgres (default both)
  *   BENCH_POSTGRES_URL    server on which a database opentms_bench_<pid> is created and dropped
  *                         (default postgres://postgres@127.0.0.1:5432)
- *   BENCH_CPU_PROF=<dir>  profile mode: the server runs with --cpu-prof, only GET job is loaded, and
+ *   BENCH_CPU_PROF=<dir>  profile mode: the server runs with --cpu-prof, only one operation is loaded
+ *                         (GET job, or BENCH_PROFILE_TARGET: getJob, listJobs, getProject), and
  *                         <dir>/opentms-<database>.cpuprofile (+ .window.json, the measured
  *                         window) is left for `npx tsx bench/profile-summary.ts`.
  *
@@ -701,8 +702,10 @@ async function benchDatabase(database: DatabaseKind, bare: Server | null): Promi
   const server = await startOpenTms(database, databaseUrl);
   const seeded = await seed(server);
   const all = [...(bare ? [bareTarget(bare)] : []), ...openTmsTargets(server, seeded)];
-  // In profile mode only GET job runs, so that the profile shows one operation.
-  const targets = settings.profileDir ? all.filter((t) => t.name === 'getJob') : all;
+  // In profile mode only one operation runs, so that the profile shows it alone.
+  const profiled = process.env.BENCH_PROFILE_TARGET || 'getJob';
+  const targets = settings.profileDir ? all.filter((t) => t.name === profiled) : all;
+  if (targets.length === 0) throw new Error(`BENCH_PROFILE_TARGET: unknown operation "${profiled}" (use getJob, listJobs, getProject)`);
   for (const target of targets) await verifyTarget(target);
 
   const results: Measurement[] = [];
