@@ -161,37 +161,6 @@ export async function copyCustomFieldValues(
   }
 }
 
-/** JOB_UPDATED's record: the job's summary, as the event previews show it (src/domain/webhooks/events.ts). */
-export async function jobEventRecord(db: Kysely<DB>, jobId: Id) {
-  const job = await db
-    .selectFrom('jobs')
-    .innerJoin('jobSources', 'jobSources.id', 'jobs.jobSourceId')
-    .innerJoin('projects', 'projects.id', 'jobs.projectId')
-    .select([
-      'jobs.uid',
-      'jobSources.innerId',
-      'jobs.status',
-      'jobs.targetLang',
-      'jobs.workflowLevel',
-      'jobSources.filename',
-      'jobs.dateDue',
-      'projects.uid as projectUid',
-      'projects.name as projectName',
-    ])
-    .where('jobs.id', '=', jobId)
-    .executeTakeFirstOrThrow();
-  return {
-    uid: job.uid,
-    innerId: String(job.innerId),
-    status: job.status,
-    targetLang: job.targetLang,
-    workflowLevel: job.workflowLevel,
-    filename: job.filename,
-    dateDue: job.dateDue,
-    project: { uid: job.projectUid, name: job.projectName },
-  };
-}
-
 /** The uid of the field a value belongs to. */
 export async function fieldUidOf(db: Kysely<DB>, row: CustomFieldValueRow): Promise<string> {
   const field = await db.selectFrom('customFields').select('uid').where('id', '=', row.customFieldId).executeTakeFirstOrThrow();

@@ -4,10 +4,9 @@ import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import { AUTHENTICATED, roles } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
-import { emitProjectEvents, emitTemplateEvent, eventUser } from '../kernel/index.js';
+import { emitProjectEvents, emitTemplateEvent, eventUser, jobEventSummaries } from '../kernel/index.js';
 import { jobAccessOf, onJob, onProject, onTemplate, projectAccessOf, templateAccessOf } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
-import { jobEventRecord } from './custom-field-instances.repository.js';
 import type { CustomFieldOwner, CustomFieldOwnerKind } from './custom-field-instances.repository.js';
 
 /**
@@ -116,7 +115,7 @@ export const JOB_OWNER: OwnerKind = {
     return {
       owner: { kind: 'job', id: job.id, createdAt: job.createdAt },
       announce: async (deps, trx, by) => {
-        const records = [await jobEventRecord(trx, job.id)];
+        const records = await jobEventSummaries(trx, [job]);
         await emitEvent(deps, trx, {
           organizationId: job.organizationId,
           event: 'JOB_UPDATED',
