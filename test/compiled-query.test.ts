@@ -212,4 +212,56 @@ describe.skipIf(testDialect !== 'sqlite')('compiledQuery on SQLite', () => {
       prepare.mockRestore();
     }
   });
+
+  it('reads at once past the driver, with the rows the driver would give', async () => {
+    const run = vi.spyOn(BetterSqlite3.prototype, 'prepare');
+    const acquire = vi.spyOn(database.db.getExecutor(), 'provideConnection');
+    try {
+      const rows = await listByRole.all(database.db, { organizationId: organization.id, role: 'ADMIN', limit: 10 });
+      expect(acquire).not.toHaveBeenCalled();
+      const built = await database.db
+        .selectFrom('users')
+        .innerJoin('organizations', 'organizations.id', 'users.organizationId')
+        .select(['users.id', 'users.userName', 'users.active', 'organizations.isSystem', 'organizations.name as organizationName'])
+        .where('users.organizationId', '=', organization.id)
+        .where('users.role', '=', 'ADMIN')
+        .where('users.deletedAt', 'is', null)
+        .orderBy('users.id')
+        .limit(10)
+        .execute();
+      expect(rows).toEqual(built);
+      expect(rows.map((row) => Object.keys(row))).toEqual(built.map((row) => Object.keys(row)));
+    } finally {
+      run.mockRestore();
+      acquire.mockRestore();
+    }
+  });
+
+  it('never reads inside another request’s open transaction: the read waits for it and sees only what it committed', async () => {
+    const user = users[1]!;
+    let readDone = false;
+    let seenInside: string | undefined;
+    const read = (async () => {
+      const row = await findUser.first(database.db, { organizationId: organization.id, id: user.id });
+      readDone = true;
+      return row?.firstName;
+    })();
+    await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('users').set({ firstName: 'Uncommitted' }).where('id', '=', user.id).execute();
+        // Another request reads while this transaction is open.
+        const outside = findUser.first(database.db, { organizationId: organization.id, id: user.id }).then((row) => row?.firstName);
+        await new Promise((done) => setTimeout(done, 20));
+        seenInside = (await findUser.first(trx, { organizationId: organization.id, id: user.id }))?.firstName;
+        expect(await Promise.race([outside, new Promise((done) => setTimeout(() => done('waiting'), 20))])).toBe('waiting');
+        void outside.then((name) => expect(name).toBe('First 1'));
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    expect(seenInside).toBe('Uncommitted');
+    expect(await read).toBe('First 1');
+    expect(readDone).toBe(true);
+    expect((await findUser.first(database.db, { organizationId: organization.id, id: user.id }))?.firstName).toBe('First 1');
+  });
 });

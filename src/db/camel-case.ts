@@ -31,6 +31,8 @@ const MAX_MAPPERS = 2_000;
  */
 export class RowCasePlugin extends CamelCasePlugin {
   readonly #mappers = new Map<string, RowMapper>();
+  /** The camelCase key of a column name, as `mapRow` names it (one function for the plugin's life). */
+  readonly keyOf = (column: string): string => this.camelCase(column);
   readonly #nested = (value: unknown): unknown => {
     if (typeof value !== 'object' || value === null) return value;
     if (Array.isArray(value)) return value.map((item: unknown) => (isPlainObject(item) ? this.mapRow(item) : item));

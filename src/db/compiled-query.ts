@@ -4,6 +4,7 @@ import { RowCasePlugin } from './camel-case.js';
 import { WriteObserver, describeWrite } from './write-observer.js';
 import type { Write } from './write-observer.js';
 import type { DB } from './schema.js';
+import type { DirectReads } from './sqlite-statements.js';
 
 /**
  * Hot queries built and compiled once (docs/performance.md, "Database levers").
@@ -133,6 +134,19 @@ function ownPlugins(plugins: readonly KyselyPlugin[]): { writes: WriteObserver; 
   return plugins.length === 2 && writes instanceof WriteObserver && rowCase instanceof RowCasePlugin ? { writes, rowCase } : null;
 }
 
+/** Databases whose reads may skip Kysely's driver (SQLite), by their adapter. */
+const directReads = new WeakMap<object, DirectReads>();
+
+/**
+ * Lets the compiled reads of `db` run on `reads` at once, past Kysely's driver and its
+ * connection hand-over (database.ts does it for SQLite; docs/performance.md, "Database levers"):
+ * when the handle is the open transaction, or no transaction is open. Otherwise (another
+ * request's transaction holds the connection) they wait for the connection as other queries do.
+ */
+export function readDirectly(db: Kysely<DB>, reads: DirectReads): void {
+  directReads.set(db.getExecutor().adapter, reads);
+}
+
 /**
  * A query built by `build` and compiled once per database; see the interface above. `build`
  * must be free of side effects and use its parameters only as values.
@@ -162,6 +176,11 @@ export function compiledQuery<P extends object, R>(build: (db: Kysely<DB>, param
     }
     const { query, slots, write } = compiledFor(db);
     const values = valuesOf(slots, parameters);
+    const direct = write ? undefined : directReads.get(executor.adapter);
+    if (direct && (db.isTransaction || !direct.inTransaction)) {
+      const rows = direct.read(query.sql, values, own.rowCase.keyOf);
+      if (rows) return { rows: rows as R[] };
+    }
     if (write) own.writes.notify(write);
     const result = await executor.provideConnection((connection) =>
       connection.executeQuery<UnknownRow>({ query: query.query, queryId: query.queryId, sql: query.sql, parameters: values }),

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { RowCasePlugin } from './camel-case.js';
+import { readDirectly } from './compiled-query.js';
 import { namedStatementPool } from './pg-statements.js';
 import type { NamedStatementOptions } from './pg-statements.js';
 import type { DB } from './schema.js';
@@ -59,10 +60,12 @@ function openSqlite(path: string, statements: SqliteStatementCacheOptions = {}):
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   const writes = new WriteObserver();
+  const connection = wrapSqlite(raw, statements);
   const db = new Kysely<DB>({
-    dialect: new SqliteDialect({ database: wrapSqlite(raw, statements) }),
+    dialect: new SqliteDialect({ database: connection }),
     plugins: [writes, new RowCasePlugin()],
   });
+  readDirectly(db, connection);
   return {
     db,
     dialect: 'sqlite',

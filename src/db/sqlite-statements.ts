@@ -30,11 +30,27 @@ export interface SqliteStatementCacheOptions {
 export const DEFAULT_MAX_STATEMENTS = 500;
 
 /** A SQLite connection for Kysely, plus what the tests and benchmarks may look at. */
-export interface CachingSqliteDatabase extends SqliteDatabase {
+export interface CachingSqliteDatabase extends SqliteDatabase, DirectReads {
   /** Statements currently kept. */
   readonly cachedStatements: number;
   /** Forgets every kept statement (better-sqlite3 finalizes them when they are collected). */
   clearStatements(): void;
+}
+
+/**
+ * Reads run on the connection at once, past Kysely's driver (compiled-query.ts): better-sqlite3 is
+ * synchronous, so a read needs no connection hand-over, only that no other request's transaction
+ * is open on the one connection (it would see that transaction's uncommitted writes).
+ */
+export interface DirectReads {
+  /** A transaction is open on the connection. */
+  readonly inTransaction: boolean;
+  /**
+   * Runs `query` (a kept statement) when it only reads, with each row's keys named by `keyOf` (a
+   * pure function of the column name, the same on every call) and id columns read as strings;
+   * null when the statement writes (it is not run).
+   */
+  read(query: string, parameters: readonly unknown[], keyOf: (column: string) => string): Record<string, unknown>[] | null;
 }
 
 /**
@@ -74,14 +90,15 @@ function stringId(value: unknown): unknown {
  * twice (\`select a.*, b.*\`) keeps its first position and its last value, as in a literal.
  * Column names are written as JSON string literals; a \`__proto__\` column gets a plain loop.
  */
-function rowBuilderOf(statement: BetterSqlite3.Statement): RowBuilder {
-  const names = statement.columns().map((c) => c.name);
+function rowBuilderOf(statement: BetterSqlite3.Statement, keyOf: (column: string) => string = (column) => column): RowBuilder {
+  const columns = statement.columns().map((c) => c.name);
+  const names = columns.map(keyOf);
   if (names.includes('__proto__')) {
     return (values, toString) => {
       const row: Record<string, unknown> = {};
       names.forEach((name, i) =>
         Object.defineProperty(row, name, {
-          value: isIdColumn(name) ? toString(values[i]) : values[i],
+          value: isIdColumn(columns[i]!) ? toString(values[i]) : values[i],
           enumerable: true,
           writable: true,
           configurable: true,
@@ -90,7 +107,7 @@ function rowBuilderOf(statement: BetterSqlite3.Statement): RowBuilder {
       return row;
     };
   }
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: ${isIdColumn(name) ? `stringId(values[${i}])` : `values[${i}]`}`);
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: ${isIdColumn(columns[i]!) ? `stringId(values[${i}])` : `values[${i}]`}`);
   // Generated from the statement's column names, each written as a JSON string literal.
   return new Function('values', 'stringId', `return { ${fields.join(', ')} };`) as RowBuilder;
 }
@@ -98,8 +115,13 @@ function rowBuilderOf(statement: BetterSqlite3.Statement): RowBuilder {
 /** A statement that changes the schema (after leading blanks and comments). */
 const SCHEMA_CHANGE = /^(?:\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)*(?:create|alter|drop)\b/i;
 
+/** A kept statement, with its direct reads (`DirectReads.read`). */
+interface OwnStatement extends SqliteStatement {
+  readAs(parameters: readonly unknown[], keyOf: (column: string) => string): Record<string, unknown>[] | null;
+}
+
 interface Kept {
-  readonly statement: SqliteStatement;
+  readonly statement: OwnStatement;
   /** When it was last used (a counter): the least recently used is dropped first. */
   used: number;
 }
@@ -122,24 +144,38 @@ export function wrapSqlite(database: BetterSqlite3.Database, options: SqliteStat
     if (oldest !== null) cache.delete(oldest);
   }
 
-  function statementFor(query: string, statement: BetterSqlite3.Statement, onRun?: () => void): SqliteStatement {
+  function statementFor(query: string, statement: BetterSqlite3.Statement, onRun?: () => void): OwnStatement {
     // Readers answer arrays of values (raw mode), made into objects by a builder of their own.
     let build = statement.reader ? rowBuilderOf(statement) : null;
     let width = build ? statement.columns().length : 0;
+    // The builder of direct reads, and the key function it was made for.
+    let direct: { keyOf: (column: string) => string; build: RowBuilder; width: number } | null = null;
     if (build) statement.raw(true);
+    const rowsOf = (parameters: readonly unknown[]) => statement.all(...parameters.map(bindable)) as unknown[][];
+    const objects = (rows: unknown[][], builder: RowBuilder) => {
+      const result = new Array<Record<string, unknown>>(rows.length);
+      for (let i = 0; i < rows.length; i++) result[i] = builder(rows[i]!, stringId);
+      return result;
+    };
     return {
       reader: statement.reader,
       all: (parameters) => {
-        const rows = statement.all(...parameters.map(bindable)) as unknown[][];
+        const rows = rowsOf(parameters);
         if (!build) return rows;
         if (rows.length && rows[0]!.length !== width) {
           // Another process changed the table under a kept `select *`; SQLite prepared it again.
           build = rowBuilderOf(statement);
           width = statement.columns().length;
         }
-        const objects = new Array<Record<string, unknown>>(rows.length);
-        for (let i = 0; i < rows.length; i++) objects[i] = build(rows[i]!, stringId);
-        return objects;
+        return objects(rows, build);
+      },
+      readAs: (parameters, keyOf) => {
+        if (!statement.reader) return null;
+        const rows = rowsOf(parameters);
+        if (!direct || direct.keyOf !== keyOf || (rows.length && rows[0]!.length !== direct.width)) {
+          direct = { keyOf, build: rowBuilderOf(statement, keyOf), width: statement.columns().length };
+        }
+        return objects(rows, direct.build);
       },
       run: (parameters) => {
         try {
@@ -158,6 +194,22 @@ export function wrapSqlite(database: BetterSqlite3.Database, options: SqliteStat
     };
   }
 
+  function prepare(query: string): OwnStatement {
+    const kept = cache.get(query);
+    if (kept) {
+      kept.used = ++clock;
+      return kept.statement;
+    }
+    const statement = database.prepare(query);
+    if (!statement.reader && SCHEMA_CHANGE.test(query)) return statementFor(query, statement, () => cache.clear());
+    const wrapped = statementFor(query, statement);
+    if (maxStatements > 0) {
+      if (cache.size >= maxStatements) evict();
+      cache.set(query, { statement: wrapped, used: ++clock });
+    }
+    return wrapped;
+  }
+
   return {
     close() {
       cache.clear();
@@ -169,20 +221,12 @@ export function wrapSqlite(database: BetterSqlite3.Database, options: SqliteStat
     clearStatements() {
       cache.clear();
     },
-    prepare(query: string) {
-      const kept = cache.get(query);
-      if (kept) {
-        kept.used = ++clock;
-        return kept.statement;
-      }
-      const statement = database.prepare(query);
-      if (!statement.reader && SCHEMA_CHANGE.test(query)) return statementFor(query, statement, () => cache.clear());
-      const wrapped = statementFor(query, statement);
-      if (maxStatements > 0) {
-        if (cache.size >= maxStatements) evict();
-        cache.set(query, { statement: wrapped, used: ++clock });
-      }
-      return wrapped;
+    prepare,
+    get inTransaction() {
+      return database.inTransaction;
+    },
+    read(query, parameters, keyOf) {
+      return prepare(query).readAs(parameters, keyOf);
     },
   };
 }
