@@ -28,7 +28,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -40,7 +40,7 @@ const ADMIN_PASSWORD = 'bench-admin-password';
 // Settings
 // ---------------------------------------------------------------------------------------------
 
-type DatabaseKind = 'sqlite' | 'postgres';
+export type DatabaseKind = 'sqlite' | 'postgres';
 type TargetName = 'bare' | 'getJob' | 'listJobs' | 'getProject';
 
 function numberFromEnv(name: string, fallback: number): number {
@@ -90,11 +90,11 @@ const EXPECTED_JOBS = SEED.targetLangs.length * SEED.files;
 
 const cleanups: Array<{ what: string; run: () => Promise<void> | void }> = [];
 
-function onCleanUp(what: string, run: () => Promise<void> | void): void {
+export function onCleanUp(what: string, run: () => Promise<void> | void): void {
   cleanups.push({ what, run });
 }
 
-async function cleanUp(): Promise<void> {
+export async function cleanUp(): Promise<void> {
   while (cleanups.length) {
     const { what, run } = cleanups.pop()!;
     try {
@@ -105,7 +105,7 @@ async function cleanUp(): Promise<void> {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms / 1000} s`)), ms);
@@ -113,7 +113,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 // ---------------------------------------------------------------------------------------------
 // Build: the service is measured as `node dist/main.js`, so dist/ must match src/.
@@ -130,7 +130,7 @@ function newestMtime(folder: string): { mtimeMs: number; path: string } {
   return newest;
 }
 
-async function ensureBuilt(): Promise<void> {
+export async function ensureBuilt(): Promise<void> {
   const main = join(ROOT, 'dist', 'main.js');
   const newest = newestMtime(join(ROOT, 'src'));
   if (existsSync(main) && statSync(main).mtimeMs >= newest.mtimeMs) {
@@ -152,7 +152,7 @@ async function ensureBuilt(): Promise<void> {
 // Child processes
 // ---------------------------------------------------------------------------------------------
 
-interface Server {
+export interface Server {
   readonly name: string;
   readonly child: ChildProcess;
   readonly baseUrl: string;
@@ -259,7 +259,7 @@ function startBareServer(): Promise<Server> {
   return startServer('bare fastify', ['--input-type=module', '-e', BARE_SERVER], {}, '/');
 }
 
-function startOpenTms(database: DatabaseKind, databaseUrl: string | null): Promise<Server> {
+export function startOpenTms(database: DatabaseKind, databaseUrl: string | null, extraEnv: Record<string, string> = {}): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), `opentms-bench-${database}-`));
   onCleanUp(`temporary folder ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
   const profileFlags = settings.profileDir
@@ -274,6 +274,7 @@ function startOpenTms(database: DatabaseKind, databaseUrl: string | null): Promi
     OPENTMS_RATE_LIMIT_PER_ORGANIZATION: '0',
     OPENTMS_RATE_LIMIT_PER_IP: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...extraEnv,
   };
   return startServer(`opentms ${database}`, [...profileFlags, 'dist/main.js'], env, '/health');
 }
@@ -302,7 +303,7 @@ async function withPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise
 }
 
 /** Creates `opentms_bench_<pid>` and returns its URL, or null (after saying why) when PostgreSQL is not there. */
-async function createPostgresDatabase(): Promise<string | null> {
+export async function createPostgresDatabase(): Promise<string | null> {
   const name = `opentms_bench_${process.pid}`;
   try {
     await withPostgres((client) => client.query(`create database ${name}`));
@@ -328,7 +329,7 @@ interface ApiAnswer {
   body: unknown;
 }
 
-async function call(
+export async function call(
   baseUrl: string,
   method: string,
   path: string,
@@ -352,13 +353,13 @@ async function call(
   return { status: response.status, body: parsed };
 }
 
-function expectStatus(answer: ApiAnswer, status: number, what: string): Record<string, unknown> {
+export function expectStatus(answer: ApiAnswer, status: number, what: string): Record<string, unknown> {
   if (answer.status !== status)
     throw new Error(`${what}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}`);
   return answer.body as Record<string, unknown>;
 }
 
-interface Seeded {
+export interface Seeded {
   token: string;
   projectUid: string;
   jobUid: string;
@@ -385,7 +386,7 @@ async function listAllJobs(baseUrl: string, token: string, projectUid: string): 
 }
 
 /** Logs in as the admin, creates a project and uploads files until it has EXPECTED_JOBS imported jobs. */
-async function seed(server: Server): Promise<Seeded> {
+export async function seed(server: Server): Promise<Seeded> {
   const began = performance.now();
   const login = expectStatus(
     await call(server.baseUrl, 'POST', '/api2/v3/auth/login', { json: { userName: 'admin', password: ADMIN_PASSWORD } }),
@@ -494,7 +495,7 @@ function cpuUse(before: CpuSnapshot | null, after: CpuSnapshot | null, benchMicr
 // Targets and measurements
 // ---------------------------------------------------------------------------------------------
 
-interface Target {
+export interface Target {
   name: TargetName;
   label: string;
   /** The process answering, whose CPU time is read around the measured run. */
@@ -516,7 +517,7 @@ function bareTarget(bare: Server): Target {
   };
 }
 
-function openTmsTargets(server: Server, seeded: Seeded): Target[] {
+export function openTmsTargets(server: Server, seeded: Seeded): Target[] {
   const headers = { authorization: `ApiToken ${seeded.token}` };
   const api = `${server.baseUrl}/api2`;
   return [
@@ -548,7 +549,7 @@ function openTmsTargets(server: Server, seeded: Seeded): Target[] {
   ];
 }
 
-async function verifyTarget(target: Target): Promise<void> {
+export async function verifyTarget(target: Target): Promise<void> {
   const response = await fetch(target.url, { headers: target.headers, signal: AbortSignal.timeout(10_000) });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`${target.label} answered ${response.status}: ${text.slice(0, 300)}`);
@@ -776,24 +777,28 @@ const loadAverage = () =>
     .map((value) => value.toFixed(2))
     .join(' / ');
 
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.error(`\n${signal}: cleaning up`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-try {
-  await main();
-} catch (error) {
-  if (!interrupted) {
-    console.error(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exitCode = 1;
+// Run as a script; bench/import-responsiveness.bench.ts imports the helpers above without running it.
+const runAsScript = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (runAsScript) {
+  let interrupted = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      interrupted = true;
+      console.error(`\n${signal}: cleaning up`);
+      void cleanUp().finally(() => process.exit(130));
+    });
   }
-} finally {
-  await cleanUp();
+
+  try {
+    await main();
+  } catch (error) {
+    if (!interrupted) {
+      console.error(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await cleanUp();
+  }
+  // autocannon or a pg socket could keep the loop alive; everything worth waiting for is done.
+  process.exit(process.exitCode ?? 0);
 }
-// autocannon or a pg socket could keep the loop alive; everything worth waiting for is done.
-process.exit(process.exitCode ?? 0);

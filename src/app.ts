@@ -1,12 +1,15 @@
 import Fastify from 'fastify';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
 import { VERSION } from './version.js';
+import { createLogger } from './logging.js';
 import { installAccessControl } from './http/access.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from './http/errors.js';
 import { installNotFoundHandler } from './http/method-not-allowed.js';
 import { installOpenApi } from './http/openapi.js';
+import { installNumericPathIds } from './http/record-ids.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { installRouteRegistry } from './http/route-registry.js';
@@ -50,6 +53,7 @@ import { jobUpdatesRoutes } from './modules/translation-workflow/job-updates/ind
 import { referenceFilesRoutes } from './modules/translation-workflow/reference-files/index.js';
 import { filesRoutes } from './modules/translation-workflow/files/index.js';
 import { installUploadParsing } from './http/uploads.js';
+import { installRequestBodies } from './http/request-bodies.js';
 
 /** Longest path parameter the router matches; longer ones are refused before routing. */
 const MAX_PARAM_LENGTH = 500;
@@ -58,8 +62,12 @@ const MAX_PARAM_LENGTH = 500;
 export const API_PREFIXES = ['/api2', '/web/api2'] as const;
 
 export interface BuildOptions {
-  /** Fastify's logger option; tests pass `false`. */
-  logger?: FastifyServerOptions['logger'];
+  /**
+   * The logger: by default `createLogger(config.logLevel)` (src/logging.ts, the configuration every
+   * process shares, secrets redacted) on stdout; `{stream, level}` for the same configuration
+   * writing elsewhere (tests that read the log); a logger of `createLogger`; or `false` for none.
+   */
+  logger?: FastifyBaseLogger | { stream: DestinationStream; level?: string } | false;
 }
 
 /**
@@ -67,9 +75,11 @@ export interface BuildOptions {
  * and main.ts decides where it listens.
  */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const option = options.logger;
+  const logger =
+    option === undefined || (option && 'stream' in option) ? createLogger(option?.level ?? deps.config.logLevel, option?.stream) : option;
   const app = Fastify({
-    // ISO 8601 times read better than epoch milliseconds and sort the same.
-    logger: options.logger ?? { level: deps.config.logLevel, timestamp: () => `,"time":"${new Date().toISOString()}"` },
+    ...(logger === false ? { logger: false } : { loggerInstance: logger }),
     genReqId: requestId,
     // NOTE: Fastify accepts a hop count here (documented), but its types leave numbers out.
     trustProxy: deps.config.trustProxy as boolean | string[],
@@ -95,6 +105,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.addHook('onClose', () => credentials.close());
   installAccessControl(app, createAuthenticator(deps, credentials.cache), ['/api2', '/web/api2', '/health', '/idm']);
   await installRateLimit(app, deps);
+  installNumericPathIds(app, deps.database.db);
   installWorkflowRecordAccess(app, deps.database.db);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -108,6 +119,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     await app.register(
       async (api) => {
         await installUploadParsing(api, deps.config.uploadLimitBytes);
+        installRequestBodies(api);
         await api.register(authRoutes(deps));
         await api.register(usersRoutes(deps));
         await api.register(scimRoutes(deps));

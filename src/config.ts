@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 /**
@@ -59,6 +60,20 @@ export interface Config {
     readonly leaseSeconds: number;
     /** How often an idle worker looks for due tasks when no notification arrives. */
     readonly pollMilliseconds: number;
+    /** Worker threads for CPU-heavy work (parsing, counting), beside the event loop (src/queue/thread-pool.ts). */
+    readonly threads: number;
+  };
+  /**
+   * Limits of a job file's import (docs/api-conventions.md, "Limits"): a file over one of them
+   * ends in `importStatus: ERROR` with a message naming the limit.
+   */
+  readonly importLimits: {
+    /** Elements (XLIFF) or objects and arrays (JSON) nested deeper than this. */
+    readonly maxDepth: number;
+    /** Inline tags in one segment. */
+    readonly maxTagsPerSegment: number;
+    /** Characters of one segment (tags left out). */
+    readonly maxSegmentChars: number;
   };
   /** Pending asynchronous requests an organization may have; one more gets 429. */
   readonly asyncPendingLimit: number;
@@ -116,6 +131,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       concurrency: integer(env, 'OPENTMS_WORKER_CONCURRENCY', 4, 1, 256),
       leaseSeconds: integer(env, 'OPENTMS_TASK_LEASE_SECONDS', 60, 1, 24 * 3600),
       pollMilliseconds: integer(env, 'OPENTMS_TASK_POLL_MS', 250, 10, 60_000),
+      // One core left to the event loop that serves requests, at most 4 by default.
+      threads: integer(env, 'OPENTMS_WORKER_THREADS', Math.max(1, Math.min(4, availableParallelism() - 1)), 1, 64),
+    }),
+    importLimits: Object.freeze({
+      maxDepth: integer(env, 'OPENTMS_IMPORT_MAX_DEPTH', 512, 1, 1_000),
+      maxTagsPerSegment: integer(env, 'OPENTMS_IMPORT_MAX_TAGS_PER_SEGMENT', 50_000, 1, 10_000_000),
+      maxSegmentChars: integer(env, 'OPENTMS_IMPORT_MAX_SEGMENT_CHARS', 100_000, 1, 10_000_000),
     }),
     asyncPendingLimit: integer(env, 'OPENTMS_ASYNC_PENDING_LIMIT', 200, 1, 1_000_000),
     allowPrivateCallbacks: flag(env, 'OPENTMS_ALLOW_PRIVATE_CALLBACKS'),

@@ -12,8 +12,9 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { AppDeps } from './deps.js';
 import { ensureFirstAdmin, ensureSysAdmin } from './modules/identity/organization-admin/index.js';
-import { createJsonLogger } from './queue/log.js';
+import { createLogger } from './logging.js';
 import { buildTaskFailureHook, buildTaskRegistry } from './task-handlers.js';
+import { configureSharedThreadPool } from './queue/thread-pool.js';
 import { startWorker } from './queue/worker.js';
 import type { Worker } from './queue/worker.js';
 
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
   }
 
   mkdirSync(join(config.dataDir, 'blobs'), { recursive: true });
+  configureSharedThreadPool(config.tasks.threads);
   const database = config.databaseUrl
     ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
     : openDatabase({ kind: 'sqlite', path: join(config.dataDir, 'opentms.sqlite') });
@@ -69,13 +71,15 @@ async function main(): Promise<void> {
     blobs: localBlobStore(join(config.dataDir, 'blobs')),
   };
 
+  // One logger configuration for the API and the worker (src/logging.ts: secrets redacted).
+  const logger = createLogger(config.logLevel);
   let app: FastifyInstance | null = null;
   let log: TaskLogger;
   if (roles.includes('api')) {
-    app = await buildApp(deps);
+    app = await buildApp(deps, { logger });
     log = app.log;
   } else {
-    log = createJsonLogger(config.logLevel);
+    log = logger;
   }
   log.info({ roles, dialect: database.dialect }, `starting: ${roles.join(' and ')}`);
   log.info({ dialect: database.dialect, applied }, applied.length ? 'database migrated' : 'database schema up to date');

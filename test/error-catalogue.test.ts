@@ -26,6 +26,7 @@ import type { AsyncFailureCode, ErrorArgs, ErrorCode } from '../src/errors/index
  */
 const EXAMPLES: { [C in ErrorCode]: ErrorArgs<C> } = {
   InvalidJson: [{ part: 'Memsource' }],
+  RequestBodyMissing: [],
   InvalidContentLength: [],
   InvalidContentType: [],
   UnsupportedMediaType: [{ expected: 'multipart' }],

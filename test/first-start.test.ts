@@ -41,9 +41,9 @@ describe('first start', () => {
     drop = d;
     const first = capturingLogger();
     await ensureFirstAdmin(database.db, loadConfig({}), first.log);
-    const announced = first.lines.filter((l) => typeof l.password === 'string');
+    const announced = first.lines.filter((l) => typeof l.generatedPassword === 'string');
     expect(announced).toHaveLength(1);
-    const password = announced[0]!.password as string;
+    const password = announced[0]!.generatedPassword as string;
     expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(String(announced[0]!.msg)).toContain(password);
     const [admin] = await database.db.selectFrom('users').selectAll().execute();

@@ -54,6 +54,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Extra environment for loadConfig, as a user would set it. */
   env?: Record<string, string>;
+  /** Where the app logs, with the service's own logger configuration (src/logging.ts); none by default. */
+  log?: { stream: { write(line: string): void }; level: string };
 }
 
 /** Which database the suite runs on: SQLite unless TEST_DATABASE_URL names a PostgreSQL server. */
@@ -118,7 +120,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // Each test app keeps its files in a folder of its own, removed on close.
   const blobDir = mkdtempSync(join(tmpdir(), 'opentms-test-blobs-'));
   const deps: AppDeps = { config, database, clock, taskWakeup: createTaskWakeup(), blobs: localBlobStore(blobDir) };
-  const app = await buildApp(deps, { logger: false });
+  const app = await buildApp(deps, { logger: options.log ?? false });
   let errorCheck: ReturnType<typeof createErrorCatalogueCheck> | undefined;
   const inject = async (injectOptions: InjectOptions | string) => {
     const opts = typeof injectOptions === 'string' ? { url: injectOptions } : injectOptions;

@@ -33,7 +33,7 @@ describe('API conventions', () => {
       expectErrorBody(response.json(), 'InvalidJson');
     });
 
-    it('answers 400 for an empty body declared as JSON', async () => {
+    it('answers 400 RequestBodyMissing for an empty body declared as JSON, where the operation needs a body', async () => {
       const response = await t.inject({
         method: 'POST',
         url: '/api2/v3/auth/login',
@@ -41,7 +41,7 @@ describe('API conventions', () => {
         payload: '',
       });
       expect(response.statusCode).toBe(400);
-      expectErrorBody(response.json(), 'InvalidJson');
+      expectErrorBody(response.json(), 'RequestBodyMissing');
     });
 
     it('answers 400 InvalidArguments, naming the field, when a required field is missing', async () => {

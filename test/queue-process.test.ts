@@ -7,6 +7,8 @@ import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { enqueue } from '../src/queue/queue.js';
+import { insertAsyncRequest } from '../src/modules/integration/async-requests/async-requests.repository.js';
+import { makeOrganization } from './factories.js';
 import { createTestDatabase, testDialect, TEST_DATABASE_URL } from './harness.js';
 import { waitFor } from './support/wait.js';
 import { killAllStarted, startProcess, withTimeout } from './support/child-process.js';
@@ -152,4 +154,91 @@ describe(`worker processes (${testDialect})`, () => {
     b!.child.kill('SIGTERM');
     expect(await withTimeout(Promise.all([a!.exited, b!.exited]), 10_000, 'the workers to stop')).toEqual([0, 0]);
   });
+
+  it('a task that kills its worker process each time fails for good after 3 runs, and its async request records why', async () => {
+    const organization = await makeOrganization(database.db);
+    const request = await insertAsyncRequest(database.db, {
+      organizationId: organization.id,
+      createdById: null,
+      action: 'IMPORT_JOB',
+      now: new Date(),
+    });
+    // Attempts to spare (10): only the interruptions stop it.
+    const id = await enqueue(
+      database.db,
+      { kind: 'test.crash-process', payload: {}, organizationId: organization.id, asyncRequestId: request.id, maxAttempts: 10 },
+      new Date(),
+    );
+    const short = { OPENTMS_TASK_LEASE_SECONDS: '1', OPENTMS_TASK_POLL_MS: '50' };
+    for (let run = 1; run <= 3; run++) {
+      const worker = await startWorkerProcess(short);
+      await waitFor(`run ${run} of the task`, async () => (await runs([id])).length === run, 20_000);
+      // The handler killed its own process.
+      expect(await withTimeout(worker.exited, 10_000, 'the crashed worker to exit')).toBeNull();
+    }
+    expect(await task(id)).toMatchObject({ status: 'running', attempts: 3, interruptions: 2 });
+    // The next worker takes it over (the third interruption) and fails it instead of running it.
+    const last = await startWorkerProcess(short);
+    const row = await waitFor(
+      'the task to fail',
+      async () => {
+        const current = await task(id);
+        return current.status === 'failed' ? current : null;
+      },
+      20_000,
+    );
+    expect(row).toMatchObject({ attempts: 4, interruptions: 3, lockedBy: null });
+    expect(row.lastError).toContain('interrupted 3 times');
+    expect(await runs([id])).toHaveLength(3);
+    const recorded = await waitFor('the async request to record the failure', async () => {
+      const current = await database.db
+        .selectFrom('asyncRequests')
+        .select('response')
+        .where('id', '=', request.id)
+        .executeTakeFirstOrThrow();
+      return current.response ? (JSON.parse(current.response) as { errorCode: string; errorDesc: string }) : null;
+    });
+    expect(recorded.errorCode).toBe('AsyncTaskFailed');
+    expect(recorded.errorDesc).toContain('interrupted 3 times');
+    // Failed for good: the worker does not run it again.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await runs([id])).toHaveLength(3);
+    last.child.kill('SIGTERM');
+    expect(await withTimeout(last.exited, 12_000, 'the worker to stop')).toBe(0);
+  }, 120_000);
+
+  it('SIGTERM ends a worker within 10 s even when its handler ignores the abort; the task runs again after the restart, uncounted', async () => {
+    const id = await enqueue(database.db, { kind: 'test.deaf', payload: {}, organizationId: null }, new Date());
+    const first = await startWorkerProcess();
+    await waitFor('the worker to run the task', async () => (await runs([id])).length === 1, 20_000);
+    const began = performance.now();
+    first.child.kill('SIGTERM');
+    expect(await withTimeout(first.exited, 15_000, 'the stopped worker to exit')).toBe(0);
+    const took = performance.now() - began;
+    // The default grace: 10 s for the running task, then the database is closed.
+    expect(took).toBeLessThan(11_500);
+    expect(first.lines.some((l) => String(l.msg).includes('queuing their tasks again'))).toBe(true);
+    // Queued again at once, neither an attempt nor an interruption used up.
+    expect(await task(id)).toMatchObject({ status: 'queued', attempts: 0, interruptions: 0, lockedBy: null });
+
+    // The lease (60 s by default) is not waited for: the restarted worker takes it at once.
+    const second = await startWorkerProcess();
+    await waitFor('the restarted worker to run the task', async () => (await runs([id])).length === 2, 10_000);
+    await sql`insert into test_markers (name) values ('release-deaf')`.execute(database.db);
+    const row = await waitFor(
+      'the task to be done',
+      async () => {
+        const current = await task(id);
+        return current.status === 'done' ? current : null;
+      },
+      10_000,
+    );
+    expect(row).toMatchObject({ attempts: 1, interruptions: 0 });
+    expect((await runs([id])).map((r) => [Number(r.workerPid), Number(r.attempt)])).toEqual([
+      [first.child.pid, 1],
+      [second.child.pid, 1],
+    ]);
+    second.child.kill('SIGTERM');
+    expect(await withTimeout(second.exited, 12_000, 'the worker to stop')).toBe(0);
+  }, 90_000);
 });

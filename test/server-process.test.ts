@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, TEST_DATABASE_URL } from './harness.js';
 import { killAllStarted, runToExit, startProcess, withTimeout } from './support/child-process.js';
 import type { StartedProcess } from './support/child-process.js';
+import { waitFor } from './support/wait.js';
 
 /**
  * The real entry point (src/main.ts) as a child process: it starts from nothing, announces the
@@ -52,15 +53,22 @@ describe(`the server process (${testDialect})`, () => {
     const health = await fetch(`http://127.0.0.1:${server.port}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', database: { dialect: testDialect } });
-    const announced = server.lines.filter((l) => typeof l.password === 'string');
+    const announced = server.lines.filter((l) => typeof l.generatedPassword === 'string');
     expect(announced).toHaveLength(1);
 
     const login = await fetch(`http://127.0.0.1:${server.port}/api2/v3/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ userName: 'admin', password: announced[0]!.password }),
+      body: JSON.stringify({ userName: 'admin', password: announced[0]!.generatedPassword }),
     });
     expect(login.status).toBe(200);
+    // main.ts logs through the shared configuration (src/logging.ts): the token of a query is masked.
+    const token = ((await login.json()) as { token: string }).token;
+    expect((await fetch(`http://127.0.0.1:${server.port}/api2/v1/auth/whoAmI?token=${token}`)).status).toBe(200);
+    await waitFor('the masked request line', () =>
+      server.lines.some((l) => (l.req as { url?: string } | undefined)?.url === '/api2/v1/auth/whoAmI?token=[REDACTED]'),
+    );
+    expect(JSON.stringify(server.lines)).not.toContain(token);
 
     // Every request's log lines carry its request id.
     const requestLines = server.lines.filter((l) => l.req !== undefined || l.res !== undefined);
@@ -73,7 +81,7 @@ describe(`the server process (${testDialect})`, () => {
 
   it('on restart keeps its data and prints no password again', async () => {
     const server = await startServer(env);
-    expect(server.lines.filter((l) => typeof l.password === 'string')).toEqual([]);
+    expect(server.lines.filter((l) => typeof l.generatedPassword === 'string')).toEqual([]);
     expect(server.lines.some((l) => String(l.msg).includes('up to date'))).toBe(true);
     server.child.kill('SIGTERM');
     expect(await withTimeout(server.exited, 10_000, 'stopping')).toBe(0);

@@ -232,6 +232,8 @@ export interface TasksTable {
   status: TaskStatus;
   /** Claims so far (1 while the first attempt runs). */
   attempts: Generated<number>;
+  /** Runs cut short without an outcome (worker died or lost the lease, thread crashed); 3 fail the task. */
+  interruptions: Generated<number>;
   /** Null: the handler's maxAttempts. */
   maxAttempts: number | null;
   runAt: Timestamp;

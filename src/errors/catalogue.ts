@@ -108,6 +108,15 @@ export const TMS_ERRORS = {
           : 'The request body is not valid JSON.',
     details: ({ part }) => (part ? [{ field: part, message: 'is not valid JSON' }] : []),
   }),
+  /**
+   * An operation that needs a JSON body got none: no body, an empty one (a JSON Content-Type with
+   * no bytes), or the JSON `null` (src/http/request-bodies.ts).
+   */
+  RequestBodyMissing: define({
+    status: 400,
+    message: 'The request has no body, but this operation needs a JSON body.',
+    details: () => [{ field: 'body', message: 'is required', in: 'body' }],
+  }),
   /** The Content-Length header does not match the body that arrived. */
   InvalidContentLength: define({ status: 400, message: 'The Content-Length header does not match the body.' }),
   /** The Content-Type header cannot be parsed. */

@@ -81,6 +81,7 @@ export const SCIM_TYPE_OF_TMS_CODE: Partial<Record<ErrorCode, ScimErrorType>> = 
   LastAdmin: 'mutability',
   BotUserReadOnly: 'mutability',
   InvalidJson: 'invalidSyntax',
+  RequestBodyMissing: 'invalidSyntax',
   InvalidContentLength: 'invalidSyntax',
   InvalidContentType: 'invalidSyntax',
 };

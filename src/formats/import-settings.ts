@@ -8,7 +8,11 @@ import type { FilterOptions } from './types.js';
  */
 const SECTION_OF_FILTER: Readonly<Record<string, string>> = { 'plain-text': 'txt', json: 'json', xliff12: 'xlf' };
 
-export function filterOptionsFromImportSettings(filterName: string, importSettingsJson: string | null | undefined): FilterOptions {
+export function filterOptionsFromImportSettings(
+  filterName: string,
+  importSettingsJson: string | null | undefined,
+  limits: { maxDepth?: number } = {},
+): FilterOptions {
   let settings: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(importSettingsJson ?? '{}');
@@ -18,7 +22,8 @@ export function filterOptionsFromImportSettings(filterName: string, importSettin
   }
   const sectionName = SECTION_OF_FILTER[filterName];
   const section = sectionName === undefined ? undefined : settings[sectionName];
-  const options: FilterOptions = {};
+  // The installation's nesting limit (OPENTMS_IMPORT_MAX_DEPTH), not a per-file setting.
+  const options: FilterOptions = limits.maxDepth === undefined ? {} : { maxDepth: limits.maxDepth };
   if (!section || typeof section !== 'object') return options;
   const { tagRegexp, importNotes } = section as Record<string, unknown>;
   if (typeof tagRegexp === 'string' && tagRegexp !== '') options.tagRegexp = tagRegexp;

@@ -125,3 +125,27 @@ describe('JSON write-back', () => {
     await expect(writeAll(jsonFilter, '{"a": ', { '/a': 'x' })).rejects.toBeInstanceOf(FormatError);
   });
 });
+
+describe('JSON on hostile input', () => {
+  it('refuses nesting deeper than maxDepth, naming the limit', async () => {
+    const doc = '['.repeat(400) + '"x"' + ']'.repeat(400);
+    await expect(parseAll(jsonFilter, doc, { maxDepth: 100 })).rejects.toThrow(/nested deeper than 100 levels/);
+    expect(await parseAll(jsonFilter, doc, { maxDepth: 5_000 })).toHaveLength(1);
+    // At the highest configurable limit (OPENTMS_IMPORT_MAX_DEPTH up to 1,000) the scanner does not run out of stack.
+    const deepest = '{"":'.repeat(1_000) + '1' + '}'.repeat(1_000);
+    expect(await parseAll(jsonFilter, deepest, { maxDepth: 1_000 })).toHaveLength(0);
+    // Past it, a stack overflow is still a FormatError, not a crash.
+    const deeper = '['.repeat(100_000) + ']'.repeat(100_000);
+    await expect(parseAll(jsonFilter, deeper, { maxDepth: 1_000_000 })).rejects.toThrow(FormatError);
+  });
+
+  it('refuses a key path longer than 1,000 characters (every unit stores its key)', async () => {
+    await expect(parseAll(jsonFilter, `{"${'k'.repeat(2_000)}": ["a", "b"]}`)).rejects.toThrow(/key path is longer than 1000/);
+  });
+
+  it('reads 100,000 one-character strings', async () => {
+    const units = await parseAll(jsonFilter, `{"a":[${Array(100_000).fill('"x"').join(',')}]}`);
+    expect(units).toHaveLength(100_000);
+    expect(units[99_999]!.key).toBe('a.99999');
+  });
+});

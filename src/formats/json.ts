@@ -19,8 +19,16 @@ import type { FilterOptions, FormatFilter, TextUnit, UnitTranslation } from './t
  */
 
 export const DEFAULT_MAX_JSON_BYTES = 50 * 1024 * 1024;
-/** Deeper nesting is refused rather than risking the stack. */
-const MAX_DEPTH = 512;
+/** Default for FilterOptions.maxDepth: deeper nesting is refused rather than risking the stack. */
+export const DEFAULT_MAX_JSON_DEPTH = 512;
+/** A key path (names joined) longer than this is refused: every unit stores its key. */
+export const MAX_JSON_KEY_CHARS = 1_000;
+/**
+ * All key paths of a file together may hold this many characters per character of the file (plus
+ * a megabyte): keys repeat their parents' names, so without it a small file of deeply nested or
+ * long names could make the import store far more than the file itself.
+ */
+const KEY_CHARS_PER_FILE_CHAR = 4;
 
 interface JsonString {
   path: string[];
@@ -43,11 +51,16 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 
 /** Every string value of the document, with its path and raw position, in document order. */
-export function scanJson(text: string): JsonString[] {
+export function scanJson(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): JsonString[] {
   const found: JsonString[] = [];
   let at = 0;
+  let keyBudget = text.length * KEY_CHARS_PER_FILE_CHAR + 1_000_000;
   const fail = (message: string): never => {
     throw new FormatError(`malformed JSON: ${message}`, positionOf(text, at));
+  };
+  /** A well-formed file over one of the import's limits. */
+  const refuse = (message: string): never => {
+    throw new FormatError(`the JSON file is refused: ${message}`, positionOf(text, at));
   };
   const skipWhitespace = () => {
     WHITESPACE.lastIndex = at;
@@ -81,7 +94,7 @@ export function scanJson(text: string): JsonString[] {
     return { value: JSON.parse(text.slice(start, at)) as string, start, end: at };
   };
   const readValue = (path: string[]): void => {
-    if (path.length > MAX_DEPTH) fail(`nested deeper than ${MAX_DEPTH} levels`);
+    if (path.length > maxDepth) refuse(`nested deeper than ${maxDepth} levels (the import's nesting limit)`);
     skipWhitespace();
     const char = text[at];
     if (char === '{') {
@@ -140,6 +153,11 @@ export function scanJson(text: string): JsonString[] {
       }
     }
     if (char === '"') {
+      let keyChars = path.length;
+      for (const name of path) keyChars += name.length;
+      if (keyChars > MAX_JSON_KEY_CHARS) refuse(`a key path is longer than ${MAX_JSON_KEY_CHARS} characters`);
+      keyBudget -= keyChars;
+      if (keyBudget < 0) refuse(`the key paths of the strings add up to more than ${KEY_CHARS_PER_FILE_CHAR} times the file's size`);
       found.push({ path, ...readString() });
       return;
     }
@@ -156,7 +174,13 @@ export function scanJson(text: string): JsonString[] {
     }
     fail(at >= text.length ? 'unexpected end of file' : `unexpected character "${char}"`);
   };
-  readValue([]);
+  try {
+    readValue([]);
+  } catch (error) {
+    // Only a maxDepth far above OPENTMS_IMPORT_MAX_DEPTH's range gets here.
+    if (error instanceof RangeError) throw new FormatError('the JSON file is refused: it is nested too deeply to be read');
+    throw error;
+  }
   skipWhitespace();
   if (at < text.length) fail('unexpected text after the end of the document');
   return found;
@@ -185,15 +209,15 @@ async function readWhole(input: Readable, options: FilterOptions): Promise<{ enc
   return { enc, text: parts.join('') };
 }
 
-function translatableStrings(text: string): JsonString[] {
-  return scanJson(text).filter((string) => string.value.trim() !== '');
+function translatableStrings(text: string, options: FilterOptions): JsonString[] {
+  return scanJson(text, options.maxDepth).filter((string) => string.value.trim() !== '');
 }
 
 async function* parse(input: Readable, options: FilterOptions = {}): AsyncGenerator<TextUnit> {
   const pattern = compileTagRegexp(options.tagRegexp);
   const { text } = await readWhole(input, options);
   let index = 0;
-  for (const string of translatableStrings(text)) {
+  for (const string of translatableStrings(text, options)) {
     const { source, tags } = tagsByPattern(string.value, pattern);
     yield {
       index: index++,
@@ -216,7 +240,7 @@ async function write(
 ): Promise<void> {
   const pattern = compileTagRegexp(options.tagRegexp);
   const { enc, text } = await readWhole(original, options);
-  const strings = translatableStrings(text);
+  const strings = translatableStrings(text, options);
   async function* rewritten(): AsyncGenerator<Buffer> {
     if (enc.bom.length) yield enc.bom;
     let copied = 0;

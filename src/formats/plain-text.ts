@@ -29,8 +29,11 @@ async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<Line> {
   let number = 0;
   const LINE = /\r\n|\n|\r/g;
   for await (const chunk of chunks) {
+    // What is pending holds no line break (but maybe a trailing \r): only the new part is searched,
+    // so a long line costs linear time however many chunks it spans.
+    const resumeAt = Math.max(0, pending.length - 1);
     pending += chunk;
-    LINE.lastIndex = 0;
+    LINE.lastIndex = resumeAt;
     let start = 0;
     for (let match = LINE.exec(pending); match; match = LINE.exec(pending)) {
       // A trailing \r may be the first half of \r\n split across chunks.

@@ -57,6 +57,11 @@ export interface FilterOptions {
   importNotes?: boolean;
   /** JSON: the largest file accepted, in bytes (default 50 MiB). */
   maxJsonBytes?: number;
+  /**
+   * XLIFF and JSON: elements (objects, arrays) nested deeper than this are a FormatError
+   * (default 512; the import passes OPENTMS_IMPORT_MAX_DEPTH).
+   */
+  maxDepth?: number;
   /** Write: the target language code, written as `xml:lang` on inserted XLIFF targets. */
   targetLanguage?: string;
 }

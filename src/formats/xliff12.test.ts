@@ -348,3 +348,39 @@ describe('XLIFF 1.2 large files', () => {
     expect(last).toBe(`Sentence number ${units - 1} with {1>bold<1} text.`);
   });
 });
+
+describe('XLIFF 1.2 on hostile input (linear time, the nesting limit)', () => {
+  const deep = (depth: number) => xliff(unit('u1', `${'<g id="1">'.repeat(depth)}x${'</g>'.repeat(depth)}`));
+
+  it('refuses elements nested deeper than maxDepth, naming the limit', async () => {
+    await expectFormatError(parseAll(xliff12Filter, deep(100_000), { maxDepth: 64 }), /nested deeper than 64 levels/);
+  });
+
+  it('parses 100,000 nested <g> in linear time when the limit allows it (namespaces resolved per element in O(1))', async () => {
+    const [parsed] = await parseAll(xliff12Filter, deep(100_000), { maxDepth: 200_000 });
+    expect(parsed!.tags).toHaveLength(200_000);
+    expect(parsed!.source.startsWith('{1>{2>')).toBe(true);
+  });
+
+  it('resolves namespaces declared deep inside, and forgets them when their element closes', async () => {
+    const doc =
+      `<x:xliff xmlns:x="${NS}" version="1.2"><x:file original="a" source-language="en" datatype="plaintext"><x:body>` +
+      `<x:trans-unit id="1"><x:source>a <x:g id="1" xmlns:x="urn:other">b</x:g> c</x:source></x:trans-unit>` +
+      `<x:trans-unit id="2"><x:source>d <x:g id="1">e</x:g></x:source></x:trans-unit>` +
+      `</x:body></x:file></x:xliff>`;
+    const units = await parseAll(xliff12Filter, doc);
+    // In unit 1, x:g is in another namespace (a foreign element: one standalone tag); in unit 2 it is XLIFF's <g> again.
+    expect(units.map((u) => u.source)).toEqual(['a {1} c', 'd {1>e<1}']);
+  });
+
+  it('refuses an element with an unbound prefix', async () => {
+    await expectFormatError(parseAll(xliff12Filter, xliff(unit('u1', 'a <y:b/> c'))), /unbound namespace prefix "y"/);
+  });
+
+  it('reads a unit of 200,000 tags, with a target of the same tags, in linear time', async () => {
+    const tags = Array.from({ length: 200_000 }, (_, i) => `<x id="${i}"/>`).join('');
+    const [parsed] = await parseAll(xliff12Filter, xliff(unit('u1', `word ${tags}`, `<target>Wort ${tags}</target>`)));
+    expect(parsed!.tags).toHaveLength(200_000);
+    expect(parsed!.target!.endsWith('{200000}')).toBe(true);
+  });
+});

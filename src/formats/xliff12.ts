@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SaxesParser } from 'saxes';
-import type { SaxesTagNS } from 'saxes';
+import type { SaxesTagPlain } from 'saxes';
 import { decodeStream, encodeText, encoding, encodingFromBom } from './encoding.js';
 import type { TextEncoding } from './encoding.js';
 import { inlineTag, restoreTags } from './inline-tags.js';
@@ -12,6 +12,11 @@ import type { FilterOptions, FormatFilter, InlineTag, InlineTagKind, TextUnit, U
  * XLIFF 1.2 (`.xlf`, `.xliff`) through the saxes streaming parser: one `<trans-unit>` at a time is
  * held in memory, never the document. saxes does not read DTDs or resolve external entities;
  * on top of that a DOCTYPE with an internal subset (where entity bombs live) is refused.
+ *
+ * Namespaces are resolved here, not by saxes: saxes' own resolution walks the whole element stack
+ * for every element, which made deeply nested files quadratic (100,000 nested `<g>` took
+ * minutes). `NamespaceScope` keeps one stack of bindings per prefix, so a lookup is O(1) and
+ * everything the scanner does per element is constant time: the work is linear in the file.
  *
  * Write-back streams the original and copies it through as raw text; only the `<target>` of a
  * translated unit is replaced (or inserted after `<source>`/`<seg-source>`), so everything else
@@ -27,6 +32,56 @@ const PAIR_ELEMENTS = new Set(['g', 'mrk']);
 const MAX_PROLOG_CHARS = 64 * 1024;
 /** One trans-unit larger than this is refused: units are held in memory whole. */
 export const MAX_TRANS_UNIT_CHARS = 10_000_000;
+/** Default for FilterOptions.maxDepth: elements nested deeper than this are refused. */
+export const DEFAULT_MAX_XML_DEPTH = 512;
+const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+
+/** An element as the scanner sees it: saxes' plain tag plus the namespace we resolved. */
+interface Tag {
+  name: string;
+  prefix: string;
+  local: string;
+  uri: string;
+  attributes: Record<string, string>;
+  isSelfClosing: boolean;
+}
+
+/**
+ * In-scope namespace declarations: a stack of URIs per prefix, pushed by the element declaring
+ * them and popped when it closes. Lookup and update are O(1) whatever the nesting depth.
+ */
+class NamespaceScope {
+  private readonly bindings = new Map<string, string[]>([
+    ['', ['']],
+    ['xml', [XML_NS]],
+  ]);
+
+  /** Binds the element's `xmlns` / `xmlns:p` attributes; returns the prefixes to unbind on close. */
+  declare(attributes: Record<string, string>): string[] | null {
+    let declared: string[] | null = null;
+    for (const name in attributes) {
+      let prefix: string;
+      if (name === 'xmlns') prefix = '';
+      else if (name.startsWith('xmlns:')) prefix = name.slice(6);
+      else continue;
+      const uri = attributes[name]!.trim();
+      let stack = this.bindings.get(prefix);
+      if (!stack) this.bindings.set(prefix, (stack = []));
+      stack.push(uri);
+      (declared ??= []).push(prefix);
+    }
+    return declared;
+  }
+
+  undeclare(prefixes: readonly string[]): void {
+    for (const prefix of prefixes) this.bindings.get(prefix)?.pop();
+  }
+
+  resolve(prefix: string): string | undefined {
+    const stack = this.bindings.get(prefix);
+    return stack && stack.length > 0 ? stack[stack.length - 1] : undefined;
+  }
+}
 
 interface Frame {
   local: string;
@@ -36,6 +91,10 @@ interface Frame {
   end: number;
   selfClosing: boolean;
   translate: boolean;
+  /** Namespace prefixes this element declared (unbound when it closes). */
+  declared: string[] | null;
+  /** Its `id` attribute. */
+  id: string | undefined;
   /** What closing this element means inside captured content. */
   role?: 'code' | 'pair' | 'skip';
   tagId?: number;
@@ -115,35 +174,80 @@ interface UnitState {
   capture: { kind: 'source' | 'target' | 'note'; content: Content | null; depth: number } | null;
 }
 
-/** The raw decoded text from some offset on; the part nobody needs any more is dropped. */
+/**
+ * The raw decoded text from some offset on; the part nobody needs any more is dropped. Kept as
+ * the chunks that came in, not one growing string: appending to a string and then searching it
+ * copies the whole window each time (quadratic over a large trans-unit).
+ */
 class RawWindow {
-  private text = '';
+  private chunks: string[] = [];
+  /** Offset of each chunk's first character. */
+  private starts: number[] = [];
   private base = 0;
+  private total = 0;
 
   get end(): number {
-    return this.base + this.text.length;
+    return this.total;
   }
   append(chunk: string): void {
-    this.text += chunk;
+    if (chunk === '') return;
+    this.chunks.push(chunk);
+    this.starts.push(this.total);
+    this.total += chunk.length;
+  }
+  /** Index of the chunk holding `offset` (base <= offset < end). */
+  private chunkAt(offset: number): number {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low;
   }
   slice(start: number, end: number): string {
     if (start < this.base) throw new Error(`raw text before ${this.base} was already dropped`);
-    return this.text.slice(start - this.base, end - this.base);
+    if (end <= start) return '';
+    let index = this.chunkAt(start);
+    const parts: string[] = [];
+    for (let at = start; at < end && index < this.chunks.length; index++) {
+      const chunkStart = this.starts[index]!;
+      const chunk = this.chunks[index]!;
+      const to = Math.min(end, chunkStart + chunk.length);
+      parts.push(chunk.slice(at - chunkStart, to - chunkStart));
+      at = to;
+    }
+    return parts.length === 1 ? parts[0]! : parts.join('');
   }
   lastIndexOf(char: string, before: number): number {
-    const at = this.text.lastIndexOf(char, before - this.base - 1);
-    return at < 0 ? -1 : at + this.base;
+    if (before <= this.base || this.chunks.length === 0) return -1;
+    for (let index = this.chunkAt(Math.min(before, this.total) - 1); index >= 0; index--) {
+      const chunkStart = this.starts[index]!;
+      const at = this.chunks[index]!.lastIndexOf(char, before - chunkStart - 1);
+      if (at >= 0) return chunkStart + at;
+    }
+    return -1;
   }
   dropBefore(offset: number): void {
     if (offset <= this.base) return;
-    this.text = this.text.slice(offset - this.base);
+    let drop = 0;
+    while (drop < this.chunks.length && this.starts[drop]! + this.chunks[drop]!.length <= offset) drop++;
+    if (drop > 0) {
+      this.chunks = this.chunks.slice(drop);
+      this.starts = this.starts.slice(drop);
+    }
+    if (this.chunks.length > 0 && this.starts[0]! < offset) {
+      this.chunks[0] = this.chunks[0]!.slice(offset - this.starts[0]!);
+      this.starts[0] = offset;
+    }
     this.base = offset;
   }
 }
 
 /** An attribute without a prefix (saxes keys attributes by qualified name). */
-function attribute(tag: SaxesTagNS, local: string): string | undefined {
-  return tag.attributes[local]?.value;
+function attribute(tag: Tag, local: string): string | undefined {
+  return tag.attributes[local];
 }
 
 /**
@@ -153,7 +257,9 @@ function attribute(tag: SaxesTagNS, local: string): string | undefined {
 export class XliffScanner {
   readonly raw = new RawWindow();
   readonly units: ScannedUnit[] = [];
-  private readonly parser = new SaxesParser({ xmlns: true, position: true });
+  private readonly parser = new SaxesParser({ xmlns: false, position: true });
+  private readonly namespaces = new NamespaceScope();
+  private readonly maxDepth: number;
   private readonly stack: Frame[] = [];
   private unit: UnitState | null = null;
   private sawRoot = false;
@@ -164,6 +270,7 @@ export class XliffScanner {
   private failure: FormatError | null = null;
 
   constructor(private readonly options: FilterOptions = {}) {
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_XML_DEPTH;
     const parser = this.parser;
     parser.on('error', (error) => {
       // saxes prefixes its messages with line:column; we report those separately.
@@ -184,8 +291,12 @@ export class XliffScanner {
       this.onText(text);
     });
     parser.on('text', (text) => this.onText(text));
-    parser.on('opentag', (tag) => this.onOpen(tag));
-    parser.on('closetag', (tag) => this.onClose(tag));
+    parser.on('opentag', (tag) => {
+      if (!this.failure) this.onOpen(tag);
+    });
+    parser.on('closetag', () => {
+      if (!this.failure) this.onClose();
+    });
   }
 
   private fail(message: string): void {
@@ -233,13 +344,43 @@ export class XliffScanner {
     if (capture.content && capture.content.codeDepth === 0) capture.content.text += text;
   }
 
-  private onOpen(tag: SaxesTagNS): void {
+  /** saxes' plain tag with its namespace resolved in the current scope (declarations on the tag included). */
+  private resolveTag(plain: SaxesTagPlain, declared: string[] | null): Tag | null {
+    const { name } = plain;
+    const colon = name.indexOf(':');
+    const prefix = colon < 0 ? '' : name.slice(0, colon);
+    const uri = this.namespaces.resolve(prefix);
+    if (uri === undefined || (prefix !== '' && uri === '')) {
+      if (declared) this.namespaces.undeclare(declared);
+      this.fail(`malformed XML: unbound namespace prefix "${prefix}"`);
+      return null;
+    }
+    const attributes = plain.attributes as Record<string, string>;
+    return { name, prefix, local: colon < 0 ? name : name.slice(colon + 1), uri, attributes, isSelfClosing: plain.isSelfClosing };
+  }
+
+  private onOpen(plain: SaxesTagPlain): void {
     const end = this.parser.position;
     this.lastMarkupEnd = end;
+    if (this.stack.length >= this.maxDepth) {
+      return this.fail(`elements are nested deeper than ${this.maxDepth} levels (the import's nesting limit)`);
+    }
+    const declared = this.namespaces.declare(plain.attributes as Record<string, string>);
+    const tag = this.resolveTag(plain, declared);
+    if (!tag) return;
     const start = this.raw.lastIndexOf('<', end);
     const parent = this.stack[this.stack.length - 1];
     const xliff = tag.uri === XLIFF_NS || tag.uri === '';
-    const frame: Frame = { local: tag.local, xliff, start, end, selfClosing: tag.isSelfClosing, translate: parent?.translate ?? true };
+    const frame: Frame = {
+      local: tag.local,
+      xliff,
+      start,
+      end,
+      selfClosing: tag.isSelfClosing,
+      translate: parent?.translate ?? true,
+      declared,
+      id: attribute(tag, 'id'),
+    };
     this.stack.push(frame);
 
     if (!this.sawRoot) {
@@ -288,7 +429,7 @@ export class XliffScanner {
     }
   }
 
-  private openUnitChild(unit: UnitState, frame: Frame, tag: SaxesTagNS): void {
+  private openUnitChild(unit: UnitState, frame: Frame, tag: Tag): void {
     const depth = this.stack.length;
     if (tag.local === 'source' || tag.local === 'target') {
       if (tag.local === 'source') {
@@ -303,7 +444,7 @@ export class XliffScanner {
         if (!unit.source) return this.fail(`trans-unit "${unit.id}" has a <target> before its <source>`);
         unit.target = new Content(true);
         unit.targetName = tag.name;
-        unit.targetRange = { start: frame.start, end: frame.end, attributes: Object.values(tag.attributes).map((a) => [a.name, a.value]) };
+        unit.targetRange = { start: frame.start, end: frame.end, attributes: Object.entries(tag.attributes) };
         unit.capture = { kind: 'target', content: unit.target, depth };
       }
     } else if (tag.local === 'note') {
@@ -312,7 +453,7 @@ export class XliffScanner {
     }
   }
 
-  private openInCapture(unit: UnitState, frame: Frame, tag: SaxesTagNS): void {
+  private openInCapture(unit: UnitState, frame: Frame, tag: Tag): void {
     const capture = unit.capture;
     const content = capture?.content;
     if (!capture || !content) {
@@ -342,12 +483,14 @@ export class XliffScanner {
     content.codeDepth = 1;
   }
 
-  private onClose(tag: SaxesTagNS): void {
+  private onClose(): void {
     const end = this.parser.position;
     this.lastMarkupEnd = end;
     const frame = this.stack.pop();
+    if (frame?.declared) this.namespaces.undeclare(frame.declared);
     const unit = this.unit;
     if (!frame || !unit) return;
+    const tag = { local: frame.local };
     const depth = this.stack.length + 1;
     const capture = unit.capture;
 
@@ -371,7 +514,7 @@ export class XliffScanner {
             const id = content.openPairs.get(frame.pairKey);
             content.openPairs.delete(frame.pairKey);
             if (id !== undefined) content.add(id, 'close', original);
-            else content.add(unit.numbering.number(content, `${tag.local}:${attribute(tag, 'id') ?? ''}`), 'standalone', original);
+            else content.add(unit.numbering.number(content, `${tag.local}:${frame.id ?? ''}`), 'standalone', original);
           }
         } else if (frame.tagId !== undefined) {
           content.add(frame.tagId, 'standalone', original);
@@ -401,10 +544,9 @@ export class XliffScanner {
   private finishUnit(unit: UnitState, end: number): void {
     this.unit = null;
     if (!unit.source) return this.fail(`trans-unit "${unit.id}" has no <source>`);
-    const tags = [
-      ...unit.source.tags,
-      ...(unit.target?.tags.filter((tag) => !unit.source?.tags.some((s) => s.display === tag.display)) ?? []),
-    ];
+    // A Set, not a search per tag: a unit may hold tens of thousands of tags.
+    const sourceDisplays = new Set(unit.source.tags.map((tag) => tag.display));
+    const tags = [...unit.source.tags, ...(unit.target?.tags.filter((tag) => !sourceDisplays.has(tag.display)) ?? [])];
     this.units.push({
       unit: {
         index: this.index++,

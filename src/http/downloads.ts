@@ -1,9 +1,22 @@
 import type { FastifyReply } from 'fastify';
 import yazl from 'yazl';
 import type { BlobStore } from '../storage/blob-store.js';
-import { attachmentDisposition } from './uploads.js';
 
 /** Downloads of stored files: one file as an attachment, or several as a streamed ZIP. */
+
+/**
+ * The `Content-Disposition` of every download, written as the real service writes it:
+ * `attachment; filename*=UTF-8''<percent-encoded name>; filename="<ASCII fallback>"`. The exact
+ * name comes first as `filename*` (RFC 6266, RFC 8187), since clients read it with a regular
+ * expression that expects `filename*=UTF-8''` right after `attachment; `; the ASCII fallback (other
+ * characters, quotes and backslashes as `_`) serves those that know only `filename`. No name can
+ * break the header: everything outside RFC 5987's attr-char is percent-encoded.
+ */
+export function attachmentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename*=UTF-8''${encoded}; filename="${fallback}"`;
+}
 
 /** Sends one stored file as an attachment named `filename`. */
 export async function sendStoredFile(

@@ -13,27 +13,61 @@ export interface RouteIndex {
   methodsOf(path: string): ReadonlySet<string> | undefined;
 }
 
+/**
+ * A parameter that names a record by uid or id (`projectUid`, `jobUid`, `id`, `userId`, …):
+ * unbuilt operations below a record path (`jobs/bilingualFile` beside `jobs/{jobUid}`) put a
+ * word where the record's key would be.
+ */
+const RECORD_KEY_PARAM = /(?:uid|id)$/i;
+/** Uids are 22 base62 characters; ids are digits. An operation's path segment is a word in lowerCamelCase. */
+const UID_LENGTH = 22;
+const OPERATION_WORD = /^[a-z][A-Za-z]*$/;
+const readsAsOperationName = (value: string) => value.length !== UID_LENGTH && OPERATION_WORD.test(value);
+
+interface PathEntry {
+  methods: Set<string>;
+  /** Positions (`p0`, `p1`, …) whose parameter names a record in at least one route of the path. */
+  recordKeys: Set<string>;
+}
+
 export function createRouteIndex(app: FastifyInstance): RouteIndex {
-  // One tree for all paths: parameter names are normalised so that `/users/:userUid` (GET) and
-  // `/users/:id` (DELETE) land on the same node, as they do in Fastify's per-method trees.
+  // One tree for all paths: parameters are renamed by position (`:p0`, `:p1`) so that
+  // `/users/:userUid` (GET) and `/users/:id` (DELETE) land on the same node, as they do in
+  // Fastify's per-method trees.
   const paths = FindMyWay({ ignoreTrailingSlash: true });
-  const methodsByPath = new Map<string, Set<string>>();
+  const entries = new Map<string, PathEntry>();
 
   app.addHook('onRoute', (route) => {
-    const pattern = route.url.replace(/:[A-Za-z0-9_]+(\([^)]*\))?/g, ':p');
-    let methods = methodsByPath.get(pattern);
-    if (!methods) {
-      methods = new Set();
-      methodsByPath.set(pattern, methods);
+    const names: string[] = [];
+    const pattern = route.url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, (_match, name: string) => {
+      names.push(name);
+      return `:p${names.length - 1}`;
+    });
+    let entry = entries.get(pattern);
+    if (!entry) {
+      entry = { methods: new Set(), recordKeys: new Set() };
+      entries.set(pattern, entry);
       paths.on('GET', pattern, () => undefined, { pattern });
     }
-    for (const method of [route.method].flat()) methods.add(method.toUpperCase());
+    names.forEach((name, position) => {
+      if (RECORD_KEY_PARAM.test(name)) entry.recordKeys.add(`p${position}`);
+    });
+    for (const method of [route.method].flat()) entry.methods.add(method.toUpperCase());
   });
 
   return {
     methodsOf(path) {
-      const pattern = (paths.find('GET', path)?.store as { pattern?: string } | undefined)?.pattern;
-      return pattern ? methodsByPath.get(pattern) : undefined;
+      const found = paths.find('GET', path);
+      const pattern = (found?.store as { pattern?: string } | undefined)?.pattern;
+      const entry = pattern ? entries.get(pattern) : undefined;
+      if (!entry || !found) return undefined;
+      // A word where a record key belongs is a path this service does not have (404), not a
+      // record path called with another method (405).
+      for (const position of entry.recordKeys) {
+        const value = (found.params as Record<string, string | undefined>)[position];
+        if (value !== undefined && readsAsOperationName(value)) return undefined;
+      }
+      return entry.methods;
     },
   };
 }

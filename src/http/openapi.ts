@@ -24,10 +24,13 @@ export async function installOpenApi(app: FastifyInstance, version: string): Pro
       openapi: '3.0.3',
       info: {
         title: 'OpenTMS API',
-        version,
+        // The description: "the interface description carries the version label `Latest`"; the
+        // versions live in the paths. The build's own version is named in the description.
+        version: 'Latest',
         description:
           'A self-hosted Translation Management Service whose interface is wire-compatible with the Phrase TMS ' +
-          '(Memsource) API. Operations keep the published operation ids; OpenTMS extensions are tagged "OpenTMS".',
+          '(Memsource) API. Operations keep the published operation ids; OpenTMS extensions are tagged "OpenTMS". ' +
+          `This is OpenTMS ${version}.`,
       },
       components: {
         securitySchemes: {

@@ -17,6 +17,22 @@ export const PagingQuery = {
   }),
 };
 
+/**
+ * The paging of a list whose published operation declares a larger page (`lastLogins`: 1 to 100,
+ * default 100): the same fields with that operation's maximum and default.
+ */
+export function pagingQueryUpTo(maximum: number) {
+  return {
+    pageNumber: PagingQuery.pageNumber,
+    pageSize: Type.Integer({
+      minimum: 1,
+      maximum,
+      default: maximum,
+      description: `Page size, accepts values between 1 and ${maximum}, default ${maximum}`,
+    }),
+  };
+}
+
 export interface PageRequest {
   pageNumber: number;
   pageSize: number;

@@ -5,7 +5,9 @@ import type { TSchema } from 'typebox';
 import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import JSON5 from 'json5';
 import { errors } from '../errors/index.js';
+import { findNul, nullDropperFor, nulRefused } from './json-leniency.js';
 
 /**
  * File uploads (issue 6): job source files, reference files and the Files API take files as
@@ -131,12 +133,23 @@ const documentAjv = addFormats(
 );
 const compiledSchemas = new WeakMap<TSchema, ValidateFunction>();
 
+/** Longest `Memsource` header read, in characters (Node's own header limit is 16 KiB by default). */
+export const MAX_MEMSOURCE_HEADER_CHARS = 32 * 1024;
+
 /**
  * Parses and validates a JSON document that does not arrive as the body: the `Memsource` header of
  * job creation, the `json` part of a multipart request. Bad JSON or a document that does not
- * match `schema` is a 400 naming `field`.
+ * match `schema` is a 400 naming `field`. As for bodies (src/http/validation.ts), a null where
+ * `schema` does not allow null counts as absent, and a U+0000 anywhere is a 400.
+ * `lenient` (the Memsource header) also reads JSON5, which covers the Python dict literal a
+ * command-line client sends (`{'targetLangs': ['de']}`); strict JSON stays the documented form.
  */
-export function parseJsonDocument<T extends TSchema>(text: string | undefined, schema: T, field: string): unknown {
+export function parseJsonDocument<T extends TSchema>(
+  text: string | undefined,
+  schema: T,
+  field: string,
+  options: { lenient?: boolean } = {},
+): unknown {
   if (text === undefined || text.trim() === '') {
     throw errors.InvalidArguments({ reason: `${field} is required.`, details: [{ field, message: 'is required' }] });
   }
@@ -144,13 +157,27 @@ export function parseJsonDocument<T extends TSchema>(text: string | undefined, s
   try {
     value = JSON.parse(text);
   } catch {
-    throw errors.InvalidJson({ part: field });
+    if (!options.lenient) throw errors.InvalidJson({ part: field });
+    if (text.length > MAX_MEMSOURCE_HEADER_CHARS) {
+      throw errors.InvalidArguments({
+        reason: `${field} is too long.`,
+        details: [{ field, message: `at most ${MAX_MEMSOURCE_HEADER_CHARS} characters` }],
+      });
+    }
+    try {
+      value = JSON5.parse(text);
+    } catch {
+      throw errors.InvalidJson({ part: field });
+    }
   }
+  const nul = findNul(value);
+  if (nul !== null) throw nulRefused(field, nul);
   let validator = compiledSchemas.get(schema);
   if (!validator) {
     validator = documentAjv.compile(schema);
     compiledSchemas.set(schema, validator);
   }
+  nullDropperFor(schema)?.(value);
   if (!validator(value)) {
     const first = validator.errors?.[0];
     const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
@@ -163,18 +190,11 @@ export function parseJsonDocument<T extends TSchema>(text: string | undefined, s
   return value;
 }
 
-/** The `Memsource` header of an octet-stream job creation, parsed and validated against `schema`. */
+/**
+ * The `Memsource` header of an octet-stream upload, parsed (strict JSON, or the JSON5 / Python dict
+ * literal form) and validated against `schema`.
+ */
 export function memsourceHeader<T extends TSchema>(request: FastifyRequest, schema: T): unknown {
   const header = request.headers['memsource'];
-  return parseJsonDocument(Array.isArray(header) ? header[0] : header, schema, 'Memsource');
-}
-
-/**
- * A `Content-Disposition` value for sending `filename` back: an ASCII fallback plus the exact
- * name as `filename*` (RFC 6266), so that any name survives and none can break the header.
- */
-export function attachmentDisposition(filename: string): string {
-  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+  return parseJsonDocument(Array.isArray(header) ? header[0] : header, schema, 'Memsource', { lenient: true });
 }

@@ -84,12 +84,30 @@ export function checkOutboundUrl(url: string, policy: OutboundPolicy): UrlCheck 
   return { ok: true, url: parsed };
 }
 
+/** The policy of an installation (OPENTMS_ALLOW_PRIVATE_CALLBACKS). */
+export function outboundPolicy(config: { readonly allowPrivateCallbacks: boolean }): OutboundPolicy {
+  return { allowPrivate: config.allowPrivateCallbacks };
+}
+
 /**
  * `checkOutboundUrl` for request handlers: the parsed URL, or a 400 `InvalidCallbackUrl` naming
- * the field.
+ * the field. Every URL that OpenTMS stores to call later is checked with it when it is stored
+ * (webhook URLs, the `callbackUrl` of asynchronous requests), so that a URL the client would
+ * refuse at delivery time is refused at once rather than accepted and retried.
  */
 export function assertOutboundUrl(url: string, policy: OutboundPolicy, field: string): URL {
   const result = checkOutboundUrl(url, policy);
   if (result.ok) return result.url;
   throw errors.InvalidCallbackUrl({ field, reason: result.reason });
+}
+
+/**
+ * An optional URL a request stores to call later (the `callbackUrl` of an asynchronous operation):
+ * null when not given (absent, null or empty), the URL exactly as given when the policy accepts
+ * it, a 400 `InvalidCallbackUrl` naming `field` otherwise.
+ */
+export function assertOptionalOutboundUrl(url: string | null | undefined, policy: OutboundPolicy, field: string): string | null {
+  if (url === null || url === undefined || url === '') return null;
+  assertOutboundUrl(url, policy, field);
+  return url;
 }

@@ -8,6 +8,13 @@ export const TASK_CHANNEL = 'opentms_tasks';
 /** Attempts of a task whose handler and spec say nothing. */
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
+/**
+ * Runs cut short without an outcome (the worker died or lost the lease, the thread crashed) after
+ * which a task fails for good instead of running again, whatever its attempts allow: a task that
+ * takes its worker down must not take every worker down in turn.
+ */
+export const MAX_INTERRUPTIONS = 3;
+
 const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_CAP_MS = 5 * 60_000;
 

@@ -18,6 +18,11 @@ export interface ClaimedTask {
   readonly lane: string;
   /** Including this claim: 1 on the first run. */
   readonly attempts: number;
+  /**
+   * Earlier runs cut short without an outcome, including the one this claim took over (a claim of
+   * a running task whose lease expired counts one: its worker died or lost the lease).
+   */
+  readonly interruptions: number;
   readonly maxAttempts: number | null;
   readonly asyncRequestId: string | null;
   readonly lockedBy: string;
@@ -38,6 +43,7 @@ type Row = {
   organizationId: string | number | null;
   lane: string | number;
   attempts: number;
+  interruptions: number;
   maxAttempts: number | null;
   asyncRequestId: string | number | null;
   lockedBy: string | null;
@@ -51,6 +57,7 @@ const RETURNED = [
   'organizationId',
   'lane',
   'attempts',
+  'interruptions',
   'maxAttempts',
   'asyncRequestId',
   'lockedBy',
@@ -65,6 +72,7 @@ function toClaimed(row: Row): ClaimedTask {
     organizationId: row.organizationId === null ? null : String(row.organizationId),
     lane: String(row.lane),
     attempts: Number(row.attempts),
+    interruptions: Number(row.interruptions),
     maxAttempts: row.maxAttempts === null ? null : Number(row.maxAttempts),
     asyncRequestId: row.asyncRequestId === null ? null : String(row.asyncRequestId),
     lockedBy: row.lockedBy ?? '',
@@ -102,10 +110,16 @@ function dueLanes(now: string): RawBuilder<unknown> {
     due as (select lane, head, turn from heads where head <= ${now})`;
 }
 
+/**
+ * Taking over a running task (its lease expired) counts an interruption: the worker that ran it
+ * died or lost the lease. `status` in the SET clause is the row's value before the update.
+ */
+const COUNT_TAKEOVER = sql<number>`interruptions + (case when status = 'running' then 1 else 0 end)`;
+
 function claimUpdate(trx: Transaction<DB>, target: RawBuilder<unknown>, workerId: string, now: string, leaseUntil: string) {
   return trx
     .updateTable('tasks')
-    .set({ status: 'running', attempts: sql`attempts + 1`, lockedBy: workerId, leaseUntil, startedAt: now })
+    .set({ status: 'running', attempts: sql`attempts + 1`, interruptions: COUNT_TAKEOVER, lockedBy: workerId, leaseUntil, startedAt: now })
     .where('id', '=', target as RawBuilder<string>)
     .returning(RETURNED)
     .executeTakeFirst() as Promise<Row | undefined>;
@@ -177,7 +191,7 @@ async function claimPostgres(db: Kysely<DB>, workerId: string, now: string, leas
   const { rows } = await sql<Row>`
     ${dueLanes(now)},
     claimed as (
-      update tasks set status = 'running', attempts = attempts + 1, locked_by = ${workerId}, lease_until = ${leaseUntil}, started_at = ${now}
+      update tasks set status = 'running', attempts = attempts + 1, interruptions = ${COUNT_TAKEOVER}, locked_by = ${workerId}, lease_until = ${leaseUntil}, started_at = ${now}
       where id = coalesce(
         (select id from tasks where status = 'running' and lease_until < ${now} order by lease_until limit 1 for update skip locked),
         (select t.id from (select lane, head, turn from due order by turn, head, lane) l
@@ -187,7 +201,7 @@ async function claimPostgres(db: Kysely<DB>, workerId: string, now: string, leas
           ) t
           limit 1)
       )
-      returning id, kind, payload, organization_id, lane, attempts, max_attempts, async_request_id, locked_by, lease_until
+      returning id, kind, payload, organization_id, lane, attempts, interruptions, max_attempts, async_request_id, locked_by, lease_until
     ),
     turn as (
       insert into task_turns (lane, turn) select lane, (select coalesce(max(turn), 0) + 1 from task_turns) from claimed
@@ -210,23 +224,25 @@ export async function renewLease(db: Kysely<DB>, claim: Claim, leaseUntil: Date)
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** `interrupted`: the run ended without an outcome of the handler's (its thread crashed); counts an interruption. */
 type Finish =
   | { status: 'done'; now: Date }
-  | { status: 'failed'; now: Date; error: string }
-  | { status: 'retry'; runAt: Date; error: string }
+  | { status: 'failed'; now: Date; error: string; interrupted?: boolean }
+  | { status: 'retry'; runAt: Date; error: string; interrupted?: boolean }
   /** Back to the queue without using up the attempt (the worker stopped while it ran). */
   | { status: 'release'; now: Date };
 
 /** Marks a claimed task; false when the claim no longer holds it (nothing was changed). */
 export async function finishTask(db: Kysely<DB>, claim: Claim, finish: Finish): Promise<boolean> {
   const released = { lockedBy: null, leaseUntil: null };
+  const interrupted = 'interrupted' in finish && finish.interrupted ? { interruptions: sql<number>`interruptions + 1` } : {};
   const values =
     finish.status === 'done'
       ? { ...released, status: 'done' as const, finishedAt: finish.now.toISOString() }
       : finish.status === 'failed'
-        ? { ...released, status: 'failed' as const, finishedAt: finish.now.toISOString(), lastError: finish.error }
+        ? { ...released, ...interrupted, status: 'failed' as const, finishedAt: finish.now.toISOString(), lastError: finish.error }
         : finish.status === 'retry'
-          ? { ...released, status: 'queued' as const, runAt: finish.runAt.toISOString(), lastError: finish.error }
+          ? { ...released, ...interrupted, status: 'queued' as const, runAt: finish.runAt.toISOString(), lastError: finish.error }
           : { ...released, status: 'queued' as const, runAt: finish.now.toISOString(), attempts: sql<number>`attempts - 1` };
   const result = await db
     .updateTable('tasks')

@@ -3,9 +3,10 @@ import { hostname } from 'node:os';
 import { startTaskListener } from './listener.js';
 import type { TaskListener } from './listener.js';
 import { silentLogger } from './log.js';
-import { DEFAULT_MAX_ATTEMPTS, defaultBackoffMs } from './queue.js';
+import { DEFAULT_MAX_ATTEMPTS, defaultBackoffMs, MAX_INTERRUPTIONS } from './queue.js';
 import { claimNext, deleteDoneTasks, finishTask, renewLease } from './store.js';
 import type { ClaimedTask, Claim } from './store.js';
+import { ThreadCrashedError } from './thread-pool.js';
 import type { AnyTaskHandler, TaskContext, TaskLogger, TaskRecord, TaskRegistry, WorkerDeps } from './types.js';
 
 export interface WorkerOptions {
@@ -19,8 +20,14 @@ export interface WorkerOptions {
   readonly pollMilliseconds?: number;
   /** How often a running task's lease is renewed (default: a third of the lease). */
   readonly renewEveryMilliseconds?: number;
-  /** On stop, how long running handlers may finish before their signal is aborted (default 10 s); as long again after that. */
+  /**
+   * On stop, how long running tasks have in all (default 10 s): handlers may finish during the
+   * first 70%, then their signal is aborted; a task still running at the end is queued again
+   * (without using up an attempt) and `stop()` resolves.
+   */
   readonly shutdownGraceMilliseconds?: number;
+  /** Interrupted runs after which a task fails for good (default MAX_INTERRUPTIONS, 3). */
+  readonly maxInterruptions?: number;
   /** How long done tasks are kept (default 7 days); failed tasks are kept. */
   readonly doneRetentionMilliseconds?: number;
   /** PostgreSQL to LISTEN on (default: `config.databaseUrl`); null = no LISTEN, polling only. */
@@ -55,6 +62,16 @@ export class LeaseLostError extends Error {
   }
 }
 
+/** Why a task failed after MAX_INTERRUPTIONS runs cut short. */
+export class TaskInterruptedError extends Error {
+  constructor(interruptions: number) {
+    super(
+      `the task was interrupted ${interruptions} times without finishing (its worker stopped or lost the lease, or its thread crashed); it is not run again`,
+    );
+    this.name = 'TaskInterruptedError';
+  }
+}
+
 export class UnknownTaskKindError extends Error {
   constructor(kind: string) {
     super(`no handler is registered for task kind "${kind}" (src/task-handlers.ts)`);
@@ -75,8 +92,11 @@ function describe(error: unknown): string {
 interface Running {
   readonly task: ClaimedTask;
   readonly controller: AbortController;
-  /** Why the signal was aborted, if it was. */
-  reason: 'stopping' | 'lease-lost' | null;
+  /**
+   * Why the signal was aborted, if it was; `released`: the stop's deadline passed and the task was
+   * queued again while its handler still ran (its outcome is no longer this worker's to record).
+   */
+  reason: 'stopping' | 'lease-lost' | 'released' | null;
   promise: Promise<void>;
 }
 
@@ -95,6 +115,7 @@ export function startWorker<D extends WorkerDeps>(deps: D, registry: TaskRegistr
   const pollMs = options.pollMilliseconds ?? deps.config.tasks.pollMilliseconds;
   const renewMs = options.renewEveryMilliseconds ?? Math.max(50, Math.floor(leaseMs / 3));
   const graceMs = options.shutdownGraceMilliseconds ?? 10_000;
+  const maxInterruptions = Math.max(1, options.maxInterruptions ?? MAX_INTERRUPTIONS);
   const retentionMs = options.doneRetentionMilliseconds ?? DONE_RETENTION_MS;
 
   const running = new Map<string, Running>();
@@ -139,8 +160,9 @@ export function startWorker<D extends WorkerDeps>(deps: D, registry: TaskRegistr
     error: unknown,
     handler: AnyTaskHandler<D> | undefined,
     context: TaskContext<D> | null,
+    interrupted = false,
   ) {
-    const marked = await finishTask(database.db, claim, { status: 'failed', now: clock(), error: describe(error) });
+    const marked = await finishTask(database.db, claim, { status: 'failed', now: clock(), error: describe(error), interrupted });
     if (!marked) return;
     log.warn({ taskId: task.id, kind: task.kind, attempt: task.attempts, err: error }, 'task failed for good');
     if (handler?.onFinalFailure && context) {
@@ -190,6 +212,12 @@ export function startWorker<D extends WorkerDeps>(deps: D, registry: TaskRegistr
     };
     if (!handler) return fail(task, claim, record, new UnknownTaskKindError(task.kind), undefined, null);
     if (payloadError) return fail(task, claim, record, payloadError, handler, context);
+    if (task.interruptions >= maxInterruptions) {
+      // Taken over after its last allowed interruption: whatever cuts its runs short (it crashes
+      // the process, blocks it past the lease) would do so again, so the task is not run once more.
+      const error = new TaskInterruptedError(task.interruptions);
+      return fail(task, claim, { ...record, attempts: task.attempts - 1 }, error, handler, context);
+    }
     if (task.attempts > maxAttempts) {
       // Only a takeover gets here: the worker of the last attempt stopped without finishing it
       // (killed, or the task crashes its process), so the task is not run once more.
@@ -237,8 +265,8 @@ export function startWorker<D extends WorkerDeps>(deps: D, registry: TaskRegistr
       clearInterval(renewTimer);
     }
 
-    // Another worker owns the task now: whatever happened here, it is not ours to mark.
-    if (entry.reason === 'lease-lost') return;
+    // Another worker owns the task now, or the stop queued it again: it is not ours to mark.
+    if (entry.reason === 'lease-lost' || entry.reason === 'released') return;
     if (outcome.ok) {
       if (!(await finishTask(database.db, claim, { status: 'done', now: clock() }))) {
         log.warn({ taskId: task.id, kind: task.kind }, 'task finished after it was taken over; not marked');
@@ -249,6 +277,11 @@ export function startWorker<D extends WorkerDeps>(deps: D, registry: TaskRegistr
       await finishTask(database.db, claim, { status: 'release', now: clock() });
       log.info({ taskId: task.id, kind: task.kind }, 'task interrupted by the stop; queued again');
       return;
+    }
+    // A crashed thread is an interruption, as a crashed process is; too many fail the task.
+    const interrupted = outcome.error instanceof ThreadCrashedError;
+    if (interrupted && task.interruptions + 1 >= maxInterruptions) {
+      return fail(task, claim, record, new TaskInterruptedError(task.interruptions + 1), handler, context, true);
     }
     if (task.attempts < maxAttempts) {
       let delay = defaultBackoffMs(task.attempts);
@@ -261,7 +294,7 @@ export function startWorker<D extends WorkerDeps>(deps: D, registry: TaskRegistr
         }
       }
       const runAt = new Date(clock().getTime() + delay);
-      if (await finishTask(database.db, claim, { status: 'retry', runAt, error: describe(outcome.error) })) {
+      if (await finishTask(database.db, claim, { status: 'retry', runAt, error: describe(outcome.error), interrupted })) {
         log.info(
           { taskId: task.id, kind: task.kind, attempt: task.attempts, retryInMs: delay, err: outcome.error },
           'task failed; will retry',
@@ -269,7 +302,7 @@ export function startWorker<D extends WorkerDeps>(deps: D, registry: TaskRegistr
       }
       return;
     }
-    return fail(task, claim, record, outcome.error, handler, context);
+    return fail(task, claim, record, outcome.error, handler, context, interrupted);
   }
 
   function launch(task: ClaimedTask): void {
@@ -344,27 +377,49 @@ export function startWorker<D extends WorkerDeps>(deps: D, registry: TaskRegistr
         unsubscribe();
         await Promise.all([looping, listener?.close()]);
         if (running.size > 0) log.info({ running: running.size }, 'worker stopping: waiting for running tasks');
+        // The whole stop takes graceMs at most: handlers may finish during the first 70%, then
+        // their signal is aborted (a handler that throws then queues its task again); at the end
+        // a task still running is queued again by force, so that a restarted worker takes it at
+        // once instead of waiting out its lease.
         const all = Promise.all([...running.values()].map((entry) => entry.promise));
-        let graceTimer: ReturnType<typeof setTimeout> | undefined;
-        let giveUpTimer: ReturnType<typeof setTimeout> | undefined;
+        let abortTimer: ReturnType<typeof setTimeout> | undefined;
+        let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
         const finished = await Promise.race([
           all.then(() => true),
           new Promise<false>((resolve) => {
-            graceTimer = setTimeout(() => {
-              for (const entry of running.values()) {
-                if (entry.reason) continue;
-                entry.reason = 'stopping';
-                entry.controller.abort(new WorkerStoppingError());
-              }
-              giveUpTimer = setTimeout(() => resolve(false), graceMs);
-            }, graceMs);
+            abortTimer = setTimeout(
+              () => {
+                for (const entry of running.values()) {
+                  if (entry.reason) continue;
+                  entry.reason = 'stopping';
+                  entry.controller.abort(new WorkerStoppingError());
+                }
+              },
+              Math.floor(graceMs * 0.7),
+            );
+            deadlineTimer = setTimeout(() => resolve(false), graceMs);
           }),
         ]);
-        clearTimeout(graceTimer);
-        clearTimeout(giveUpTimer);
+        clearTimeout(abortTimer);
+        clearTimeout(deadlineTimer);
         if (!finished) {
-          // Still running after the abort: leave them to their lease, which another worker takes over.
-          log.warn({ taskIds: [...running.keys()] }, 'worker stopped with handlers that ignored the abort');
+          const left = [...running.values()].filter((entry) => entry.reason !== 'lease-lost');
+          log.warn(
+            { taskIds: left.map((entry) => entry.task.id) },
+            'worker stopping: handlers ignored the abort; queuing their tasks again',
+          );
+          await Promise.all(
+            left.map(async (entry) => {
+              entry.reason = 'released';
+              const { id, lockedBy, attempts } = entry.task;
+              try {
+                await finishTask(database.db, { id, lockedBy, attempts }, { status: 'release', now: clock() });
+              } catch (error) {
+                // Left to its lease: another worker (or this one restarted) takes it over then.
+                log.error({ taskId: id, err: error }, 'could not queue an interrupted task again');
+              }
+            }),
+          );
         }
         log.info({ workerId }, 'worker stopped');
       })();

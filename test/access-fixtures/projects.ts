@@ -33,6 +33,7 @@ const build: FixtureBuilder = async ({ t, organization, admin, client }) => {
     },
     bodies: {
       'PATCH /api2/v1/projects/:projectUid': { note: 'Matrix' },
+      'PUT /api2/v1/projects/:projectUid': { name: 'Matrix own project', client: { id: client.uid } },
       'PUT /api2/v2/projects/:projectUid': { name: 'Matrix own project', client: { id: client.uid } },
       'PUT /api2/v3/projects/:projectUid': { name: 'Matrix own project', client: { id: client.uid } },
       'POST /api2/v1/projects/:projectUid/setStatus': { status: 'NEW' },

@@ -58,6 +58,10 @@ export const STATUS_EXCEPTIONS: Record<string, number[]> = {
 export const EXTENSION_FIELDS: Record<string, string[]> = {
   // Every record gets both `uid` and `id` (our convention), also where the spec lists only one.
   OrganizationReference: ['id'],
+  // Bot users of service accounts are marked as bots (description, "Bot users"; issue 13).
+  UserDto: ['bot'],
+  // The answer to createJob (JobListDto) shows each job's import status, which clients poll (issue 13).
+  JobPartReference: ['importStatus'],
   // SCIM (RFC 7643): every resource names its `schemas` (§3); `roles` is a core User attribute
   // (§4.1.2) that carries the OpenTMS role.
   ScimUserCoreDto: ['schemas', 'roles'],

@@ -4,7 +4,11 @@
  *
  * - `test.block`: records the run in `test_task_runs`, then waits until `test_markers` holds the
  *   row `release` (so that the test can kill the process while the task runs);
- * - `test.record`: records the run and returns after a few milliseconds.
+ * - `test.record`: records the run and returns after a few milliseconds;
+ * - `test.crash-process`: records the run, then kills its own process with -9 (a task that
+ *   takes its worker down every time);
+ * - `test.deaf`: as `test.block` (waiting for `release-deaf`), but ignores the abort of its signal (a handler the stop has to
+ *   give up on).
  *
  * The tables have no unique constraint, so a task run twice shows as two rows. Configuration is
  * the environment, as for `src/main.ts` (DATABASE_URL or OPENTMS_DATA_DIR,
@@ -64,6 +68,25 @@ const testHandlers: TaskHandler[] = [
         const { rows } = await sql`select name from test_markers where name = 'release'`.execute(database.db);
         if (rows.length > 0) return;
         await pause(20, context.signal);
+      }
+    },
+  },
+  {
+    kind: 'test.crash-process',
+    async run(context) {
+      await recordRun(context);
+      process.kill(process.pid, 'SIGKILL');
+      await new Promise(() => {});
+    },
+  },
+  {
+    kind: 'test.deaf',
+    async run(context) {
+      await recordRun(context);
+      for (;;) {
+        const { rows } = await sql`select name from test_markers where name = 'release-deaf'`.execute(database.db);
+        if (rows.length > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
   },

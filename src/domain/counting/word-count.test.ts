@@ -132,3 +132,119 @@ describe('countCharacters', () => {
     });
   }
 });
+
+/** A seeded pseudo-random generator (mulberry32), so that a failure can be reproduced. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomText(next: () => number, pool: readonly string[], length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i++) text += pool[Math.floor(next() * pool.length)]!;
+  return text;
+}
+
+/** Words as the counter defines them, straight from Intl.Segmenter over the whole text (no windows, no fast path). */
+function intlWords(text: string, language: string): number {
+  let words = 0;
+  let lastWordEnd = -1;
+  let hyphenEnd = -1;
+  for (const { segment, index, isWordLike } of new Intl.Segmenter(language, { granularity: 'word' }).segment(text)) {
+    if (isWordLike) {
+      if (index !== hyphenEnd) words += 1;
+      lastWordEnd = index + segment.length;
+      hyphenEnd = -1;
+    } else if (['-', '\u2010', '\u2011'].includes(segment) && index === lastWordEnd) hyphenEnd = index + segment.length;
+    else hyphenEnd = -1;
+  }
+  return words;
+}
+
+describe('counting stays exact and linear on hostile text', () => {
+  // Characters of the word fast path, and their neighbours that must take the slow one.
+  const pool = [
+    ...'aZé ß Ωж 09 .,;:\'’‘ -‐‑ _ \t\n!?()"“”«»—–…·\u00AD\u00A0ª²½×中あ한ก'.split(''),
+    'word',
+    'Ünïcödé',
+    'Привет',
+    '3.14',
+    '1,000',
+    "don't",
+    'e-mail',
+    '  ',
+    'ໄປ',
+    '👍🏽',
+    '🇩🇪',
+    'e\u0301',
+  ];
+
+  it('the fast paths and the windows agree with Intl.Segmenter on random text (words and characters)', () => {
+    const next = random(13);
+    for (const language of ['en', 'de', 'fr', 'cs', 'fi', 'sv', 'ru', 'und']) {
+      for (let round = 0; round < 60; round++) {
+        // Long enough for several windows; logographic characters are counted by their own rule, so leave them out here.
+        const text = randomText(next, pool, 20 + Math.floor(next() * 700)).replace(/[中あ한ก]/g, ' ');
+        const counted = countText(text, language);
+        expect({ language, text, words: counted.words }).toEqual({ language, text, words: intlWords(text, language) });
+        expect(countCharacters(text)).toEqual(
+          (() => {
+            const segments = [...new Intl.Segmenter('und', { granularity: 'grapheme' }).segment(text)].map((s) => s.segment);
+            return { characters: segments.length, charactersNoSpaces: segments.filter((s) => !/^\s+$/u.test(s)).length };
+          })(),
+        );
+      }
+    }
+  });
+
+  it('Thai and Lao characters agree with Intl.Segmenter (the Thai/Lao fast path)', () => {
+    const next = random(7);
+    const thaiLao = [...'กขคทนมยรลวสหอะัาำิีึืุูเแโใไ่้๊๋็์ ໄປມາກະັາຳິີ່້ \n\t'.split(''), 'a', '.'];
+    for (let round = 0; round < 200; round++) {
+      const text = randomText(next, thaiLao, 1 + Math.floor(next() * 60));
+      const segments = [...new Intl.Segmenter('und', { granularity: 'grapheme' }).segment(text)].map((s) => s.segment);
+      expect({ text, ...countCharacters(text) }).toEqual({
+        text,
+        characters: segments.length,
+        charactersNoSpaces: segments.filter((s) => !/^\s+$/u.test(s)).length,
+      });
+    }
+  });
+
+  // [name, text, words, characters]: every one of these took superlinear time (minutes, or a stack overflow) before.
+  const hostile: [string, () => string, string, number, number][] = [
+    ['200,000 words', () => 'word '.repeat(200_000), 'en', 200_000, 1_000_000],
+    ['one 1,000,000-letter word', () => 'a'.repeat(1_000_000), 'en', 1, 1_000_000],
+    ['1,000,000 dots', () => '.'.repeat(1_000_000), 'en', 0, 1_000_000],
+    ['a URL of 60,000 dots', () => `http://${'.'.repeat(60_000)}x`, 'en', 1, 60_008],
+    ['a text of 500,000 dots after www.', () => `www.${'.'.repeat(500_000)}`, 'en', 1, 500_004],
+    ['500,000 Thai letters without a space', () => 'ก'.repeat(500_000), 'th', 83_333.33, 500_000],
+    ['500,000 Han characters in English', () => '中'.repeat(500_000), 'en', 178_571.43, 500_000],
+    ['an e-mail-like run of 500,000 Han characters', () => `${'中'.repeat(500_000)}@b`, 'en', 178_572.43, 500_002],
+    ['200,000 Lao syllables', () => 'ໄປ'.repeat(100_000), 'lo', -1, 200_000],
+    ['100,000 emoji with skin tones', () => '👍🏽'.repeat(100_000), 'en', 0, 100_000],
+    ['100,000 flags', () => '🇩🇪'.repeat(100_000), 'en', 0, 100_000],
+    ['300,000 combining accents', () => `e${'\u0301'.repeat(300_000)}`, 'en', 1, 1],
+    ['one word and 200,000 tag placeholders', () => `Hello${'\uF000'.repeat(200_000)}`, 'en', 1, 5],
+    ['200,000 hyphens', () => 'a-'.repeat(200_000), 'en', 1, 400_000],
+    ['Cyrillic prose', () => 'Привет, мир! '.repeat(50_000), 'ru', 100_000, 650_000],
+  ];
+  it.each(hostile)('%s', (_name, make, language, words, characters) => {
+    const text = make();
+    const counted = countText(text, language);
+    if (words >= 0) expect(counted.words).toBe(words);
+    else expect(counted.words).toBeGreaterThan(0);
+    expect(counted.characters).toBe(characters);
+  });
+
+  it('counts 10 MB of mixed prose (a loose sanity bound; figures: bench/hostile-import.bench.ts)', () => {
+    const text = 'Dr. Smith arrived at 5 p.m. — visit https://example.com, or write to j.doe@example.com! Übermaß. '.repeat(100_000);
+    const began = performance.now();
+    expect(countText(text, 'en').words).toBe(1_300_000);
+    expect(performance.now() - began).toBeLessThan(20_000);
+  });
+});

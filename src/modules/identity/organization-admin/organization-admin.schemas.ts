@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
+import { recordUid } from '../../../http/schema-helpers.js';
 
 /** OpenTMS extension: organizations, for the installation's SYS_ADMIN. */
 
@@ -48,7 +49,7 @@ export const Organization = Type.Object(
   { title: 'OrganizationDto' },
 );
 
-export const OrganizationParams = Type.Object({ organizationUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const OrganizationParams = Type.Object({ organizationUid: recordUid('organizations') });
 
 export type CreateOrganizationBody = Static<typeof CreateOrganizationBody>;
 export type EditOrganizationBody = Static<typeof EditOrganizationBody>;

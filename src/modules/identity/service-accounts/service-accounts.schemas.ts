@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
+import { recordUid } from '../../../http/schema-helpers.js';
 import { UserReference } from '../users/index.js';
 
 /** OpenTMS extension: service accounts (description, "Authentication" > "Machine-to-machine"). */
@@ -21,7 +22,7 @@ export const ServiceAccountCreateBody = Type.Object({
 });
 export type ServiceAccountCreateBody = Static<typeof ServiceAccountCreateBody>;
 
-export const ServiceAccountUidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ServiceAccountUidParams = Type.Object({ uid: recordUid('serviceAccounts') });
 
 export const ServiceAccountListQuery = Type.Object({ ...PagingQuery });
 

@@ -30,6 +30,7 @@ export function toUserDto(row: UserRow, createdBy: UserRow | undefined): UserDto
     timezone: row.timezone,
     note: row.note,
     active: bool(row.active),
+    bot: bool(row.isBot),
   };
 }
 
@@ -85,5 +86,6 @@ export function toUserDetailsV3(
     receiveNewsletter: bool(row.receiveNewsletter),
     active: bool(row.active),
     pendingEmailChange: false,
+    bot: bool(row.isBot),
   };
 }

@@ -101,6 +101,32 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
     );
 
+    app.post(
+      '/v2/users',
+      {
+        config: {
+          access: { ...MANAGERS_HUMANS, right: 'userCreate' },
+          errors: ['UserNameAlreadyExists', 'SeatLimitReached', 'ReferenceNotFound', 'UnsupportedLanguage'],
+        },
+        schema: {
+          tags: ['User'],
+          operationId: 'createUserV2',
+          summary: 'Create user',
+          deprecated: true,
+          description:
+            'Replaced by v3; still works (issue 13). Takes the same body as v3 and creates the user the same way; answers the older user record (UserDto), as the v1 user operations do.',
+          querystring: { type: 'object', properties: { sendInvitation: { type: 'boolean' } } },
+          body: UserCreateBody,
+          response: { 201: UserDto },
+        },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const user = await createUser(deps, caller, request.body);
+        return reply.code(201).send((await withCreators([user], caller.organizationId))[0]!);
+      },
+    );
+
     app.get(
       '/v3/users/:userUid',
       {

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { Static, TSchema } from 'typebox';
-import { PagingQuery, PageOf } from '../../../http/paging.js';
+import { PagingQuery, PageOf, pagingQueryUpTo } from '../../../http/paging.js';
 import { ROLE_SHAPES } from '../../../domain/users/role-settings.js';
 import type { ReferenceKind } from '../../../domain/users/role-settings.js';
-import { Nullable } from '../../../http/schema-helpers.js';
+import { Nullable, recordUid } from '../../../http/schema-helpers.js';
 
 /** Roles as the user records carry them (SYS_ADMIN exists only in the system organization). */
 export const Role = Type.Enum(['SYS_ADMIN', 'ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER']);
@@ -26,6 +26,13 @@ export const UserReference = Type.Object(
 export type UserReference = Static<typeof UserReference>;
 
 /** Spec definition `UserDto` (v1 list, undelete). */
+/**
+ * Whether the user is the bot user of a service account (description, "Bot users": "shown with a
+ * bot badge"). The published DTOs have no field for it; OpenTMS adds `bot`, the name a Java bean's
+ * `isBot()` is serialized under.
+ */
+const BotFlag = Type.Boolean({ description: 'True for the bot user of a service account (an OpenTMS extension).' });
+
 export const UserDto = Type.Object(
   {
     ...UserReference.properties,
@@ -35,6 +42,7 @@ export const UserDto = Type.Object(
     timezone: Type.String(),
     note: Nullable(Type.String()),
     active: Type.Boolean(),
+    bot: BotFlag,
   },
   { title: 'UserDto' },
 );
@@ -90,6 +98,7 @@ export const UserDetailsV3 = Type.Object(
     receiveNewsletter: Type.Boolean(),
     active: Type.Boolean(),
     pendingEmailChange: Type.Boolean(),
+    bot: BotFlag,
     ...roleSpecificFields('out'),
   },
   { title: 'UserDetailsDtoV3' },
@@ -123,7 +132,7 @@ export type UserCreateBody = Static<typeof UserCreateBody>;
 /** Spec definition `UserPasswordEditDto`. */
 export const PasswordBody = Type.Object({ password: Password });
 
-export const UserUidParams = Type.Object({ userUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const UserUidParams = Type.Object({ userUid: recordUid('users') });
 
 export const UserListQuery = Type.Object({
   firstName: Type.Optional(Type.String({ maxLength: 255 })),
@@ -146,7 +155,8 @@ export const LastLoginsQuery = Type.Object({
   role: Type.Optional(Type.Array(AssignableRole)),
   sort: Type.Optional(Type.Array(Type.Enum(['ID', 'LAST_LOGIN_DATE']))),
   order: Type.Optional(Type.Array(Type.Enum(['ASC', 'DESC']))),
-  ...PagingQuery,
+  // The published operation pages by up to 100 (default 100), more than the usual 50.
+  ...pagingQueryUpTo(100),
 });
 
 /** Spec definitions `LastLoginDto` and its page. */

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../../deps.js';
 import { ApiError, asyncFailure, errors } from '../../../errors/index.js';
 import type { Db } from '../../../queue/types.js';
 import { enqueue } from '../../../queue/queue.js';
+import { assertOptionalOutboundUrl, outboundPolicy } from '../../../outbound/url-policy.js';
 import {
   countPending,
   finishAsyncRequest,
@@ -22,13 +23,16 @@ export const CALLBACK_TASK = 'async.callback';
  * with `asyncRequestId` set, in the same transaction.
  */
 export async function createAsyncRequest(deps: AppDeps, trx: Db, input: Omit<NewAsyncRequest, 'now'>): Promise<AsyncRequestRow> {
+  // The one place a callbackUrl is stored: a URL the outbound policy would refuse when the
+  // request finishes is a 400 now (the operations check it earlier too, before any upload).
+  const callbackUrl = assertOptionalOutboundUrl(input.callbackUrl, outboundPolicy(deps.config), 'callbackUrl');
   await lockOrganization(trx, input.organizationId);
   const pending = await countPending(trx, input.organizationId);
   const limit = deps.config.asyncPendingLimit;
   if (pending >= limit) {
     throw errors.TooManyPendingRequests({ pending, limit });
   }
-  return insertAsyncRequest(trx, { ...input, now: deps.clock() });
+  return insertAsyncRequest(trx, { ...input, callbackUrl, now: deps.clock() });
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   WebhookPage,
   WebhookSchema,
   WebhookUidParams,
+  WebhookV1Schema,
 } from './webhooks.schemas.js';
 import { createWebhook, deleteWebhook, editWebhook, getWebhook, sendTestWebhook } from './webhooks.service.js';
 
@@ -49,27 +50,35 @@ export function webhooksRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
     );
 
-    app.post(
-      '/v2/webhooks',
-      {
-        config: { access: ADMINS, errors: ['InvalidCallbackUrl'] },
-        schema: {
-          tags: ['Webhook'],
-          operationId: 'createWebHook_1',
-          summary: 'Create webhook',
-          description:
-            'The URL must be http(s) and, unless OPENTMS_ALLOW_PRIVATE_CALLBACKS is set, not point at a loopback, private or link-local address.',
-          body: WebhookBody,
-          response: { 201: WebhookSchema },
+    // Create webhook: v2 is current; v1 is an older version clients still call (issue 13). Both
+    // take CreateWebHookDto and create the webhook the same way; v1 answers the v1 record.
+    for (const version of ['v1', 'v2'] as const) {
+      app.post(
+        `/${version}/webhooks`,
+        {
+          config: { access: ADMINS, errors: ['InvalidCallbackUrl'] },
+          schema: {
+            tags: ['Webhook'],
+            operationId: version === 'v1' ? 'createWebHook' : 'createWebHook_1',
+            summary: 'Create webhook',
+            ...(version === 'v1' ? { deprecated: true } : {}),
+            description:
+              (version === 'v1'
+                ? 'Replaced by v2; still works. Takes the same body and answers the v1 record (WebHookDto: id, uid, name, url, events, secretToken, status). '
+                : '') +
+              'The URL must be http(s) and, unless OPENTMS_ALLOW_PRIVATE_CALLBACKS is set, not point at a loopback, private or link-local address.',
+            body: WebhookBody,
+            response: { 201: version === 'v1' ? WebhookV1Schema : WebhookSchema },
+          },
         },
-      },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        const row = await createWebhook(deps, caller, request.body);
-        const [dto] = await toWebhookDtos(db, caller.organizationId, [row]);
-        return reply.code(201).send(dto!);
-      },
-    );
+        async (request, reply) => {
+          const caller = callerOf(request);
+          const row = await createWebhook(deps, caller, request.body);
+          const [dto] = await toWebhookDtos(db, caller.organizationId, [row]);
+          return reply.code(201).send(dto!);
+        },
+      );
+    }
 
     app.get(
       '/v2/webhooks/previews',

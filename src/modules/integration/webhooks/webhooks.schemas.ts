@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { WEBHOOK_EVENTS } from '../../../domain/webhooks/events.js';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
 import { UserReference } from '../../identity/users/index.js';
-import { Nullable } from '../../../http/schema-helpers.js';
+import { Nullable, recordUid } from '../../../http/schema-helpers.js';
 
 export const WebhookEventSchema = Type.Enum([...WEBHOOK_EVENTS]);
 
@@ -39,6 +39,25 @@ export const WebhookSchema = Type.Object(
 
 export const WebhookPage = PageOf(WebhookSchema, 'PageDtoWebHookDtoV2');
 
+/**
+ * The older (v1) webhook record, `WebHookDto`, which `POST /api2/v1/webhooks` answers: the fields
+ * v1 had, without those v2 added (`hidden`, `failedAttempts`, `created`, `createdBy`,
+ * `lastModified`, `lastModifiedBy`). The 2024 Swagger no longer lists it (docs/async-and-webhooks.md).
+ */
+export const WebhookV1Schema = Type.Object(
+  {
+    id: WebhookSchema.properties.id,
+    uid: WebhookSchema.properties.uid,
+    name: WebhookSchema.properties.name,
+    url: WebhookSchema.properties.url,
+    events: WebhookSchema.properties.events,
+    secretToken: WebhookSchema.properties.secretToken,
+    status: WebhookSchema.properties.status,
+    signingSecret: WebhookSchema.properties.signingSecret,
+  },
+  { title: 'WebHookDto' },
+);
+
 export const WebhookListQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 255 })),
   status: Type.Optional(Type.Enum(['ENABLED', 'DISABLED'])),
@@ -51,8 +70,8 @@ export const WebhookListQuery = Type.Object({
   ...PagingQuery,
 });
 
-export const WebhookUidParams = Type.Object({ webHookUid: Type.String({ minLength: 1, maxLength: 64 }) });
-export const TestWebhookParams = Type.Object({ webhookUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const WebhookUidParams = Type.Object({ webHookUid: recordUid('webhooks') });
+export const TestWebhookParams = Type.Object({ webhookUid: recordUid('webhooks') });
 export const TestWebhookQuery = Type.Object({ event: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const PreviewsQuery = Type.Object({ events: Type.Optional(Type.Array(WebhookEventSchema)) });

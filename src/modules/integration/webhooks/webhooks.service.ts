@@ -6,7 +6,7 @@ import { isWebhookEvent, samplePayload } from '../../../domain/webhooks/events.j
 import type { Caller } from '../../../http/access.js';
 import { errors } from '../../../errors/index.js';
 import type { PageRequest } from '../../../http/paging.js';
-import { assertOutboundUrl } from '../../../outbound/url-policy.js';
+import { assertOutboundUrl, outboundPolicy } from '../../../outbound/url-policy.js';
 import type { Db } from '../../../queue/types.js';
 import { eventMetadata, queueCall } from './webhook-calls.js';
 import {
@@ -25,7 +25,7 @@ import type { WebhookBody } from './webhooks.schemas.js';
 
 /** The stored settings of a webhook body; the URL must pass the outbound address policy. */
 function fields(deps: AppDeps, body: Static<typeof WebhookBody>) {
-  assertOutboundUrl(body.url, { allowPrivate: deps.config.allowPrivateCallbacks }, 'url');
+  assertOutboundUrl(body.url, outboundPolicy(deps.config), 'url');
   return {
     name: body.name ?? null,
     url: body.url,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
-import { Nullable } from '../../../http/schema-helpers.js';
+import { Nullable, recordUid } from '../../../http/schema-helpers.js';
 import { UserReference } from '../../identity/users/index.js';
 
 /**
@@ -63,4 +63,4 @@ export const DueDateSchemeListQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 255, description: 'Part of the name, ignoring case' })),
 });
 
-export const DueDateSchemeUidParams = Type.Object({ dueDateSchemeUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const DueDateSchemeUidParams = Type.Object({ dueDateSchemeUid: recordUid('dueDateSchemes') });

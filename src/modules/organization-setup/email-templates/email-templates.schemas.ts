@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
-import { Nullable } from '../../../http/schema-helpers.js';
+import { Nullable, recordUid } from '../../../http/schema-helpers.js';
 import { EMAIL_TEMPLATE_TYPES } from '../../../domain/email-templates/email-template-defaults.js';
 
 /** Spec definition `OrganizationEmailTemplateDto`. */
@@ -25,4 +25,4 @@ export const EmailTemplateListQuery = Type.Object({
   ...PagingQuery,
 });
 
-export const EmailTemplateUidParams = Type.Object({ templateUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const EmailTemplateUidParams = Type.Object({ templateUid: recordUid('emailTemplates') });

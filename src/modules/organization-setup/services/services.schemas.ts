@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
-import { Nullable } from '../../../http/schema-helpers.js';
+import { Nullable, recordUid } from '../../../http/schema-helpers.js';
 import { UserReference } from '../../identity/users/index.js';
 import { NamedReference, UidReference, WorkflowStepReference } from '../setup-records/index.js';
 
@@ -61,7 +61,7 @@ export const ServiceListQuery = Type.Object({
   ...PagingQuery,
 });
 
-export const ServiceUidParams = Type.Object({ serviceUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ServiceUidParams = Type.Object({ serviceUid: recordUid('services') });
 
 /** Body of deleteServices: `{ services: [{uid}] }`, all or none. */
 export const DeleteServicesBody = Type.Object({ services: Type.Array(UidReference, { minItems: 1, maxItems: 1000 }) });

@@ -13,6 +13,7 @@ import type { Access, Caller } from '../../../http/access.js';
 import { errors } from '../../../errors/index.js';
 import type { ErrorCode } from '../../../errors/index.js';
 import { PageOf, toPage } from '../../../http/paging.js';
+import { recordUid } from '../../../http/schema-helpers.js';
 import { findUserByUid } from '../../identity/users/index.js';
 import { userReferenceLookup } from '../../identity/users/index.js';
 import {
@@ -83,7 +84,7 @@ function mayTouch(caller: Caller, row: NamedRow, right: ProjectManagerRight | un
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function namedRecordRoutes(deps: AppDeps, kind: NamedRecordKind<any>): FastifyPluginAsync {
   const db = deps.database.db;
-  const Params = Type.Object({ [kind.uidParam]: Type.String() });
+  const Params = Type.Object({ [kind.uidParam]: recordUid(kind.table) });
   const Page = PageOf(kind.dto, `PageDto${(kind.dto as { title?: string }).title ?? kind.label}`);
   const uidOf = (params: unknown) => (params as Record<string, string>)[kind.uidParam]!;
   /** What creating or editing may answer besides the usual errors: a taken name, an unknown reference. */

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
-import { Nullable } from '../../../http/schema-helpers.js';
+import { Nullable, recordUid } from '../../../http/schema-helpers.js';
 import { UserReference } from '../../identity/users/index.js';
 import { NamedReference, UidReference, WorkflowStepReference } from '../setup-records/index.js';
 
@@ -65,7 +65,7 @@ export const VendorListQuery = Type.Object({
   ...PagingQuery,
 });
 
-export const VendorUidParams = Type.Object({ vendorUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const VendorUidParams = Type.Object({ vendorUid: recordUid('vendors') });
 
 /** Body of deleteVendors (designed: the published batch deletes take `{ <records>: [{uid}] }`). */
 export const DeleteVendorsBody = Type.Object({ vendors: Type.Array(UidReference, { minItems: 1, maxItems: 1000 }) });
@@ -96,7 +96,7 @@ export const BuyerListQuery = Type.Object({
   ...PagingQuery,
 });
 
-export const BuyerUidParams = Type.Object({ buyerUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const BuyerUidParams = Type.Object({ buyerUid: recordUid('buyers') });
 
 /** Designed: the vendor-side settings of a link; fields left out keep their values. */
 export const UpdateBuyerBody = Type.Object({

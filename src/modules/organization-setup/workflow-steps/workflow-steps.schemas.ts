@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { ABBR_MAX_LENGTH, NAME_MAX_LENGTH, ORDER_MAX } from '../../../domain/workflow-steps/workflow-steps.js';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
+import { recordUid } from '../../../http/schema-helpers.js';
 
 /** Spec definition `WorkflowStepDto`. */
 export const WorkflowStepSchema = Type.Object(
@@ -54,7 +55,7 @@ export const WorkflowStepListQuery = Type.Object({
   abbr: Type.Optional(Type.String({ maxLength: ABBR_MAX_LENGTH, description: 'The abbreviation, ignoring case' })),
 });
 
-export const WorkflowStepUidParams = Type.Object({ workflowStepUid: Type.String({ minLength: 1, maxLength: 64 }) });
+export const WorkflowStepUidParams = Type.Object({ workflowStepUid: recordUid('workflowSteps') });
 
 /** Spec definition `AdditionalWorkflowStepDto`; `id` is the record's uid (see docs/workflow-and-notifications.md). */
 export const AdditionalWorkflowStepSchema = Type.Object({ id: Type.String(), name: Type.String() }, { title: 'AdditionalWorkflowStepDto' });

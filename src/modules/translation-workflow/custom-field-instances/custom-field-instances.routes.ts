@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import type { Static } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf } from '../../../http/access.js';
 import { toPage } from '../../../http/paging.js';
+import { PathUid } from '../../../http/schema-helpers.js';
+import { ProjectTemplateUid, ProjectUid } from '../kernel/index.js';
 import {
   CreateInstancesBody,
   CustomFieldInstancePage,
@@ -28,9 +30,12 @@ export function customFieldInstancesRoutes(deps: AppDeps): FastifyPluginAsync {
   };
 }
 
+/** Owners' path parameters that take a numeric id too (src/http/record-ids.ts); jobs show none. */
+const RECORD_PARAMS: Record<string, TSchema> = { projectUid: ProjectUid, projectTemplateUid: ProjectTemplateUid };
+
 function instanceRoutes(deps: AppDeps, kind: OwnerKind): FastifyPluginAsync {
   const db = deps.database.db;
-  const Params = Type.Object(Object.fromEntries(kind.pathParams.map((p) => [p, Type.String({ minLength: 1, maxLength: 64 })])));
+  const Params = Type.Object(Object.fromEntries(kind.pathParams.map((p) => [p, RECORD_PARAMS[p] ?? PathUid])));
   const InstanceParams = Type.Object({ ...Params.properties, [kind.instanceParam]: Type.String({ minLength: 1, maxLength: 64 }) });
   const instancePath = `${kind.path}/:${kind.instanceParam}`;
   const paramsOf = (request: { params: unknown }) => request.params as Record<string, string>;

@@ -42,6 +42,7 @@ export function fileHandoversRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           tags: TAGS,
           operationId: 'uploadHandoverFile',
+          consumes: ['application/octet-stream'],
           summary: 'Upload handover file',
           description:
             'The body is the file (application/octet-stream), named by Content-Disposition; the `Memsource` header names the jobs (`{"jobs":[{"uid":"…"}]}`). Each job gets this file as its handover file, replacing an earlier one. The project’s fileHandover setting must be on (400 FileHandoverDisabled). Providers of the jobs and those who may edit the project upload; split and multilingual jobs are refused.',

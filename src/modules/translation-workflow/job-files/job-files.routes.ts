@@ -10,7 +10,7 @@ import { jobSourceFile } from './job-files.repository.js';
 import { TargetFileDownloadParams, TargetFileDownloadQuery } from './job-files.schemas.js';
 import { JobUidParams } from '../kernel/index.js';
 import { AsyncRequestWrapperV2 } from './job-files.schemas.js';
-import { claimTargetFile, releaseDownloadedTargetFile, requestTargetFile } from './target-files.service.js';
+import { buildTargetFileNow, claimTargetFile, releaseDownloadedTargetFile, requestTargetFile } from './target-files.service.js';
 import type { DownloadableTargetFile } from './target-files.service.js';
 
 const FILE_RESPONSE = { 200: { description: 'The file, named by Content-Disposition', type: 'string', format: 'binary' } } as const;
@@ -43,6 +43,25 @@ export function jobFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const source = await jobSourceFile(db, jobAccessOf(request).job.jobSourceId);
         return sendStoredFile(deps, reply, source);
       },
+    );
+
+    app.get(
+      '/v1/projects/:projectUid/jobs/:jobUid/targetFile',
+      {
+        config: { access: onJob(AUTHENTICATED, 'view'), errors: ['JobImportFailed', 'JobImportNotFinished', 'TargetFileFailed'] },
+        schema: {
+          tags: ['Job'],
+          operationId: 'completedFile',
+          summary: 'Download target file',
+          deprecated: true,
+          description:
+            'Replaced by the asynchronous `PUT /api2/v2/projects/{projectUid}/jobs/{jobUid}/targetFile` (or v3); still works (issue 13). Builds the same target file while the client waits and answers it at once, named like the original (Content-Disposition). 409 while the file is still being imported (or when the file cannot be written), 400 when its import failed.',
+          params: JobUidParams,
+          produces: ['application/octet-stream'],
+          response: FILE_RESPONSE,
+        },
+      },
+      async (request, reply) => sendStoredFile(deps, reply, await buildTargetFileNow(deps, jobAccessOf(request))),
     );
 
     for (const version of ['v2', 'v3'] as const) {

@@ -63,8 +63,8 @@ export const targetFileTask: AppTaskHandler<typeof TARGET_FILE_TASK> = {
   },
 };
 
-/** Streams the original through the filter's write into the blob store. */
-async function buildTargetFile(deps: AppDeps, work: TargetFileWork) {
+/** Streams the original through the filter's write into the blob store (also the synchronous v1 download). */
+export async function buildTargetFile(deps: AppDeps, work: TargetFileWork) {
   const db = deps.database.db;
   const firstBytes = await readFirstBytes(await deps.blobs.open(work.source.sha256), FORMAT_SNIFF_BYTES);
   const filter = filterOfSource(work.source.format, work.source.filename, firstBytes);

@@ -6,7 +6,8 @@ import { createAsyncRequest } from '../../integration/async-requests/index.js';
 import type { AsyncRequestRow } from '../../integration/async-requests/index.js';
 import type { JobAccess } from '../kernel/index.js';
 import { claimDownload, findTargetFile, forgetTargetBlob, insertTargetFile, jobSourceFile } from './job-files.repository.js';
-import { TARGET_FILE_TASK } from './target-file.task.js';
+import { FormatError } from '../../../formats/index.js';
+import { TARGET_FILE_TASK, buildTargetFile } from './target-file.task.js';
 
 /** The async request action of a target file (spec enum of AsyncRequestDto.action). */
 export const TARGET_FILE_ACTION = 'EXPORT_COMPLETE_FILE';
@@ -41,6 +42,32 @@ export async function requestTargetFile(deps: AppDeps, access: JobAccess, create
   });
   deps.taskWakeup.notify();
   return request;
+}
+
+/**
+ * `GET /api2/v1/…/targetFile`, the older synchronous download (issue 13): the same target file as
+ * the async request builds (buildTargetFile of the task), built while the client waits and sent at
+ * once. The same refusals as `PUT …/targetFile` (409 while importing, 400 when the import failed);
+ * a file the filter cannot write is 409 TargetFileFailed. The built bytes are a blob no record
+ * holds: the orphan sweeper removes them after its grace period (src/storage/orphan-sweeper.ts).
+ */
+export async function buildTargetFileNow(deps: AppDeps, access: JobAccess): Promise<DownloadableTargetFile> {
+  const source = await jobSourceFile(deps.database.db, access.job.jobSourceId);
+  if (source.importStatus === 'RUNNING') throw errors.JobImportNotFinished({ targetFile: true });
+  if (source.importStatus === 'ERROR') throw errors.JobImportFailed({ targetFile: true });
+  const { job } = access;
+  const work = {
+    sha256: null,
+    job: { id: job.id, jobSourceId: job.jobSourceId, targetLang: job.targetLang, workflowLevel: Number(job.workflowLevel) },
+    source,
+  };
+  try {
+    const blob = await buildTargetFile(deps, work);
+    return { asyncRequestId: '', filename: source.filename, sha256: blob.sha256, contentType: source.contentType };
+  } catch (error) {
+    if (error instanceof FormatError) throw errors.TargetFileFailed({ reason: error.message });
+    throw error;
+  }
 }
 
 export interface DownloadableTargetFile {

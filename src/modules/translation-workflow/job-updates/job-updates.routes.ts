@@ -9,6 +9,7 @@ import { JobUpdateSourceRequest, JobUpdateSourceResponse, JobUpdateTargetRequest
 import type { JobUpdateSourceRequest as SourceRequest, JobUpdateTargetRequest as TargetRequest } from './job-updates.schemas.js';
 import { planSourceUpdate, refuseZip, startSourceUpdate } from './update-source.js';
 import { planTargetUpdate, startTargetUpdate } from './update-target.js';
+import { outboundPolicy } from '../../../outbound/url-policy.js';
 
 /**
  * Update source and update target of jobs (issue 6; docs/job-updates.md). Both take the file as
@@ -21,6 +22,7 @@ const TAGS = ['Job'];
 
 export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
+  const policy = outboundPolicy(deps.config);
   return async (app) => {
     app.post(
       '/v1/projects/:projectUid/jobs/source',
@@ -40,11 +42,13 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             'FileTooLarge',
             'UnsupportedMediaType',
             'TooManyPendingRequests',
+            'InvalidCallbackUrl',
           ],
         },
         schema: {
           tags: TAGS,
           operationId: 'updateSource',
+          consumes: ['application/octet-stream'],
           summary: 'Update source',
           description:
             "The new file as `application/octet-stream` (`Content-Disposition: filename*=UTF-8''…`), the jobs in the `Memsource` header (`{jobs: [{uid}], preTranslate, allowAutomaticPostAnalysis, callbackUrl}`, at most 100 jobs of the first workflow step, not split, no step in DELIVERED, COMPLETED or CANCELLED). The file becomes a new source of those jobs and their later steps once imported (UPDATE_SOURCE async request); translations of segments whose source did not change are kept.",
@@ -62,6 +66,7 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           caller,
           projectAccessOf(request),
           memsourceHeader(request, JobUpdateSourceRequest) as SourceRequest,
+          policy,
         );
         const blob = await putUpload(deps, body);
         return startSourceUpdate(deps, caller, plan, { blob, filename });
@@ -87,11 +92,13 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             'FileTooLarge',
             'UnsupportedMediaType',
             'TooManyPendingRequests',
+            'InvalidCallbackUrl',
           ],
         },
         schema: {
           tags: TAGS,
           operationId: 'updateTarget',
+          consumes: ['application/octet-stream'],
           summary: 'Update target',
           description:
             "A translated copy of the job's file (same extension; not for XLIFF and other bilingual formats) as `application/octet-stream`, the job in the `Memsource` header (`{jobs: [{uid}], unconfirmChangedSegments, callbackUrl}`). Read asynchronously (UPDATE_TARGET): each unit is aligned to the job's segments and changed segments become the job's translations, confirmed unless `unconfirmChangedSegments`.",
@@ -109,6 +116,7 @@ export function jobUpdatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           projectAccessOf(request),
           memsourceHeader(request, JobUpdateTargetRequest) as TargetRequest,
           filename,
+          policy,
         );
         const blob = await putUpload(deps, body);
         return reply.code(202).send(await startTargetUpdate(deps, caller, plan, blob));

@@ -8,6 +8,8 @@ import { enqueue } from '../../../queue/queue.js';
 import type { StoredBlob } from '../../../storage/blob-store.js';
 import { recordStoredFile } from '../../../storage/stored-files.js';
 import { createAsyncRequest } from '../../integration/async-requests/index.js';
+import { assertOptionalOutboundUrl } from '../../../outbound/url-policy.js';
+import type { OutboundPolicy } from '../../../outbound/url-policy.js';
 import { requireJobOf } from '../kernel/index.js';
 import type { JobRow, ProjectAccess } from '../kernel/index.js';
 import { jobReferenceDtos } from '../kernel/index.js';
@@ -37,22 +39,6 @@ export interface PlannedSourceUpdate {
   groups: SourceUpdateGroup[];
   jobs: JobRow[];
   callbackUrl: string | null;
-}
-
-export function checkCallbackUrl(url: string | null | undefined): string | null {
-  if (url === null || url === undefined || url === '') return null;
-  let parsed: URL | null = null;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // reported below
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-    throw errors.InvalidArguments({
-      reason: 'callbackUrl must be an http(s) URL.',
-      details: [{ field: 'callbackUrl', message: 'must be an http(s) URL' }],
-    });
-  return url;
 }
 
 /** A .zip is refused by the description (an archive is not one job's file). */
@@ -91,11 +77,12 @@ export async function planSourceUpdate(
   caller: Caller,
   project: ProjectAccess,
   request: JobUpdateSourceRequest,
+  policy: OutboundPolicy,
 ): Promise<PlannedSourceUpdate> {
   if (isTrue(request.preTranslate)) {
     throw errors.NotSupportedYet({ option: 'preTranslate' });
   }
-  const callbackUrl = checkCallbackUrl(request.callbackUrl);
+  const callbackUrl = assertOptionalOutboundUrl(request.callbackUrl, policy, 'callbackUrl');
   const listed: JobRow[] = [];
   for (const uid of new Set(request.jobs.map((j) => j.uid))) listed.push((await requireJobOf(db, caller, project, uid, 'edit')).job);
   const notFirst = listed.filter((job) => Number(job.workflowLevel) !== 1);

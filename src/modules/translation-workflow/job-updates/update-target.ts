@@ -21,7 +21,9 @@ import type { ProjectRow } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
 import type { JobPartUpdateSource, JobUpdateTargetRequest } from './job-updates.schemas.js';
 import { isTrue } from './job-updates.schemas.js';
-import { checkCallbackUrl, refuseZip, updateSourceDtos } from './update-source.js';
+import { refuseZip, updateSourceDtos } from './update-source.js';
+import { assertOptionalOutboundUrl } from '../../../outbound/url-policy.js';
+import type { OutboundPolicy } from '../../../outbound/url-policy.js';
 import { alignTranslatedUnits, extensionOf, targetWrites, UPDATE_TARGET_REFUSED_EXTENSIONS } from './update-rules.js';
 import type { CurrentTranslation, TranslatedUnit } from './update-rules.js';
 
@@ -62,11 +64,12 @@ export async function planTargetUpdate(
   project: ProjectAccess,
   request: JobUpdateTargetRequest,
   filename: string,
+  policy: OutboundPolicy,
 ): Promise<PlannedTargetUpdate> {
   if (request.targetSegmentationRule != null) {
     throw errors.NotSupportedYet({ option: 'targetSegmentationRule' });
   }
-  const callbackUrl = checkCallbackUrl(request.callbackUrl);
+  const callbackUrl = assertOptionalOutboundUrl(request.callbackUrl, policy, 'callbackUrl');
   const { job } = await requireJobOf(db, caller, project, request.jobs[0]!.uid, 'edit');
   if (job.beginIndex !== null || job.endIndex !== null) throw errors.JobIsSplit({ file: 'translated', jobUids: [job.uid] });
   await assertImported(db, job);

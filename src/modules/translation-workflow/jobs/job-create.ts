@@ -9,6 +9,8 @@ import { enqueue } from '../../../queue/queue.js';
 import type { StoredBlob } from '../../../storage/blob-store.js';
 import { recordStoredFile } from '../../../storage/stored-files.js';
 import { createAsyncRequest } from '../../integration/async-requests/index.js';
+import { assertOptionalOutboundUrl } from '../../../outbound/url-policy.js';
+import type { OutboundPolicy } from '../../../outbound/url-policy.js';
 import { assertLanguages } from '../../../domain/languages/language-validation.js';
 import type { ProjectAccess, ProjectRow } from '../kernel/index.js';
 import { nextJobInnerId, projectTargetLanguages } from '../kernel/index.js';
@@ -74,25 +76,6 @@ function refuseLaterCapabilities(request: JobCreateRequest): void {
   }
 }
 
-function checkCallbackUrl(url: string | null | undefined): string | null {
-  if (url === null || url === undefined || url === '') return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw errors.InvalidArguments({
-      reason: 'callbackUrl is not a URL.',
-      details: [{ field: 'callbackUrl', message: 'must be an http(s) URL' }],
-    });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw errors.InvalidArguments({
-      reason: 'callbackUrl must be http or https.',
-      details: [{ field: 'callbackUrl', message: 'must be an http(s) URL' }],
-    });
-  return url;
-}
-
 /** The request's target languages: canonical, and each one a target language of the project. */
 async function targetLanguages(db: Kysely<DB>, project: ProjectRow, requested: readonly string[]): Promise<string[]> {
   const langs = assertLanguages('targetLangs', requested);
@@ -134,7 +117,7 @@ async function providersByLanguage(
  * (one per language, level 1, when the project has no workflow), with the request's due dates,
  * providers and notification settings. Every reference is checked here, before any file is stored.
  */
-export async function planJobs(db: Kysely<DB>, project: ProjectRow, request: JobCreateRequest): Promise<JobPlan> {
+export async function planJobs(db: Kysely<DB>, policy: OutboundPolicy, project: ProjectRow, request: JobCreateRequest): Promise<JobPlan> {
   refuseLaterCapabilities(request);
   const organizationId = project.organizationId;
   const langs = await targetLanguages(db, project, request.targetLangs);
@@ -165,7 +148,11 @@ export async function planJobs(db: Kysely<DB>, project: ProjectRow, request: Job
         notifyProvider: notify,
         providers: providers.get(targetLang) ?? [],
       });
-    return { jobs, directory: sanitizeDirectory(request.path), callbackUrl: checkCallbackUrl(request.callbackUrl) };
+    return {
+      jobs,
+      directory: sanitizeDirectory(request.path),
+      callbackUrl: assertOptionalOutboundUrl(request.callbackUrl, policy, 'callbackUrl'),
+    };
   }
 
   if (request.assignments?.length)
@@ -206,7 +193,11 @@ export async function planJobs(db: Kysely<DB>, project: ProjectRow, request: Job
       });
     }
   }
-  return { jobs, directory: sanitizeDirectory(request.path), callbackUrl: checkCallbackUrl(request.callbackUrl) };
+  return {
+    jobs,
+    directory: sanitizeDirectory(request.path),
+    callbackUrl: assertOptionalOutboundUrl(request.callbackUrl, policy, 'callbackUrl'),
+  };
 }
 
 /** 400 when `adding` more jobs would take the project past the configured job limit. */

@@ -1,13 +1,13 @@
 import type { Readable } from 'node:stream';
+import { MessageChannel } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { AppDeps, AppTaskHandler } from '../../../deps.js';
 import { asyncFailure } from '../../../errors/index.js';
 import type { DB } from '../../../db/schema.js';
-import { filterFor, FORMAT_SNIFF_BYTES, FormatError } from '../../../formats/index.js';
-import { filterOptionsFromImportSettings } from '../../../formats/import-settings.js';
+import { FORMAT_SNIFF_BYTES, FormatError } from '../../../formats/index.js';
+import { sharedThreadPool } from '../../../queue/thread-pool.js';
 import { completeAsyncRequest } from '../../integration/async-requests/index.js';
-import { segmentUnit } from './unit-segments.js';
-import type { UnitSegment } from './unit-segments.js';
+import type { ParseJobFileInput, ParseJobFileResult, SegmentRow, ToMain, ToThread } from './job-import.thread.js';
 
 /**
  * The import of an uploaded job file (docs/jobs.md, "Import"): the worker streams the stored
@@ -35,7 +35,7 @@ type ImportOutcome = { errorCode: string; errorDesc: string } | null;
 /** Rows per INSERT statement: 500 rows x 12 columns stays well under both databases' parameter limits. */
 export const SEGMENT_BATCH_ROWS = 500;
 
-export const UNSUPPORTED_FILE_TYPE = 'unsupported file type';
+export { UNSUPPORTED_FILE_TYPE } from './job-import.thread.js';
 
 /** The first bytes of a blob, for recognizing its format by content. */
 async function firstBytes(deps: AppDeps, sha256: string): Promise<Buffer> {
@@ -61,33 +61,26 @@ interface ImportTotals {
   wordHundredths: number;
 }
 
-async function insertBatch(db: Kysely<DB>, jobSourceId: string, firstIndex: number, batch: readonly UnitSegment[]): Promise<void> {
+async function insertBatch(db: Kysely<DB>, batch: readonly SegmentRow[]): Promise<void> {
   if (batch.length === 0) return;
-  await db
-    .insertInto('sourceSegments')
-    .values(
-      batch.map((segment, i) => ({
-        jobSourceId,
-        idx: firstIndex + i,
-        unitLocator: segment.unitLocator,
-        unitIndex: segment.unitIndex,
-        key: segment.key,
-        source: segment.source,
-        tags: JSON.stringify(segment.tags),
-        gapBefore: segment.gapBefore,
-        gapAfter: segment.gapAfter,
-        importedTarget: segment.importedTarget,
-        note: segment.note,
-        // The column is an integer: each segment rounds, the file's total is exact (ImportTotals).
-        words: Math.round(segment.words),
-      })),
-    )
-    .execute();
+  await db.insertInto('sourceSegments').values(batch).execute();
 }
 
+/** Lets the event loop serve what waits (requests) before the next synchronous piece of work. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Streams the file's units into `source_segments`. Throws FormatError for a file its filter
- * cannot read; an aborted `signal` stops it (the task runs again and starts over).
+ * The thread's module (job-import.thread.ts): compiled JavaScript beside this file in dist/, the
+ * TypeScript source under vitest and tsx.
+ */
+const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './job-import.thread.ts' : './job-import.thread.js', import.meta.url);
+
+/**
+ * Streams the file's units into `source_segments`. The filter, segmentation and counting run in a
+ * worker thread (parseJobFile), fed the blob's bytes through a MessagePort; this thread only reads
+ * the blob and writes the rows, so a hostile file never blocks the event loop that serves
+ * requests. Throws FormatError for a file its filter cannot read; an aborted `signal` stops it
+ * (the thread is terminated; the task runs again and starts over).
  */
 async function importSegments(
   deps: AppDeps,
@@ -95,33 +88,77 @@ async function importSegments(
   language: string,
   signal: AbortSignal,
 ): Promise<{ totals: ImportTotals; format: string }> {
-  const filter = filterFor(source.filename, await firstBytes(deps, source.sha256));
-  if (!filter) throw new FormatError(UNSUPPORTED_FILE_TYPE);
   const db = deps.database.db;
   const totals: ImportTotals = { segments: 0, wordHundredths: 0 };
-  let batch: UnitSegment[] = [];
+  const sniff = await firstBytes(deps, source.sha256);
   const stream: Readable = await deps.blobs.open(source.sha256);
+  const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const { port1: port, port2: threadPort } = new MessageChannel();
+  // Stops the thread when this side fails (the blob or the database), as well as on the task's signal.
+  const local = new AbortController();
+  const stop = AbortSignal.any([signal, local.signal]);
+  let writing: Promise<void> = Promise.resolve();
+  let feeding: Promise<void> = Promise.resolve();
+  let finished!: (result: ParseJobFileResult) => void;
+  const done = new Promise<ParseJobFileResult>((resolve) => (finished = resolve));
+  const failLocally = (error: unknown) => {
+    if (!local.signal.aborted) local.abort(error);
+  };
+  port.on('message', (message: ToMain) => {
+    if (message.type === 'pull') {
+      feeding = feeding.then(async () => {
+        try {
+          const next = await chunks.next();
+          port.postMessage((next.done ? { type: 'end' } : { type: 'chunk', chunk: next.value as Buffer }) satisfies ToThread);
+        } catch (error) {
+          port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies ToThread);
+        }
+      });
+    } else if (message.type === 'batch') {
+      writing = writing.then(async () => {
+        // On SQLite an insert runs synchronously (fsync included): one batch at a time, with the
+        // requests that arrived meanwhile served in between.
+        await yieldToEventLoop();
+        if (stop.aborted) return;
+        try {
+          await insertBatch(db, message.rows);
+          totals.segments += message.rows.length;
+          totals.wordHundredths += message.wordHundredths;
+          port.postMessage({ type: 'ack' } satisfies ToThread);
+        } catch (error) {
+          failLocally(error);
+        }
+      });
+    } else finished(message.result);
+  });
   try {
-    for await (const unit of filter.parse(stream, filterOptionsFromImportSettings(filter.name, source.importSettings))) {
-      // Units marked translate="no" are not imported (Phrase's default skip rule).
-      if (!unit.translatable) continue;
-      for (const segment of segmentUnit(unit, language)) {
-        batch.push(segment);
-        totals.wordHundredths += Math.round(segment.words * 100);
-      }
-      if (batch.length >= SEGMENT_BATCH_ROWS) {
-        if (signal.aborted) throw new Error('import stopped: the worker is shutting down');
-        await insertBatch(db, source.id, totals.segments, batch);
-        totals.segments += batch.length;
-        batch = [];
-      }
-    }
-    await insertBatch(db, source.id, totals.segments, batch);
-    totals.segments += batch.length;
+    const input: ParseJobFileInput = {
+      jobSourceId: source.id,
+      filename: source.filename,
+      sniff,
+      importSettings: source.importSettings,
+      language,
+      batchRows: SEGMENT_BATCH_ROWS,
+      limits: deps.config.importLimits,
+    };
+    const threadRun = sharedThreadPool().run<ParseJobFileResult>(THREAD_MODULE, 'parseJobFile', input, { signal: stop, port: threadPort });
+    // `done` comes on the port after the last batch; the pool's answer may come before it.
+    const result = await Promise.race([Promise.all([threadRun, done]).then(([, r]) => r), rejectOnAbort(stop)]);
+    await writing;
+    if (stop.aborted) throw stop.reason;
+    if ('formatError' in result) throw new FormatError(result.formatError);
+    return { totals, format: result.format };
   } finally {
+    port.close();
     stream.destroy();
   }
-  return { totals, format: filter.name };
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 /** Marks the file's import as failed with `message`, dropping any segments written so far. */
@@ -130,7 +167,8 @@ async function recordImportError(deps: AppDeps, jobSourceId: string, message: st
     await trx.deleteFrom('sourceSegments').where('jobSourceId', '=', jobSourceId).execute();
     await trx
       .updateTable('jobSources')
-      .set({ importStatus: 'ERROR', importError: message.slice(0, 4000), segmentCount: 0, wordCount: 0 })
+      // A message may quote the file (a key, an id): PostgreSQL text cannot hold U+0000, so it is spelled out.
+      .set({ importStatus: 'ERROR', importError: message.replace(/\0/g, '\\u0000').slice(0, 4000), segmentCount: 0, wordCount: 0 })
       .where('id', '=', jobSourceId)
       .execute();
   });
@@ -188,7 +226,7 @@ export async function importJobSource(
   } catch (error) {
     if (!(error instanceof FormatError)) throw error;
     await recordImportError(deps, jobSourceId, error.message);
-    return asyncFailure('ImportFailed', { filename: source.filename, reason: error.message });
+    return asyncFailure('ImportFailed', { filename: source.filename, reason: error.message.replace(/\0/g, '\\u0000') });
   }
 }
 

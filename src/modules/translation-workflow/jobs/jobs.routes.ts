@@ -7,10 +7,12 @@ import { errors } from '../../../errors/index.js';
 import { toPage } from '../../../http/paging.js';
 import { memsourceHeader, octetStreamBody, parseJsonDocument, sanitizeFilename, uploadFilename } from '../../../http/uploads.js';
 import { putUpload } from '../../../storage/stored-files.js';
+import { discardUploads } from '../../../http/multipart-uploads.js';
 import { assertLanguage } from '../../../domain/languages/language-validation.js';
 import { jobAccessOf, onJob, onProject, projectAccessOf } from '../kernel/index.js';
 import type { ProjectAccess } from '../kernel/index.js';
 import { createJobs, planJobs } from './job-create.js';
+import { outboundPolicy } from '../../../outbound/url-policy.js';
 import { assertJobCapacity } from './job-create.js';
 import type { JobPlan, UploadedSource } from './job-create.js';
 import { deleteJobsOf, editJobs, resolveChanges, setJobStatus } from './job-edit.js';
@@ -63,56 +65,79 @@ const headerText = (request: FastifyRequest) => {
 
 export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
+  const policy = outboundPolicy(deps.config);
 
   /** octet-stream: one file, named by Content-Disposition, the request in the Memsource header. */
   async function readOctetStream(request: FastifyRequest, access: ProjectAccess): Promise<{ plan: JobPlan; uploads: UploadedSource[] }> {
     const body = octetStreamBody(request);
     const filename = uploadFilename(request);
-    const plan = await planJobs(db, access.project, memsourceHeader(request, JobCreateRequest) as JobCreateRequestType);
+    const plan = await planJobs(db, policy, access.project, memsourceHeader(request, JobCreateRequest) as JobCreateRequestType);
     await assertJobCapacity(deps, db, access.project.id, plan.jobs.length);
     const blob = await putUpload(deps, body);
     return { plan, uploads: [{ blob, filename, contentType: 'application/octet-stream' }] };
   }
 
   /**
-   * multipart/form-data: `file` parts (one job source each) and the request as a `json` field,
-   * which must come before the files, or else in the Memsource header. The request is checked
-   * before the first file is stored.
+   * multipart/form-data: `file` parts (one job source each) and the request as a `json` part,
+   * before or after the files, or else in the Memsource header. A request that arrives before the
+   * first file (a leading `json` part, or the header) is checked before that file is stored; one
+   * that follows the files is checked once every part is read, and the files stored are discarded
+   * when it is refused.
    */
   async function readMultipart(request: FastifyRequest, access: ProjectAccess): Promise<{ plan: JobPlan; uploads: UploadedSource[] }> {
     let json: string | undefined;
     let plan: JobPlan | null = null;
+    let planFromHeader = false;
     const uploads: UploadedSource[] = [];
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        if (part.fieldname !== 'json') continue;
-        if (plan)
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (part.fieldname !== 'json') continue;
+          if (json !== undefined)
+            throw errors.InvalidArguments({
+              reason: 'Send one json part.',
+              details: [{ field: 'json', message: 'is repeated' }],
+            });
+          json = String(part.value);
+          // The json part wins over the header, whenever it comes.
+          if (planFromHeader) {
+            plan = null;
+            planFromHeader = false;
+          }
+          continue;
+        }
+        if (part.fieldname !== 'file')
           throw errors.InvalidArguments({
-            reason: 'Send the json part before the file parts.',
-            details: [{ field: 'json', message: 'must precede the files' }],
+            reason: `Unexpected file part "${part.fieldname}"; send files as "file".`,
+            details: [{ field: part.fieldname, message: 'unexpected part' }],
           });
-        json = String(part.value);
-        continue;
+        if (!plan && json !== undefined) plan = await planJobs(db, policy, access.project, parseCreateRequest(json, 'json'));
+        else if (!plan && uploads.length === 0 && headerText(request) !== undefined) {
+          plan = await planJobs(db, policy, access.project, memsourceHeader(request, JobCreateRequest) as JobCreateRequestType);
+          planFromHeader = true;
+        }
+        const filename = sanitizeFilename(part.filename ?? '', 'file');
+        if (plan) await assertJobCapacity(deps, db, access.project.id, plan.jobs.length * (uploads.length + 1));
+        uploads.push({ blob: await putUpload(deps, part.file), filename, contentType: part.mimetype || null });
       }
-      if (part.fieldname !== 'file')
+      if (uploads.length === 0)
         throw errors.InvalidArguments({
-          reason: `Unexpected file part "${part.fieldname}"; send files as "file".`,
-          details: [{ field: part.fieldname, message: 'unexpected part' }],
+          reason: 'Send at least one file part named "file".',
+          details: [{ field: 'file', message: 'is required' }],
         });
-      plan ??= await planJobs(
-        db,
-        access.project,
-        json !== undefined ? parseCreateRequest(json, 'json') : parseCreateRequest(headerText(request), 'Memsource'),
+      if (!plan) {
+        const parsed =
+          json !== undefined ? parseCreateRequest(json, 'json') : (memsourceHeader(request, JobCreateRequest) as JobCreateRequestType);
+        plan = await planJobs(db, policy, access.project, parsed);
+        await assertJobCapacity(deps, db, access.project.id, plan.jobs.length * uploads.length);
+      }
+    } catch (error) {
+      await discardUploads(
+        deps,
+        uploads.map((upload) => upload.blob),
       );
-      const filename = sanitizeFilename(part.filename ?? '', 'file');
-      await assertJobCapacity(deps, db, access.project.id, plan.jobs.length * (uploads.length + 1));
-      uploads.push({ blob: await putUpload(deps, part.file), filename, contentType: part.mimetype || null });
+      throw error;
     }
-    if (!plan || uploads.length === 0)
-      throw errors.InvalidArguments({
-        reason: 'Send at least one file part named "file".',
-        details: [{ field: 'file', message: 'is required' }],
-      });
     return { plan, uploads };
   }
 
@@ -134,14 +159,16 @@ export function jobsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             'FileTooLarge',
             'UnsupportedMediaType',
             'TooManyPendingRequests',
+            'InvalidCallbackUrl',
           ],
         },
         schema: {
           tags: TAGS,
           operationId: 'createJob',
+          consumes: ['application/octet-stream', 'multipart/form-data'],
           summary: 'Create job',
           description:
-            "The file as `application/octet-stream` (named by `Content-Disposition: filename*=UTF-8''…`, the JobCreateRequestDto in the `Memsource` header), or `multipart/form-data` with `file` parts and a `json` part before them (or the `Memsource` header). One job per target language and project workflow step; the import runs asynchronously (IMPORT_JOB).",
+            "The file as `application/octet-stream` (named by `Content-Disposition: filename*=UTF-8''…`, the JobCreateRequestDto in the `Memsource` header), or `multipart/form-data` with `file` parts and a `json` part, before or after them (or the `Memsource` header). One job per target language and project workflow step; the import runs asynchronously (IMPORT_JOB).",
           params: ProjectUidParams,
           response: { 201: JobList },
         },

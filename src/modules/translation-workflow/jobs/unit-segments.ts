@@ -1,20 +1,29 @@
 import { countText } from '../../../domain/counting/word-count.js';
 import { segmentGaps, segmentText } from '../../../domain/segmentation/segmenter.js';
 import { splitTokens } from '../../../formats/inline-tags.js';
+import { FormatError } from '../../../formats/types.js';
 import type { InlineTag, TextUnit } from '../../../formats/types.js';
 
 /**
  * One translatable unit of a file (a filter's TextUnit) cut into the segments a job shows, pure.
  *
- * - Inline tags travel as display tokens (`{1>`, `<1}`, `{1}`); for segmentation each becomes one
- *   placeholder character of the ranges the segmenter knows (opening U+E000+n, closing U+E800+n,
- *   standalone U+F000+n), so tags are transparent to the rules and count no words.
+ * - Inline tags travel as display tokens (`{1>`, `<1}`, `{1}`); for segmentation and counting each
+ *   becomes ONE placeholder character that says only its kind (opening U+E000, closing U+E800,
+ *   standalone U+F000, in the ranges the segmenter and the counter know), so tags are transparent
+ *   to the rules and count no words and no characters, however many a unit holds. Which tag a
+ *   placeholder stands for is its position: the n-th placeholder of the text is the n-th tag token
+ *   of the source, and segments are cut in order, so one walk restores them.
  * - The whitespace between segments is kept as `gapBefore` (and `gapAfter` on the unit's last
  *   segment), so gaps and segment texts put together give the unit's source back exactly.
  * - A unit that already has a translation (XLIFF `<target>`) is left whole: one segment holding the
  *   unit, with the target as its `importedTarget`, so source and translation stay aligned.
- *   So is a unit whose own text holds private-use characters (they would read as tags) or more
- *   tags than the placeholder ranges hold.
+ *   So is a unit whose own text holds private-use characters (they would read as tags).
+ * - Limits (`SegmentLimits`, from OPENTMS_IMPORT_MAX_* through the import): a segment longer than
+ *   `maxSegmentChars` or with more than `maxTagsPerSegment` tags is a FormatError naming the unit,
+ *   raised before the segment is counted; the import records it as the job's import error.
+ *   A NUL character (U+0000) anywhere in the unit is refused the same way: PostgreSQL text cannot
+ *   hold it, and both databases must import a file alike.
+ * - Cost: linear in the unit's length and tag count (every step is one pass).
  */
 export interface UnitSegment {
   unitLocator: string;
@@ -31,41 +40,70 @@ export interface UnitSegment {
   words: number;
 }
 
-const OPEN_BASE = 0xe000;
-const CLOSE_BASE = 0xe800;
-const STANDALONE_BASE = 0xf000;
-const MAX_PAIRED_ID = CLOSE_BASE - OPEN_BASE - 1;
-const MAX_STANDALONE_ID = 0xf8ff - STANDALONE_BASE;
+export interface SegmentLimits {
+  /** Characters (UTF-16 code units) of one segment's text, tags left out. */
+  maxSegmentChars: number;
+  /** Inline tags in one segment (each half of a pair counts). */
+  maxTagsPerSegment: number;
+}
+
+/** The defaults of OPENTMS_IMPORT_MAX_SEGMENT_CHARS and OPENTMS_IMPORT_MAX_TAGS_PER_SEGMENT (src/config.ts). */
+export const DEFAULT_SEGMENT_LIMITS: SegmentLimits = { maxSegmentChars: 100_000, maxTagsPerSegment: 50_000 };
+
+const OPEN_PLACEHOLDER = '\uE000';
+const CLOSE_PLACEHOLDER = '\uE800';
+const STANDALONE_PLACEHOLDER = '\uF000';
 const PRIVATE_USE = /[\uE000-\uF8FF]/;
+const PLACEHOLDERS = /[\uE000-\uF8FF]/g;
 
 function placeholderOf(tag: InlineTag): string {
-  const base = tag.kind === 'open' ? OPEN_BASE : tag.kind === 'close' ? CLOSE_BASE : STANDALONE_BASE;
-  return String.fromCharCode(base + tag.id);
+  return tag.kind === 'open' ? OPEN_PLACEHOLDER : tag.kind === 'close' ? CLOSE_PLACEHOLDER : STANDALONE_PLACEHOLDER;
 }
 
-function tagsFit(tags: readonly InlineTag[]): boolean {
-  return tags.every((tag) => tag.id >= 0 && tag.id <= (tag.kind === 'standalone' ? MAX_STANDALONE_ID : MAX_PAIRED_ID));
-}
-
-/** The unit's source with each tag token as one placeholder character. */
-export function toPlaceholders(text: string, tags: readonly InlineTag[]): string {
-  let out = '';
-  for (const piece of splitTokens(text, tags)) out += 'tag' in piece ? placeholderOf(piece.tag) : piece.text;
-  return out;
-}
-
-/** Placeholder characters back to display tokens, and the tags that occurred. */
-function fromPlaceholders(text: string, byPlaceholder: ReadonlyMap<string, InlineTag>): { text: string; tags: InlineTag[] } {
-  let out = '';
-  const tags: InlineTag[] = [];
-  for (const char of text) {
-    const tag = byPlaceholder.get(char);
-    if (tag) {
-      out += tag.display;
-      tags.push(tag);
-    } else out += char;
+/** The text with each tag token as one placeholder character, and the tags in the order they occur. */
+function withPlaceholders(text: string, tags: readonly InlineTag[]): { text: string; order: InlineTag[] } {
+  const parts: string[] = [];
+  const order: InlineTag[] = [];
+  for (const piece of splitTokens(text, tags)) {
+    if ('tag' in piece) {
+      parts.push(placeholderOf(piece.tag));
+      order.push(piece.tag);
+    } else parts.push(piece.text);
   }
-  return { text: out, tags };
+  return { text: parts.join(''), order };
+}
+
+/** The unit's source with each tag token as one placeholder character (any number of tags). */
+export function toPlaceholders(text: string, tags: readonly InlineTag[]): string {
+  return withPlaceholders(text, tags).text;
+}
+
+/** Walks the placeholders of consecutive pieces of one text back to the tags they stand for. */
+class PlaceholderReader {
+  private next = 0;
+  constructor(private readonly order: readonly InlineTag[]) {}
+
+  /** `text` with its placeholders as display tokens, and the tags that occurred (in order). */
+  restore(text: string): { text: string; tags: InlineTag[] } {
+    const parts: string[] = [];
+    const tags: InlineTag[] = [];
+    let last = 0;
+    PLACEHOLDERS.lastIndex = 0;
+    for (let match = PLACEHOLDERS.exec(text); match; match = PLACEHOLDERS.exec(text)) {
+      const tag = this.order[this.next++];
+      if (!tag) throw new Error('more placeholders than tags: the unit was cut inconsistently');
+      parts.push(text.slice(last, match.index), tag.display);
+      tags.push(tag);
+      last = match.index + 1;
+    }
+    parts.push(text.slice(last));
+    return { text: parts.join(''), tags };
+  }
+
+  /** Skips the placeholders of a piece of text that is not restored (none in gaps, by the segmenter's contract). */
+  skip(text: string): void {
+    this.next += text.match(PLACEHOLDERS)?.length ?? 0;
+  }
 }
 
 /** Tags of `tags` whose token occurs in `text`. */
@@ -78,14 +116,41 @@ function uniqueTags(tags: readonly InlineTag[]): InlineTag[] {
   return tags.filter((tag) => !seen.has(tag.display) && seen.add(tag.display));
 }
 
-function wholeUnit(unit: TextUnit, language: string): UnitSegment[] {
+function where(unit: TextUnit): string {
+  return unit.key !== null && unit.key !== unit.locator ? `unit ${unit.locator} ("${unit.key}")` : `unit ${unit.locator}`;
+}
+
+/** Throws FormatError when a segment of `unit` is over a limit; `chars` leaves the tags out. */
+function checkLimits(unit: TextUnit, chars: number, tagCount: number, limits: SegmentLimits): void {
+  if (chars > limits.maxSegmentChars) {
+    throw new FormatError(
+      `${where(unit)} has a segment of ${chars} characters; the import's limit is ${limits.maxSegmentChars} characters per segment`,
+    );
+  }
+  if (tagCount > limits.maxTagsPerSegment) {
+    throw new FormatError(
+      `${where(unit)} has a segment with ${tagCount} inline tags; the import's limit is ${limits.maxTagsPerSegment} tags per segment`,
+    );
+  }
+}
+
+/** A NUL anywhere in what the unit would store is refused, on every database alike. */
+function checkNul(unit: TextUnit): void {
+  const fields = [unit.source, unit.target, unit.key, unit.note, unit.locator];
+  const holdsNul = fields.some((field) => field !== null && field.includes('\0')) || unit.tags.some((tag) => tag.original.includes('\0'));
+  if (holdsNul) throw new FormatError(`${where(unit)} contains a NUL character (U+0000), which cannot be imported`);
+}
+
+function wholeUnit(unit: TextUnit, language: string, limits: SegmentLimits): UnitSegment[] {
   const leading = /^\s*/.exec(unit.source)![0];
   const body = unit.source.slice(leading.length).trimEnd();
   if (body === '') return [];
   const trailing = unit.source.slice(leading.length + body.length);
   const target = unit.target === null || unit.target.trim() === '' ? null : unit.target.trim();
-  const words = countText(toPlaceholders(body, unit.tags), language).words;
   const tags = uniqueTags([...tagsIn(body, unit.tags), ...(target === null ? [] : tagsIn(target, unit.tags))]);
+  const placeheld = withPlaceholders(body, unit.tags);
+  checkLimits(unit, placeheld.text.length - placeheld.order.length, Math.max(placeheld.order.length, tags.length), limits);
+  const words = countText(placeheld.text, language).words;
   return [
     {
       unitLocator: unit.locator,
@@ -102,16 +167,22 @@ function wholeUnit(unit: TextUnit, language: string): UnitSegment[] {
   ];
 }
 
-/** The segments of one unit, in order; none for a unit without text. */
-export function segmentUnit(unit: TextUnit, language: string): UnitSegment[] {
+/**
+ * The segments of one unit, in order; none for a unit without text. Throws FormatError when a
+ * segment is over `limits` or the unit holds a NUL.
+ */
+export function segmentUnit(unit: TextUnit, language: string, limits: SegmentLimits = DEFAULT_SEGMENT_LIMITS): UnitSegment[] {
+  checkNul(unit);
   const hasTarget = unit.target !== null && unit.target.trim() !== '';
-  if (hasTarget || PRIVATE_USE.test(unit.source) || !tagsFit(unit.tags)) return wholeUnit(unit, language);
-  const text = toPlaceholders(unit.source, unit.tags);
-  const byPlaceholder = new Map(unit.tags.map((tag) => [placeholderOf(tag), tag]));
+  if (hasTarget || PRIVATE_USE.test(unit.source)) return wholeUnit(unit, language, limits);
+  const { text, order } = withPlaceholders(unit.source, unit.tags);
   const pieces = segmentText(text, language);
   const gaps = segmentGaps(text, pieces);
+  const reader = new PlaceholderReader(order);
   return pieces.map((piece, i) => {
-    const restored = fromPlaceholders(piece.text, byPlaceholder);
+    reader.skip(gaps[i]!);
+    const restored = reader.restore(piece.text);
+    checkLimits(unit, piece.text.length - restored.tags.length, restored.tags.length, limits);
     return {
       unitLocator: unit.locator,
       unitIndex: unit.index,

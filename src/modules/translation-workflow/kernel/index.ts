@@ -47,7 +47,7 @@ export {
 } from './access/route-access.js';
 
 // ---- shared schemas, views, records, settings and events
-export { JobUidParams, ProjectUidParams, TemplateUidParams } from './params.js';
+export { JobUidParams, ProjectTemplateUid, ProjectUid, ProjectUidParams, TemplateUidParams } from './params.js';
 export { FileImportSettingsCreateDto, FileImportSettingsDto } from './import-settings.schemas.js';
 export { jobEventSummaries } from './job-events.js';
 export {

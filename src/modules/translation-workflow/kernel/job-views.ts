@@ -315,8 +315,16 @@ export function toJobPartExtended(job: JobRow, context: JobViewContext, wordsCou
   };
 }
 
-/** The v1 (`JobPartReference`) or v2 (`JobPartReferenceV2`) views of `jobs`, in their order. */
-export async function jobReferenceDtos(db: Kysely<DB>, jobs: readonly JobRow[], version: 'v1'): Promise<JobPartReference[]>;
+/**
+ * The v1 (`JobPartReference`) or v2 (`JobPartReferenceV2`) views of `jobs`, in their order. The v1
+ * view carries the job's `importStatus` too: the answer to createJob (JobListDto) shows it (issue
+ * 13), and responses declaring the plain JobPartReference leave it out when they are serialized.
+ */
+export async function jobReferenceDtos(
+  db: Kysely<DB>,
+  jobs: readonly JobRow[],
+  version: 'v1',
+): Promise<Array<JobPartReference & { importStatus: { status: string; errorMessage: string | null } }>>;
 export async function jobReferenceDtos(db: Kysely<DB>, jobs: readonly JobRow[], version: 'v2'): Promise<JobPartReferenceV2[]>;
 export async function jobReferenceDtos(
   db: Kysely<DB>,
@@ -324,7 +332,9 @@ export async function jobReferenceDtos(
   version: 'v1' | 'v2',
 ): Promise<JobPartReference[] | JobPartReferenceV2[]> {
   const context = await loadJobViewContext(db, jobs);
-  return version === 'v1' ? jobs.map((job) => toJobPartReference(job, context)) : jobs.map((job) => toJobPartReferenceV2(job, context));
+  return version === 'v1'
+    ? jobs.map((job) => ({ ...toJobPartReference(job, context), importStatus: importStatusOf(sourceOf(context, job)) }))
+    : jobs.map((job) => toJobPartReferenceV2(job, context));
 }
 
 /** Sum of the words of a split job's part of its file; whole-file jobs use the file's total. */

@@ -167,8 +167,13 @@ export type JobPartExtended = Static<typeof JobPartExtended>;
 export const AsyncRequestReference = Type.Object({ id: Type.String(), dateCreated: DateTime, action: Type.String() });
 
 /** Spec `JobListDto`: the answer of createJob. */
+/**
+ * A job of JobListDto (the answer to createJob and to clone jobs): JobPartReference with the job's
+ * `importStatus` (RUNNING until its file is imported), which clients poll on (issue 13).
+ */
+export const JobListItem = Type.Object({ ...JobPartReference.properties, importStatus: ImportStatus }, { title: 'JobPartReference' });
 export const JobList = Type.Object(
-  { unsupportedFiles: Type.Array(Type.String()), jobs: Type.Array(JobPartReference), asyncRequest: Nullable(AsyncRequestReference) },
+  { unsupportedFiles: Type.Array(Type.String()), jobs: Type.Array(JobListItem), asyncRequest: Nullable(AsyncRequestReference) },
   { title: 'JobListDto' },
 );
 export const JobParts = Type.Object({ jobs: Type.Array(JobPartReference) }, { title: 'JobPartsDto' });

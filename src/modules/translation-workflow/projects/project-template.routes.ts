@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { uidParams } from '../../../http/schema-helpers.js';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf } from '../../../http/access.js';
 import { toAsyncRequestDtos } from '../../integration/async-requests/index.js';
@@ -11,7 +10,7 @@ import { JobPartReference } from '../kernel/index.js';
 import { templateAccessOf, templateTargetLangs } from '../kernel/index.js';
 import { PROJECT_EDITORS, TEMPLATE_PROJECT_CREATORS, onProject, onTemplate, ownView, projectAccessOf } from '../kernel/index.js';
 import { toProjectViewsV2 } from '../kernel/index.js';
-import { ProjectV2 } from '../kernel/index.js';
+import { ProjectTemplateUid, ProjectUid, ProjectUidParams, ProjectV2 } from '../kernel/index.js';
 import { requestProjectFromTemplate } from './create-from-template.task.js';
 import { assignableTemplateRows } from './projects.repository.js';
 import {
@@ -27,8 +26,8 @@ import {
  */
 
 const TAGS = ['Project'];
-const TemplateParams = uidParams('templateUid');
-const ProjectTemplateParams = uidParams('projectUid', 'templateUid');
+const TemplateParams = Type.Object({ templateUid: ProjectTemplateUid });
+const ProjectTemplateParams = Type.Object({ projectUid: ProjectUid, templateUid: ProjectTemplateUid });
 const JobPartsBody = Type.Object({
   jobs: Type.Array(Type.Object({ uid: Type.String({ minLength: 1, maxLength: 64 }) }), { minItems: 1, maxItems: 100 }),
 });
@@ -118,7 +117,7 @@ export function projectTemplateRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           operationId: 'assignableTemplates',
           summary: 'List assignable templates',
           description: "Templates the caller may use whose source language is the project's, or that have none; by name.",
-          params: Type.Object({ projectUid: Type.String({ minLength: 1, maxLength: 64 }) }),
+          params: ProjectUidParams,
           response: { 200: AssignableTemplates },
         },
       },

@@ -47,26 +47,42 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const fresh = async (caller: Caller, project: ProjectRow) => requireProject(db, caller, project.uid, 'view');
 
   return async (app) => {
-    app.post(
-      '/v3/projects',
-      {
-        config: { access: PROJECT_CREATORS, errors: ['UnsupportedLanguage', ...CUSTOM_FIELD_VALUE_ERRORS] },
-        schema: {
-          tags: TAGS,
-          operationId: 'createProjectV3',
-          summary: 'Create project',
-          description:
-            'CreateProjectV3Dto. References (`client`, `businessUnit`, `domain`, `subDomain`, `costCenter`, `workflowSteps`) take the numeric id or the uid in `id`. The caller owns the project. LQA profiles do not exist yet: naming one (`lqaProfiles[].lqaProfile`) is 400 ReferenceNotFound, and any other non-empty `lqaProfiles` 400 InvalidArguments.',
-          body: CreateProjectV3Body,
-          response: { 201: ProjectV2 },
+    // Create project: v3 is current; v1 and v2 are older versions clients still call (issue 13).
+    // All three take the v3 body and make the project the same way; each answers its own shape:
+    // v1 the v1 project view (AbstractProjectDto), v2 and v3 the v2 view (AbstractProjectDtoV2).
+    for (const [version, operationId, view] of [
+      ['v1', 'createProject', 'v1'],
+      ['v2', 'createProjectV2', 'v2'],
+      ['v3', 'createProjectV3', 'v2'],
+    ] as const) {
+      const deprecated = version !== 'v3';
+      app.post(
+        `/${version}/projects`,
+        {
+          config: { access: PROJECT_CREATORS, errors: ['UnsupportedLanguage', ...CUSTOM_FIELD_VALUE_ERRORS] },
+          schema: {
+            tags: TAGS,
+            operationId,
+            summary: 'Create project',
+            ...(deprecated ? { deprecated: true } : {}),
+            description:
+              (version === 'v1'
+                ? 'Replaced by v3 (and by POST /api2/v2/projects/applyTemplate/{templateUid}); still works. Takes the v3 body and answers the v1 view of the project (AbstractProjectDto). '
+                : version === 'v2'
+                  ? 'Replaced by POST /api2/v2/projects/applyTemplate/{templateUid} (description, "Versioning") and by v3; still works. Takes the v3 body and answers the v2 view (AbstractProjectDtoV2). '
+                  : '') +
+              'CreateProjectV3Dto. References (`client`, `businessUnit`, `domain`, `subDomain`, `costCenter`, `workflowSteps`) take the numeric id or the uid in `id`. The caller owns the project. LQA profiles do not exist yet: naming one (`lqaProfiles[].lqaProfile`) is 400 ReferenceNotFound, and any other non-empty `lqaProfiles` 400 InvalidArguments.',
+            body: CreateProjectV3Body,
+            response: { 201: view === 'v1' ? ProjectV1 : ProjectV2 },
+          },
         },
-      },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        const project = await createProjectV3(deps, caller, request.body);
-        return reply.code(201).send(await v2(caller, project));
-      },
-    );
+        async (request, reply) => {
+          const caller = callerOf(request);
+          const project = await createProjectV3(deps, caller, request.body);
+          return reply.code(201).send(view === 'v1' ? await v1(caller, project) : await v2(caller, project));
+        },
+      );
+    }
 
     app.get(
       '/v1/projects',
@@ -135,7 +151,10 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
     );
 
+    // Edit project as a whole: v3 is current; v1 (an older version clients still call, issue 13)
+    // and v2 take the same body. v1 answers the v1 view (AbstractProjectDto), v2 and v3 the v2 view.
     for (const [version, operationId, deprecated] of [
+      ['v1', 'editProject', true],
       ['v2', 'editProjectV2', true],
       ['v3', 'editProjectV3', false],
     ] as const) {
@@ -149,17 +168,20 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             summary: 'Edit project',
             ...(deprecated ? { deprecated: true } : {}),
             description:
-              'EditProjectV2Dto (v3 takes the same body). The body replaces the editable fields: references, purchaseOrder, dateDue and note left out are cleared, fileHandover, archived and propagateTranslationsToLowerWfDuringUpdateSource take their defaults (false); status and owner left out keep their values.',
+              (version === 'v1'
+                ? 'Replaced by v3 (and by PATCH /api2/v1/projects/{projectUid}); still works, answering the v1 view of the project (AbstractProjectDto). '
+                : '') +
+              'EditProjectV2Dto (v1 and v3 take the same body). The body replaces the editable fields: references, purchaseOrder, dateDue and note left out are cleared, fileHandover, archived and propagateTranslationsToLowerWfDuringUpdateSource take their defaults (false); status and owner left out keep their values.',
             params: ProjectUidParams,
             body: EditProjectV2Body,
-            response: { 200: ProjectV2 },
+            response: { 200: version === 'v1' ? ProjectV1 : ProjectV2 },
           },
         },
         async (request) => {
           const caller = callerOf(request);
           const project = await editProject(deps, caller, projectAccessOf(request), request.body);
           const access = await fresh(caller, project);
-          return v2(caller, access.project, access.view);
+          return version === 'v1' ? v1(caller, access.project, access.view) : v2(caller, access.project, access.view);
         },
       );
     }

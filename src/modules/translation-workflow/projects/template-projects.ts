@@ -49,6 +49,12 @@ export const CreateFromTemplateAsyncBody = Type.Object({
   callbackUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
 });
 
+/**
+ * A list of the body that falls back to the template's when not given: an empty list counts as
+ * not given (docs/api-conventions.md, "Empty lists"), as generated clients send `[]` for unset lists.
+ */
+const given = <T>(list: readonly T[] | null | undefined): readonly T[] | undefined => (list && list.length > 0 ? list : undefined);
+
 /** Languages of the new project: the body's, else the template's (checked before anything is written). */
 export function projectLanguages(template: TemplateRow, body: CreateFromTemplateBody): { sourceLang: string; targetLangs: string[] } {
   const source = body.sourceLang ?? template.sourceLang;
@@ -58,7 +64,7 @@ export function projectLanguages(template: TemplateRow, body: CreateFromTemplate
       details: [{ field: 'sourceLang', message: 'required' }],
     });
   const sourceLang = assertLanguage('sourceLang', source);
-  return { sourceLang, targetLangs: assertTargetLangs(sourceLang, body.targetLangs ?? templateTargetLangs(template)) };
+  return { sourceLang, targetLangs: assertTargetLangs(sourceLang, [...(given(body.targetLangs) ?? templateTargetLangs(template))]) };
 }
 
 const REFERENCE_FIELDS = {
@@ -116,8 +122,9 @@ export async function createProjectFromTemplate(
         ? null
         : template[column];
   }
-  const stepIds = body.workflowSteps
-    ? await resolveWorkflowSteps(trx, caller.organizationId, 'workflowSteps', body.workflowSteps)
+  const workflowSteps = given(body.workflowSteps);
+  const stepIds = workflowSteps
+    ? await resolveWorkflowSteps(trx, caller.organizationId, 'workflowSteps', [...workflowSteps])
     : (
         await trx
           .selectFrom('templateWorkflowSteps')

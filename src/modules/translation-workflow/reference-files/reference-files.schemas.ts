@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
-import { Nullable, uidParams } from '../../../http/schema-helpers.js';
+import { Nullable, PathUid } from '../../../http/schema-helpers.js';
 import { UserReference } from '../../identity/users/index.js';
+import { ProjectTemplateUid, ProjectUid } from '../kernel/index.js';
 
 /**
  * Wire shapes of reference files (description, "Reference file record", "Project template
@@ -11,8 +12,8 @@ import { UserReference } from '../../identity/users/index.js';
  */
 
 export { ProjectUidParams, TemplateUidParams } from '../kernel/index.js';
-export const ProjectReferenceParams = uidParams('projectUid', 'referenceFileId');
-export const TemplateReferenceParams = uidParams('projectTemplateUid', 'referenceFileId');
+export const ProjectReferenceParams = Type.Object({ projectUid: ProjectUid, referenceFileId: PathUid });
+export const TemplateReferenceParams = Type.Object({ projectTemplateUid: ProjectTemplateUid, referenceFileId: PathUid });
 
 /** Spec `ReferenceFileReference`: the record of a project reference file. */
 export const ReferenceFileReference = Type.Object(

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { AUTHENTICATED, callerOf } from '../../../http/access.js';
-import { attachmentDisposition } from '../../../http/uploads.js';
+import { attachmentDisposition } from '../../../http/downloads.js';
 import { workflowChangesHtml } from './workflow-changes-html.js';
 import { workflowChangesReport } from './workflow-changes.service.js';
 

@@ -1,0 +1,140 @@
+import { Readable } from 'node:stream';
+import type { MessagePort } from 'node:worker_threads';
+import { filterFor, FormatError } from '../../../formats/index.js';
+import { filterOptionsFromImportSettings } from '../../../formats/import-settings.js';
+import { segmentUnit } from './unit-segments.js';
+import type { SegmentLimits } from './unit-segments.js';
+
+/**
+ * The CPU-heavy half of a job import, run in a worker thread (src/queue/thread-pool.ts): the
+ * file's bytes come in through the port, go through the file's filter, each translatable unit is
+ * cut into segments and counted (the pure functions of src/formats, src/domain and
+ * unit-segments.ts), and the rows go back to the main thread in batches, which writes them to the
+ * database (job-import.task.ts). Nothing here touches the database or holds the whole file.
+ *
+ * The protocol on the port:
+ * - thread -> main: `pull` (send the next chunk), `batch` (rows to insert), `done` (the last message);
+ * - main -> thread: `chunk`, `end`, `error` (the file could not be read), `ack` (a batch was written).
+ * At most BATCHES_IN_FLIGHT batches are unacknowledged, so memory stays bounded when the database
+ * is slower than the parser.
+ */
+
+export interface ParseJobFileInput {
+  /** Written into every row, so that the main thread inserts the rows as they come. */
+  readonly jobSourceId: string;
+  readonly filename: string;
+  /** The first bytes of the file, for recognizing its format by content. */
+  readonly sniff: Uint8Array;
+  readonly importSettings: string;
+  readonly language: string;
+  readonly batchRows: number;
+  /** The installation's import limits (Config.importLimits); the defaults when absent. */
+  readonly limits?: SegmentLimits & { readonly maxDepth: number };
+}
+
+/** A source_segments row, ready to insert. */
+export interface SegmentRow {
+  jobSourceId: string;
+  /** The segment's index in the file, from 0. */
+  idx: number;
+  unitLocator: string;
+  unitIndex: number;
+  key: string | null;
+  source: string;
+  /** JSON of the segment's tags. */
+  tags: string;
+  gapBefore: string;
+  gapAfter: string | null;
+  importedTarget: string | null;
+  note: string | null;
+  /** Rounded per segment (the column is an integer). */
+  words: number;
+}
+
+export type ParseJobFileResult = { readonly format: string } | { readonly formatError: string };
+
+export type ToMain =
+  | { readonly type: 'pull' }
+  | { readonly type: 'batch'; readonly rows: SegmentRow[]; readonly wordHundredths: number }
+  | { readonly type: 'done'; readonly result: ParseJobFileResult };
+
+export type ToThread =
+  | { readonly type: 'chunk'; readonly chunk: Uint8Array }
+  | { readonly type: 'end' }
+  | { readonly type: 'error'; readonly message: string }
+  | { readonly type: 'ack' };
+
+export const BATCHES_IN_FLIGHT = 2;
+
+export const UNSUPPORTED_FILE_TYPE = 'unsupported file type';
+
+/** Runs in the thread; the name is what job-import.task.ts asks the pool for. */
+export async function parseJobFile(input: ParseJobFileInput, port: MessagePort): Promise<ParseJobFileResult> {
+  let inFlight = 0;
+  let acked: (() => void) | null = null;
+  const source = new Readable({
+    read() {
+      port.postMessage({ type: 'pull' } satisfies ToMain);
+    },
+  });
+  port.on('message', (message: ToThread) => {
+    if (message.type === 'chunk') source.push(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
+    else if (message.type === 'end') source.push(null);
+    else if (message.type === 'error') source.destroy(new Error(message.message));
+    else {
+      inFlight--;
+      acked?.();
+      acked = null;
+    }
+  });
+  const send = async (rows: SegmentRow[], wordHundredths: number) => {
+    port.postMessage({ type: 'batch', rows, wordHundredths } satisfies ToMain);
+    inFlight++;
+    while (inFlight >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (acked = resolve));
+  };
+
+  let result: ParseJobFileResult;
+  try {
+    const filter = filterFor(input.filename, Buffer.from(input.sniff.buffer, input.sniff.byteOffset, input.sniff.byteLength));
+    if (!filter) throw new FormatError(UNSUPPORTED_FILE_TYPE);
+    let rows: SegmentRow[] = [];
+    let wordHundredths = 0;
+    let idx = 0;
+    for await (const unit of filter.parse(source, filterOptionsFromImportSettings(filter.name, input.importSettings, input.limits))) {
+      // Units marked translate="no" are not imported (Phrase's default skip rule).
+      if (!unit.translatable) continue;
+      for (const segment of segmentUnit(unit, input.language, input.limits)) {
+        rows.push({
+          jobSourceId: input.jobSourceId,
+          idx: idx++,
+          unitLocator: segment.unitLocator,
+          unitIndex: segment.unitIndex,
+          key: segment.key,
+          source: segment.source,
+          tags: JSON.stringify(segment.tags),
+          gapBefore: segment.gapBefore,
+          gapAfter: segment.gapAfter,
+          importedTarget: segment.importedTarget,
+          note: segment.note,
+          // The column is an integer: each segment rounds, the file's total is exact (in hundredths).
+          words: Math.round(segment.words),
+        });
+        wordHundredths += Math.round(segment.words * 100);
+      }
+      if (rows.length >= input.batchRows) {
+        await send(rows, wordHundredths);
+        rows = [];
+        wordHundredths = 0;
+      }
+    }
+    if (rows.length > 0) await send(rows, wordHundredths);
+    result = { format: filter.name };
+  } catch (error) {
+    if (!(error instanceof FormatError)) throw error;
+    result = { formatError: error.message };
+  } finally {
+    source.destroy();
+  }
+  port.postMessage({ type: 'done', result } satisfies ToMain);
+  return result;
+}

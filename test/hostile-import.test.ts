@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importJobTask } from '../src/modules/translation-workflow/jobs/job-import.task.js';
+import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
+import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
+import type { UserRow } from '../src/modules/identity/users/users.repository.js';
+import { createTaskRegistry } from '../src/queue/queue.js';
+import { startWorker } from '../src/queue/worker.js';
+import type { Worker } from '../src/queue/worker.js';
+import { signedInUser } from './factories.js';
+import { createTestApp } from './harness.js';
+import type { TestApp } from './harness.js';
+import type { Headers } from './support/api.js';
+import { waitFor } from './support/wait.js';
+import { makeProject } from './support/workflow-factories.js';
+
+/**
+ * Hostile job files through the HTTP API (issue 13, "hostile input"; docs/api-conventions.md,
+ * "Limits"): each file is generated here, uploaded with createJob and imported by a real worker;
+ * an abuse ends in `importStatus: ERROR` with a message naming the limit, never a hang or a crash.
+ * On SQLite and PostgreSQL alike (NUL included).
+ */
+
+const NS = 'urn:oasis:names:tc:xliff:document:1.2';
+const xliff = (units: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="${NS}"><file original="f" source-language="en" target-language="de" datatype="plaintext"><body>\n${units}\n</body></file></xliff>\n`;
+const unit = (id: string, source: string) => `<trans-unit id="${id}"><source>${source}</source></trans-unit>`;
+
+describe('hostile job files', () => {
+  let t: TestApp;
+  let organization: OrganizationRow;
+  let admin: UserRow;
+  let headers: Headers;
+  let worker: Worker | null = null;
+
+  beforeAll(async () => {
+    // Small limits, so that the abuses stay small files; the 40,000-tag unit fits under them.
+    t = await createTestApp({
+      env: {
+        OPENTMS_UPLOAD_LIMIT_BYTES: String(32 * 1024 * 1024),
+        OPENTMS_IMPORT_MAX_DEPTH: '64',
+        OPENTMS_IMPORT_MAX_TAGS_PER_SEGMENT: '45000',
+        OPENTMS_IMPORT_MAX_SEGMENT_CHARS: '20000',
+      },
+    });
+    ({ organization, user: admin, headers } = await signedInUser(t, 'ADMIN'));
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await t.close();
+  });
+
+  function upload(project: ProjectRow, filename: string, content: string | Buffer) {
+    return t.inject({
+      method: 'POST',
+      url: `/api2/v1/projects/${project.uid}/jobs`,
+      headers: {
+        ...headers,
+        'content-type': 'application/octet-stream',
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`,
+        memsource: JSON.stringify({ targetLangs: ['de'] }),
+      },
+      payload: typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
+    });
+  }
+
+  async function imported(filename: string, content: string | Buffer) {
+    const project = await makeProject(t, organization.id, { createdById: admin.id, targetLangs: ['de'], workflowStepUids: [] });
+    const response = await upload(project, filename, content);
+    expect(response.statusCode).toBe(201);
+    worker ??= startWorker(t.deps, createTaskRegistry([importJobTask]), { listenConnectionString: null, pollMilliseconds: 20 });
+    const jobUid = response.json().jobs[0].uid as string;
+    const job = await waitFor(
+      `import of ${filename}`,
+      async () => {
+        const body = (await t.inject({ method: 'GET', url: `/api2/v1/projects/${project.uid}/jobs/${jobUid}`, headers })).json();
+        return body.importStatus.status === 'RUNNING' ? null : body;
+      },
+      60_000,
+    );
+    return { project, job };
+  }
+
+  it.each([
+    [
+      'XLIFF nested deeper than the limit (100,000 <g>)',
+      'deep.xlf',
+      (): string => xliff(unit('1', '<g id="1">'.repeat(100_000) + 'x' + '</g>'.repeat(100_000))),
+      /nested deeper than 64 levels/,
+    ],
+    [
+      'JSON nested deeper than the limit',
+      'deep.json',
+      (): string => '{"a":'.repeat(10_000) + '"x"' + '}'.repeat(10_000),
+      /nested deeper than 64 levels/,
+    ],
+    [
+      'a unit with 200,000 inline tags',
+      'tags.xlf',
+      (): string => xliff(unit('1', 'word ' + Array.from({ length: 200_000 }, (_, i) => `<x id="${i}"/>`).join(''))),
+      /segment with 200000 inline tags; the import's limit is 45000 tags per segment/,
+    ],
+    [
+      'one segment of 1,000,000 characters',
+      'long.txt',
+      (): string => 'word '.repeat(200_000),
+      /segment of 999999 characters; the import's limit is 20000/,
+    ],
+    ['a NUL in a plain-text file', 'nul.txt', (): string => 'Hello\u0000world.\n', /NUL character \(U\+0000\)/],
+    ['a NUL in a JSON string', 'nul.json', (): string => '{"greeting": "Hello\\u0000world"}', /NUL character \(U\+0000\)/],
+    ['a NUL in an XLIFF file', 'nul.xlf', (): string => xliff(unit('1', 'Hello\u0000world')), /malformed XML/],
+  ] as const)('ends the import of %s in ERROR with a readable message', async (_name, filename, make, message) => {
+    const { project, job } = await imported(filename, make());
+    expect(job.importStatus.status).toBe('ERROR');
+    expect(job.importStatus.errorMessage).toMatch(message);
+    const segments = await t.inject({
+      method: 'GET',
+      url: `/api2/v1/projects/${project.uid}/jobs/${job.uid}/segments?beginIndex=0&endIndex=9`,
+      headers,
+    });
+    expect(segments.json().segments).toEqual([]);
+  });
+
+  it('imports a unit of one word and 40,000 inline tags as one segment of 1 word', async () => {
+    const tags = Array.from({ length: 40_000 }, (_, i) => `<x id="${i + 1}"/>`).join('');
+    const { project, job } = await imported('tagged.xlf', xliff(unit('1', `Hello${tags}`)));
+    expect(job.importStatus).toEqual({ status: 'OK', errorMessage: null });
+    const segments = (
+      await t.inject({ method: 'GET', url: `/api2/v1/projects/${project.uid}/jobs/${job.uid}/segments?beginIndex=0&endIndex=9`, headers })
+    ).json().segments as Array<{ source: string; tags: unknown[] }>;
+    expect(segments).toHaveLength(1);
+    expect(segments[0]!.source.startsWith('Hello{1}{2}')).toBe(true);
+    expect(segments[0]!.source.endsWith('{40000}')).toBe(true);
+    expect(job.wordsCount).toBe(1);
+  });
+});
