@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { booleanNormalizerFor, nullDropperFor } from '../src/http/json-leniency.js';
 import { Nullable } from '../src/http/schema-helpers.js';
+import { pythonConstantsAsJson } from '../src/http/uploads.js';
 import { Type } from 'typebox';
 import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
 import type { OrganizationRow } from '../src/modules/identity/organizations/organizations.repository.js';
@@ -243,6 +244,16 @@ describe('what real clients send', () => {
       const response = await createJob(target, "{'targetLangs': ['fr']}");
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json().jobs.map((job: { targetLang: string }) => job.targetLang)).toEqual(['fr']);
+    });
+
+    it("reads Python's True, False and None outside strings: {'targetLangs': ['fr'], 'due': None, 'path': 'True'}", async () => {
+      const target = await project(['de', 'fr']);
+      const response = await createJob(target, "{'targetLangs': ['fr'], 'due': None, 'path': 'It\\'s True', \"note\": \"None\"}");
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json().jobs.map((job: { targetLang: string }) => job.targetLang)).toEqual(['fr']);
+      expect(pythonConstantsAsJson("{'a': True, 'b': [False, None], 'TrueName': 'None', \"x\": \"a\\\" True\", Truth: 1}")).toBe(
+        "{'a': true, 'b': [false, null], 'TrueName': 'None', \"x\": \"a\\\" True\", Truth: 1}",
+      );
     });
 
     it('drops nulls there too, as in bodies', async () => {

@@ -136,13 +136,55 @@ const compiledSchemas = new WeakMap<TSchema, ValidateFunction>();
 /** Longest `Memsource` header read, in characters (Node's own header limit is 16 KiB by default). */
 export const MAX_MEMSOURCE_HEADER_CHARS = 32 * 1024;
 
+const PYTHON_CONSTANTS: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' };
+const identifierChar = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_$]/.test(c);
+
+/**
+ * A Python dict literal's `True`, `False` and `None` as JSON's `true`, `false` and `null`, outside
+ * quoted strings (single or double, with backslash escapes), in one pass; the rest unchanged, for
+ * JSON5 to read (`{'useProjectFileImportSettings': True}`).
+ */
+export function pythonConstantsAsJson(text: string): string {
+  let out = '';
+  let quote: string | null = null;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (quote !== null) {
+      out += c;
+      if (c === '\\' && i + 1 < text.length) out += text[++i];
+      else if (c === quote) quote = null;
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      out += c;
+      i++;
+      continue;
+    }
+    if (/[A-Za-z_$]/.test(c) && !identifierChar(text[i - 1])) {
+      let end = i + 1;
+      while (identifierChar(text[end])) end++;
+      const word = text.slice(i, end);
+      out += PYTHON_CONSTANTS[word] ?? word;
+      i = end;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
 /**
  * Parses and validates a JSON document that does not arrive as the body: the `Memsource` header of
  * job creation, the `json` part of a multipart request. Bad JSON or a document that does not
  * match `schema` is a 400 naming `field`. As for bodies (src/http/validation.ts), a null where
  * `schema` does not allow null counts as absent, and a U+0000 anywhere is a 400.
  * `lenient` (the Memsource header) also reads JSON5, which covers the Python dict literal a
- * command-line client sends (`{'targetLangs': ['de']}`); strict JSON stays the documented form.
+ * command-line client sends (`{'targetLangs': ['de'], 'useProjectFileImportSettings': True}`, its
+ * `True`/`False`/`None` read as JSON's); strict JSON stays the documented form.
  */
 export function parseJsonDocument<T extends TSchema>(
   text: string | undefined,
@@ -165,7 +207,7 @@ export function parseJsonDocument<T extends TSchema>(
       });
     }
     try {
-      value = JSON5.parse(text);
+      value = JSON5.parse(pythonConstantsAsJson(text));
     } catch {
       throw errors.InvalidJson({ part: field });
     }
