@@ -231,7 +231,11 @@ export const TMS_ERRORS = {
       `No ${what} with ${keyName} ${key} exists in this organization.`,
     details: ({ key, keyName = 'uid', field }) => (field ? [{ field, message: `unknown ${keyName} "${key}"` }] : []),
   }),
-  /** A callback or webhook URL the outbound policy refuses (scheme, credentials, private address). */
+  /**
+   * A callback or webhook URL the outbound policy refuses (scheme, credentials, private address),
+   * raised by the request that would store it (webhooks, the callbackUrl of asynchronous
+   * operations), so that no refused URL is stored and retried (docs/outbound-http.md).
+   */
   InvalidCallbackUrl: define({
     status: 400,
     message: ({ field, reason }: { field: string; reason: string }) => `Invalid ${field}: ${reason}`,
