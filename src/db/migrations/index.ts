@@ -11,7 +11,7 @@ import * as vendorsAndServices from './2026-11-21T1730_vendors_and_services.js';
 import * as projectsTemplatesJobs from './2026-11-21T1800_projects_templates_jobs.js';
 import * as jobHandoverFiles from './2026-11-21T1860_job_handover_files.js';
 import * as credentialChangeNotifications from './2026-11-24T1200_credential_change_notifications.js';
-import * as taskInterruptions from './2026-11-26T1000_task_interruptions.js';
+import * as taskInterruptions from './2026-11-24T1300_task_interruptions.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -30,5 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T1800_projects_templates_jobs': projectsTemplatesJobs,
   '2026-11-21T1860_job_handover_files': jobHandoverFiles,
   '2026-11-24T1200_credential_change_notifications': credentialChangeNotifications,
-  '2026-11-26T1000_task_interruptions': taskInterruptions,
+  '2026-11-24T1300_task_interruptions': taskInterruptions,
 };
