@@ -207,6 +207,8 @@ export function nullableFieldsOf(schema: unknown, prefix = '', seen = new Set<un
     if (isSchema(s.items)) found.push(...nullableFieldsOf(s.items, `${prefix}[]`, seen));
   };
   visit(schema);
+  // `seen` guards against cycles on the way down only: a schema shared by two fields is listed under both.
+  seen.delete(schema);
   return [...new Set(found)];
 }
 

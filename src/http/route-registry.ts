@@ -11,6 +11,8 @@ export interface RegisteredRoute {
   readonly access: Access | undefined;
   /** Whether the route validates a request body. */
   readonly hasBody: boolean;
+  /** The schema it validates the body with, if any. */
+  readonly bodySchema: unknown;
 }
 
 declare module 'fastify' {
@@ -36,6 +38,7 @@ export function installRouteRegistry(app: FastifyInstance): void {
         deprecated: schema?.deprecated === true,
         access: route.config?.access,
         hasBody: schema?.body !== undefined,
+        bodySchema: schema?.body,
       });
     }
   });
