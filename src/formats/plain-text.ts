@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { decodeStream, encodeText, encoding, encodingFromBom } from './encoding.js';
 import type { TextEncoding } from './encoding.js';
 import { compileTagRegexp, restoreTags, tagsByPattern } from './inline-tags.js';
-import { FormatError } from './types.js';
+import { FormatError, unitsOfBatches } from './types.js';
 import type { FilterOptions, FormatFilter, TextUnit, UnitTranslation } from './types.js';
 
 /**
@@ -24,32 +24,60 @@ interface Line {
   eol: string;
 }
 
-async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<Line> {
-  let pending = '';
-  let number = 0;
-  const LINE = /\r\n|\n|\r/g;
-  for await (const chunk of chunks) {
-    // What is pending holds no line break (but maybe a trailing \r): only the new part is searched,
-    // so a long line costs linear time however many chunks it spans.
-    const resumeAt = Math.max(0, pending.length - 1);
-    pending += chunk;
-    LINE.lastIndex = resumeAt;
+/** Cuts decoded text into lines as it comes; each piece of text gives the lines it completes. */
+class LineSplitter {
+  /** The start of a line not complete yet, in parts (joined once, when the line ends). */
+  private pending: string[] = [];
+  private pendingChars = 0;
+  /** The text so far ends with \r: the first half of \r\n, or a line break of its own. */
+  private carriageReturn = false;
+  private number = 0;
+
+  /** The lines `text` completes, in order. Each character is looked at once. */
+  push(text: string, into: Line[]): void {
     let start = 0;
-    for (let match = LINE.exec(pending); match; match = LINE.exec(pending)) {
-      // A trailing \r may be the first half of \r\n split across chunks.
-      if (match[0] === '\r' && match.index === pending.length - 1) break;
-      yield { number: ++number, content: pending.slice(start, match.index), eol: match[0] };
-      start = match.index + match[0].length;
+    if (this.carriageReturn) {
+      this.carriageReturn = false;
+      const crlf = text.charCodeAt(0) === 0x0a;
+      this.emit('', crlf ? '\r\n' : '\r', into);
+      start = crlf ? 1 : 0;
     }
-    pending = pending.slice(start);
-    if (pending.length > MAX_PLAIN_TEXT_UNIT_CHARS) {
-      throw new FormatError(`a line is longer than ${MAX_PLAIN_TEXT_UNIT_CHARS} characters`, { line: number + 1 });
+    for (let i = start; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code !== 0x0a && code !== 0x0d) continue;
+      if (code === 0x0d && i === text.length - 1) {
+        this.keep(text.slice(start, i), 1);
+        this.carriageReturn = true;
+        return;
+      }
+      const eol = code === 0x0a ? '\n' : text.charCodeAt(i + 1) === 0x0a ? '\r\n' : '\r';
+      this.emit(text.slice(start, i), eol, into);
+      i += eol.length - 1;
+      start = i + 1;
+    }
+    this.keep(text.slice(start), 0);
+  }
+
+  /** The last line, when the text does not end with a line break. */
+  end(into: Line[]): void {
+    if (this.carriageReturn) this.emit('', '\r', into);
+    else if (this.pendingChars > 0) this.emit('', '', into);
+  }
+
+  /** `carriageReturns`: a \r held back, which counts towards the line's length as it did. */
+  private keep(part: string, carriageReturns: number): void {
+    if (part !== '') this.pending.push(part);
+    this.pendingChars += part.length;
+    if (this.pendingChars + carriageReturns > MAX_PLAIN_TEXT_UNIT_CHARS) {
+      throw new FormatError(`a line is longer than ${MAX_PLAIN_TEXT_UNIT_CHARS} characters`, { line: this.number + 1 });
     }
   }
-  if (pending.endsWith('\r')) {
-    yield { number: ++number, content: pending.slice(0, -1), eol: '\r' };
-  } else if (pending !== '') {
-    yield { number: ++number, content: pending, eol: '' };
+
+  private emit(last: string, eol: string, into: Line[]): void {
+    const content = this.pending.length === 0 ? last : this.pending.join('') + last;
+    this.pending = [];
+    this.pendingChars = 0;
+    into.push({ number: ++this.number, content, eol });
   }
 }
 
@@ -65,33 +93,74 @@ interface Block {
 
 type Piece = { kind: 'verbatim'; line: Line } | { kind: 'unit'; block: Block };
 
-function blockOf(group: Line[]): Block {
-  const joined = group.map((line) => line.content).join('\n');
-  const leading = /^\s*/u.exec(joined)?.[0] ?? '';
-  const trailing = /\s*$/u.exec(joined.slice(leading.length))?.[0] ?? '';
-  return { lines: group, leading, trailing, text: joined.slice(leading.length, joined.length - trailing.length) };
+/** `trimmed` is `joined.trim()` when the caller has it. */
+function blockOf(group: Line[], trimmed?: string): Block {
+  const joined = group.length === 1 ? group[0]!.content : group.map((line) => line.content).join('\n');
+  // trim() removes what \s matches (white space and line terminators).
+  const text = trimmed ?? joined.trim();
+  const leading = text.length === joined.length ? '' : joined.slice(0, joined.length - joined.trimStart().length);
+  const trailing = joined.slice(leading.length + text.length);
+  return { lines: group, leading, trailing, text };
 }
 
-/** The file as blank lines (kept verbatim) and units, in order. */
-async function* pieces(chunks: AsyncIterable<string>, mode: 'line' | 'paragraph'): AsyncGenerator<Piece> {
-  let group: Line[] = [];
-  let groupChars = 0;
-  for await (const line of lines(chunks)) {
-    const blank = line.content.trim() === '';
-    if (mode === 'line' || blank) {
-      if (group.length) yield { kind: 'unit', block: blockOf(group) };
-      group = [];
-      groupChars = 0;
-      yield blank ? { kind: 'verbatim', line } : { kind: 'unit', block: blockOf([line]) };
-      continue;
+/** Characters of text per batch of pieces. */
+const BATCH_CHARS = 4096;
+
+/** Groups lines into blank lines (kept verbatim) and units, in order. */
+class PieceBuilder {
+  private group: Line[] = [];
+  private groupChars = 0;
+
+  constructor(private readonly mode: 'line' | 'paragraph') {}
+
+  add(line: Line, into: Piece[]): void {
+    const trimmed = line.content.trim();
+    const blank = trimmed === '';
+    if (this.mode === 'line' || blank) {
+      this.flush(into);
+      into.push(blank ? { kind: 'verbatim', line } : { kind: 'unit', block: blockOf([line], trimmed) });
+      return;
     }
-    group.push(line);
-    groupChars += line.content.length + 1;
-    if (groupChars > MAX_PLAIN_TEXT_UNIT_CHARS) {
-      throw new FormatError(`a paragraph is longer than ${MAX_PLAIN_TEXT_UNIT_CHARS} characters`, { line: group[0]?.number });
+    this.group.push(line);
+    this.groupChars += line.content.length + 1;
+    if (this.groupChars > MAX_PLAIN_TEXT_UNIT_CHARS) {
+      throw new FormatError(`a paragraph is longer than ${MAX_PLAIN_TEXT_UNIT_CHARS} characters`, { line: this.group[0]?.number });
     }
   }
-  if (group.length) yield { kind: 'unit', block: blockOf(group) };
+
+  flush(into: Piece[]): void {
+    if (this.group.length) into.push({ kind: 'unit', block: blockOf(this.group) });
+    this.group = [];
+    this.groupChars = 0;
+  }
+}
+
+/**
+ * The file as blank lines (kept verbatim) and units, in order, in batches (one per decoded chunk):
+ * the work per line is synchronous, only the chunks are awaited.
+ */
+async function* pieces(chunks: AsyncIterable<string>, mode: 'line' | 'paragraph'): AsyncGenerator<Piece[]> {
+  const splitter = new LineSplitter();
+  const builder = new PieceBuilder(mode);
+  const toPieces = (lines: Line[]): Piece[] => {
+    const batch: Piece[] = [];
+    for (const line of lines) builder.add(line, batch);
+    return batch;
+  };
+  for await (const chunk of chunks) {
+    // In slices, so that a batch stays small (its objects die young, without promotion to the
+    // old generation) however many lines a chunk holds.
+    for (let at = 0; at < chunk.length; at += BATCH_CHARS) {
+      const lines: Line[] = [];
+      splitter.push(chunk.length <= BATCH_CHARS ? chunk : chunk.slice(at, at + BATCH_CHARS), lines);
+      yield toPieces(lines);
+    }
+  }
+  const lines: Line[] = [];
+  splitter.end(lines);
+  const last = toPieces(lines);
+  builder.flush(last);
+  yield last;
 }
 
 function chooseTextEncoding(head: Buffer): TextEncoding {
@@ -102,14 +171,27 @@ function locatorOf(block: Block): string {
   return String(block.lines[0]?.number ?? 0);
 }
 
-async function* parse(input: Readable, options: FilterOptions = {}): AsyncGenerator<TextUnit> {
+async function* parseBatches(input: Readable, options: FilterOptions = {}): AsyncGenerator<TextUnit[]> {
   const pattern = compileTagRegexp(options.tagRegexp);
   const { chunks } = await decodeStream(input, chooseTextEncoding);
   let index = 0;
-  for await (const piece of pieces(chunks, options.plainTextUnit ?? 'line')) {
-    if (piece.kind !== 'unit') continue;
-    const { source, tags } = tagsByPattern(piece.block.text, pattern);
-    yield { index: index++, key: null, locator: locatorOf(piece.block), source, tags, target: null, translatable: true, note: null };
+  for await (const batch of pieces(chunks, options.plainTextUnit ?? 'line')) {
+    const units: TextUnit[] = [];
+    for (const piece of batch) {
+      if (piece.kind !== 'unit') continue;
+      const { source, tags } = pattern ? tagsByPattern(piece.block.text, pattern) : { source: piece.block.text, tags: [] };
+      units.push({
+        index: index++,
+        key: null,
+        locator: locatorOf(piece.block),
+        source,
+        tags,
+        target: null,
+        translatable: true,
+        note: null,
+      });
+    }
+    if (units.length > 0) yield units;
   }
 }
 
@@ -123,7 +205,12 @@ async function write(
   const { encoding: enc, chunks } = await decodeStream(original, chooseTextEncoding);
   async function* rewritten(): AsyncGenerator<Buffer> {
     if (enc.bom.length) yield enc.bom;
-    for await (const piece of pieces(chunks, options.plainTextUnit ?? 'line')) {
+    for await (const batch of pieces(chunks, options.plainTextUnit ?? 'line')) {
+      yield* rewrittenBatch(batch);
+    }
+  }
+  function* rewrittenBatch(batch: Piece[]): Generator<Buffer> {
+    for (const piece of batch) {
       if (piece.kind === 'verbatim') {
         yield encodeText(piece.line.content + piece.line.eol, enc);
         continue;
@@ -148,6 +235,7 @@ async function write(
 export const plainTextFilter: FormatFilter = {
   name: 'plain-text',
   extensions: ['txt'],
-  parse,
+  parse: (input, options) => unitsOfBatches(parseBatches(input, options)),
+  parseBatches,
   write,
 };

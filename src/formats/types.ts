@@ -76,6 +76,11 @@ export interface FormatFilter {
   /** Streams the units of `input`; throws FormatError on a malformed file. */
   parse(input: Readable, options?: FilterOptions): AsyncIterable<TextUnit>;
   /**
+   * The units of `parse`, in batches (one per chunk of the file or so): for callers that take
+   * millions of tiny units, where one await per unit would cost more than the unit's own work.
+   */
+  parseBatches(input: Readable, options?: FilterOptions): AsyncIterable<TextUnit[]>;
+  /**
    * Streams `original` to `output` with the translations (keyed by locator) written in; untouched
    * parts stay byte-for-byte as they were. Ends `output`. Rejects with FormatError when the
    * original is malformed or a translation cannot be written (misnested tags, characters the
@@ -102,4 +107,9 @@ export class FormatError extends Error {
     this.line = position.line;
     this.column = position.column;
   }
+}
+
+/** `parse` made from `parseBatches`: the units one by one. */
+export async function* unitsOfBatches(batches: AsyncIterable<TextUnit[]>): AsyncGenerator<TextUnit> {
+  for await (const batch of batches) yield* batch;
 }

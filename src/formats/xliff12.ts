@@ -5,7 +5,7 @@ import type { SaxesTagPlain } from 'saxes';
 import { decodeStream, encodeText, encoding, encodingFromBom } from './encoding.js';
 import type { TextEncoding } from './encoding.js';
 import { inlineTag, restoreTags } from './inline-tags.js';
-import { FormatError } from './types.js';
+import { FormatError, unitsOfBatches } from './types.js';
 import type { FilterOptions, FormatFilter, InlineTag, InlineTagKind, TextUnit, UnitTranslation } from './types.js';
 
 /**
@@ -544,9 +544,10 @@ export class XliffScanner {
   private finishUnit(unit: UnitState, end: number): void {
     this.unit = null;
     if (!unit.source) return this.fail(`trans-unit "${unit.id}" has no <source>`);
-    // A Set, not a search per tag: a unit may hold tens of thousands of tags.
-    const sourceDisplays = new Set(unit.source.tags.map((tag) => tag.display));
-    const tags = [...unit.source.tags, ...(unit.target?.tags.filter((tag) => !sourceDisplays.has(tag.display)) ?? [])];
+    // A Set, not a search per tag: a unit may hold tens of thousands of tags (only needed with a target).
+    const sourceTags = unit.source.tags;
+    const sourceDisplays = unit.target ? new Set(sourceTags.map((tag) => tag.display)) : null;
+    const tags = sourceDisplays ? [...sourceTags, ...unit.target!.tags.filter((tag) => !sourceDisplays.has(tag.display))] : sourceTags;
     this.units.push({
       unit: {
         index: this.index++,
@@ -581,16 +582,16 @@ export function chooseXmlEncoding(head: Buffer): TextEncoding {
   throw new FormatError(`unsupported XML encoding "${declared}" (UTF-8, UTF-16 and ISO-8859-1 are)`);
 }
 
-async function* parse(input: Readable, options: FilterOptions = {}): AsyncGenerator<TextUnit> {
+async function* parseBatches(input: Readable, options: FilterOptions = {}): AsyncGenerator<TextUnit[]> {
   const { chunks } = await decodeStream(input, chooseXmlEncoding);
   const scanner = new XliffScanner(options);
   for await (const chunk of chunks) {
     scanner.push(chunk);
-    for (const scanned of scanner.units.splice(0)) yield scanned.unit;
+    if (scanner.units.length > 0) yield scanner.units.splice(0).map((scanned) => scanned.unit);
     scanner.raw.dropBefore(scanner.retainFrom);
   }
   scanner.end();
-  for (const scanned of scanner.units.splice(0)) yield scanned.unit;
+  if (scanner.units.length > 0) yield scanner.units.splice(0).map((scanned) => scanned.unit);
 }
 
 /** XML 1.0 forbids these characters outright; they cannot be written even as references. */
@@ -702,6 +703,7 @@ export const xliff12Filter: FormatFilter = {
     }
     return /<(?:[\w.-]+:)?xliff\b[^>]*\bversion\s*=\s*["']1\.[0-2]["']/.test(head) || head.includes(XLIFF_NS);
   },
-  parse,
+  parse: (input, options) => unitsOfBatches(parseBatches(input, options)),
+  parseBatches,
   write,
 };

@@ -148,30 +148,42 @@ export function compiledRulesFor(ruleSet: RuleSet, language: string): CompiledRu
     byLanguage = new Map();
     compiledByRuleSet.set(ruleSet, byLanguage);
   }
+  // Looked up by the code as given first (one lookup per segmented text), then as normalized.
+  let compiled = byLanguage.get(language);
+  if (compiled) return compiled;
   const key = language.trim().toLowerCase();
-  let compiled = byLanguage.get(key);
+  compiled = byLanguage.get(key);
   if (!compiled) {
     compiled = compileRules(rulesForLanguage(ruleSet, language));
     byLanguage.set(key, compiled);
   }
+  byLanguage.set(language, compiled);
   return compiled;
 }
 
 /** Positions (in `text`) where the rules split it, ascending, excluding 0 and text.length. */
 export function breakPositions(text: string, compiled: CompiledRules): number[] {
+  // A text of one code unit has no position strictly inside it.
+  if (text.length < 2) return [];
+  // One finder finds each position once, in ascending order; several need merging.
+  const single = compiled.candidates.length === 1;
+  const found: number[] = [];
   const candidates = new Set<number>();
   for (const finder of compiled.candidates) {
     finder.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = finder.exec(text)) !== null) {
       const at = match.index;
-      if (at > 0 && at < text.length) candidates.add(at);
+      if (at > 0 && at < text.length) {
+        if (single) found.push(at);
+        else candidates.add(at);
+      }
       const code = text.charCodeAt(at);
       finder.lastIndex = at + (code >= 0xd800 && code <= 0xdbff ? 2 : 1);
       if (finder.lastIndex > text.length) break;
     }
   }
-  const ordered = compiled.candidates.length > 1 ? [...candidates].sort((a, b) => a - b) : [...candidates];
+  const ordered = single ? found : [...candidates].sort((a, b) => a - b);
   const breaks: number[] = [];
   for (const at of ordered) {
     for (const group of compiled.groups) {
@@ -189,6 +201,9 @@ const PLACEHOLDERS = /[\uE000-\uF8FF]/;
 const WHITESPACE = /\s/;
 
 function isWhitespace(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  // ASCII: tab, line feed, vertical tab, form feed, carriage return, space (what \s matches there).
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
   return WHITESPACE.test(text[at]!);
 }
 

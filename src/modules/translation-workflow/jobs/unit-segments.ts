@@ -111,7 +111,8 @@ function tagsIn(text: string, tags: readonly InlineTag[]): InlineTag[] {
   return splitTokens(text, tags).flatMap((piece) => ('tag' in piece ? [piece.tag] : []));
 }
 
-function uniqueTags(tags: readonly InlineTag[]): InlineTag[] {
+function uniqueTags(tags: InlineTag[]): InlineTag[] {
+  if (tags.length < 2) return tags;
   const seen = new Set<string>();
   return tags.filter((tag) => !seen.has(tag.display) && seen.add(tag.display));
 }
@@ -134,10 +135,19 @@ function checkLimits(unit: TextUnit, chars: number, tagCount: number, limits: Se
   }
 }
 
+function hasNul(field: string | null): boolean {
+  return field !== null && field.includes('\0');
+}
+
 /** A NUL anywhere in what the unit would store is refused, on every database alike. */
 function checkNul(unit: TextUnit): void {
-  const fields = [unit.source, unit.target, unit.key, unit.note, unit.locator];
-  const holdsNul = fields.some((field) => field !== null && field.includes('\0')) || unit.tags.some((tag) => tag.original.includes('\0'));
+  const holdsNul =
+    hasNul(unit.source) ||
+    hasNul(unit.target) ||
+    hasNul(unit.key) ||
+    hasNul(unit.note) ||
+    hasNul(unit.locator) ||
+    unit.tags.some((tag) => hasNul(tag.original));
   if (holdsNul) throw new FormatError(`${where(unit)} contains a NUL character (U+0000), which cannot be imported`);
 }
 
@@ -175,6 +185,7 @@ export function segmentUnit(unit: TextUnit, language: string, limits: SegmentLim
   checkNul(unit);
   const hasTarget = unit.target !== null && unit.target.trim() !== '';
   if (hasTarget || PRIVATE_USE.test(unit.source)) return wholeUnit(unit, language, limits);
+  if (unit.tags.length === 0) return untaggedSegments(unit, language, limits);
   const { text, order } = withPlaceholders(unit.source, unit.tags);
   const pieces = segmentText(text, language);
   const gaps = segmentGaps(text, pieces);
@@ -196,4 +207,36 @@ export function segmentUnit(unit: TextUnit, language: string, limits: SegmentLim
       words: countText(piece.text, language).words,
     };
   });
+}
+
+/**
+ * `segmentUnit` for a unit without tags: its source holds no token (and, tested before, no
+ * private-use character), so it is its own placeholder text and every segment is its piece as it
+ * is. The same segments as the general path, without its per-segment work for tags (one-character
+ * units by the million are a file shape the import must take; the tests compare both paths).
+ */
+function untaggedSegments(unit: TextUnit, language: string, limits: SegmentLimits): UnitSegment[] {
+  const text = unit.source;
+  const pieces = segmentText(text, language);
+  const segments: UnitSegment[] = [];
+  let previousEnd = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    checkLimits(unit, piece.text.length, 0, limits);
+    const last = i === pieces.length - 1;
+    segments.push({
+      unitLocator: unit.locator,
+      unitIndex: unit.index,
+      key: unit.key,
+      source: piece.text,
+      tags: [],
+      gapBefore: text.slice(previousEnd, piece.start),
+      gapAfter: last ? text.slice(piece.end) : null,
+      importedTarget: null,
+      note: i === 0 ? unit.note : null,
+      words: countText(piece.text, language).words,
+    });
+    previousEnd = piece.end;
+  }
+  return segments;
 }
