@@ -11,7 +11,7 @@ const SECTION_OF_FILTER: Readonly<Record<string, string>> = { 'plain-text': 'txt
 export function filterOptionsFromImportSettings(
   filterName: string,
   importSettingsJson: string | null | undefined,
-  limits: { maxDepth?: number } = {},
+  limits: { maxDepth?: number; maxTagsPerSegment?: number } = {},
 ): FilterOptions {
   let settings: Record<string, unknown> = {};
   try {
@@ -24,6 +24,8 @@ export function filterOptionsFromImportSettings(
   const section = sectionName === undefined ? undefined : settings[sectionName];
   // The installation's nesting limit (OPENTMS_IMPORT_MAX_DEPTH), not a per-file setting.
   const options: FilterOptions = limits.maxDepth === undefined ? {} : { maxDepth: limits.maxDepth };
+  // And its tags-per-segment limit, which lets the XLIFF filter refuse a hopeless unit early.
+  if (limits.maxTagsPerSegment !== undefined) options.maxTagsPerSegment = limits.maxTagsPerSegment;
   if (!section || typeof section !== 'object') return options;
   const { tagRegexp, importNotes } = section as Record<string, unknown>;
   if (typeof tagRegexp === 'string' && tagRegexp !== '') options.tagRegexp = tagRegexp;

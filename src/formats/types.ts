@@ -62,6 +62,13 @@ export interface FilterOptions {
    * (default 512; the import passes OPENTMS_IMPORT_MAX_DEPTH).
    */
   maxDepth?: number;
+  /**
+   * XLIFF import: the import's tags-per-segment limit (OPENTMS_IMPORT_MAX_TAGS_PER_SEGMENT). A
+   * translatable unit whose source holds more than twice as many tags in a row (nothing between
+   * them) is a FormatError as soon as the run is read: segmentation cuts a run of tags at most once,
+   * so one of its segments would be over the limit. Unset: no such check (write-back).
+   */
+  maxTagsPerSegment?: number;
   /** Write: the target language code, written as `xml:lang` on inserted XLIFF targets. */
   targetLanguage?: string;
 }

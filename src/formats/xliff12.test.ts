@@ -383,4 +383,19 @@ describe('XLIFF 1.2 on hostile input (linear time, the nesting limit)', () => {
     expect(parsed!.tags).toHaveLength(200_000);
     expect(parsed!.target!.endsWith('{200000}')).toBe(true);
   });
+
+  it('refuses a translatable source with more than twice maxTagsPerSegment tags in a row, and nothing else', async () => {
+    const run = (count: number, from = 1) => Array.from({ length: count }, (_, i) => `<x id="${from + i}"/>`).join('');
+    const options = { maxTagsPerSegment: 6 };
+    await expectFormatError(
+      parseAll(xliff12Filter, xliff(unit('u1', `a ${run(13)}`, '', ' resname="k"')), options),
+      /^unit 1:u1 \("k"\) has 13 inline tags in a row, more than twice the import's limit of 6 tags per segment/,
+    );
+    // Exactly twice the limit, runs broken by text, untranslatable units, targets and no limit: read as before.
+    expect(await parseAll(xliff12Filter, xliff(unit('u1', `a ${run(12)}`)), options)).toHaveLength(1);
+    expect(await parseAll(xliff12Filter, xliff(unit('u1', `${run(7)}b${run(7, 8)}`)), options)).toHaveLength(1);
+    expect(await parseAll(xliff12Filter, xliff(unit('u1', run(13), '', ' translate="no"')), options)).toHaveLength(1);
+    expect(await parseAll(xliff12Filter, xliff(unit('u1', 'a', `<target>${run(13)}</target>`)), options)).toHaveLength(1);
+    expect(await parseAll(xliff12Filter, xliff(unit('u1', run(13))))).toHaveLength(1);
+  });
 });

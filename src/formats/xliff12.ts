@@ -98,45 +98,108 @@ interface Frame {
   /** What closing this element means inside captured content. */
   role?: 'code' | 'pair' | 'skip';
   tagId?: number;
-  pairKey?: string;
+  /** For bpt/ept and bx/ex: the pairing key (`bpt` or `bx`, and the rid or id). */
+  pairKind?: 'bpt' | 'bx';
+  pairRef?: string;
+}
+
+/**
+ * Numbers keyed by a tag key, the key given in two parts: a kind without a colon (an element's
+ * local name, `bpt`, `bx` or `foreign`) and the rest, so that (kind, rest) pairs are equal exactly
+ * when the strings `kind:rest` are. No key string is built per tag (a unit may hold hundreds of
+ * thousands), and each kind has a map of its own.
+ */
+class KeyedNumbers {
+  private readonly byKind = new Map<string, Map<string, number>>();
+
+  get(kind: string, rest: string): number | undefined {
+    return this.byKind.get(kind)?.get(rest);
+  }
+
+  set(kind: string, rest: string, value: number): void {
+    let byRest = this.byKind.get(kind);
+    if (!byRest) this.byKind.set(kind, (byRest = new Map()));
+    byRest.set(rest, value);
+  }
+
+  delete(kind: string, rest: string): void {
+    this.byKind.get(kind)?.delete(rest);
+  }
 }
 
 /** A source or target being read: text with display tokens, and its tags. */
 class Content {
-  text = '';
+  /** The text so far, in pieces (one per tag token: a growing string would be one object per piece too, and live longer). */
+  private readonly parts: string[] = [];
   readonly tags: InlineTag[] = [];
   /** Open bpt/bx occurrences waiting for their ept/ex, by pairing key. */
-  readonly openPairs = new Map<string, number>();
-  /** Keys already numbered in this content (a second use gets a fresh number). */
-  readonly usedKeys = new Set<string>();
+  readonly openPairs = new KeyedNumbers();
+  /** Target: keys already numbered in it (a second use gets a fresh number); the source's are TagNumbering's. */
+  readonly usedKeys = new KeyedNumbers();
+  /** Tags added since the last text (a run of back-to-back tags). */
+  run = 0;
   /** Depth of nested elements inside a code element (their markup is part of the code). */
   codeDepth = 0;
   codeStart = 0;
 
   constructor(readonly isTarget: boolean) {}
 
+  get text(): string {
+    if (this.parts.length > 1) this.parts.splice(0, this.parts.length, this.parts.join(''));
+    return this.parts.length === 0 ? '' : this.parts[0]!;
+  }
+
+  append(text: string): void {
+    this.parts.push(text);
+  }
+
   add(id: number, kind: InlineTagKind, original: string): void {
     const tag = inlineTag(id, kind, original);
     this.tags.push(tag);
-    this.text += tag.display;
+    this.parts.push(tag.display);
+    this.run += 1;
   }
 }
 
 /** Numbers tags within one unit: source tags first, target tags reuse the number of the matching source tag. */
 class TagNumbering {
   private next = 1;
-  private readonly sourceKeys = new Map<string, number>();
+  /**
+   * The source's keys in order (source tag n has number n + 1: every source tag gets a fresh
+   * number). Only a target needs them looked up: the map from key to the number of its first use
+   * is built when the target numbers its first tag (the source is complete by then).
+   */
+  private readonly sourceKinds: string[] = [];
+  private readonly sourceRests: string[] = [];
+  private sourceKeys: KeyedNumbers | null = null;
 
-  number(content: Content, key: string): number {
-    const reused = content.usedKeys.has(key);
-    content.usedKeys.add(key);
-    if (!reused && content.isTarget) {
-      const fromSource = this.sourceKeys.get(key);
+  /** The number of the tag keyed `kind:rest` (see KeyedNumbers). */
+  number(content: Content, kind: string, rest: string): number {
+    if (!content.isTarget) {
+      this.sourceKinds.push(kind);
+      this.sourceRests.push(rest);
+      return this.next++;
+    }
+    const reused = content.usedKeys.get(kind, rest) !== undefined;
+    if (!reused) {
+      content.usedKeys.set(kind, rest, 0);
+      const fromSource = this.sourceNumbers().get(kind, rest);
       if (fromSource !== undefined) return fromSource;
     }
-    const id = this.next++;
-    if (!reused && !content.isTarget) this.sourceKeys.set(key, id);
-    return id;
+    return this.next++;
+  }
+
+  private sourceNumbers(): KeyedNumbers {
+    if (this.sourceKeys) return this.sourceKeys;
+    const keys = new KeyedNumbers();
+    for (let i = 0; i < this.sourceKinds.length; i++) {
+      const kind = this.sourceKinds[i]!;
+      const rest = this.sourceRests[i]!;
+      if (keys.get(kind, rest) === undefined) keys.set(kind, rest, i + 1);
+    }
+    this.sourceKinds.length = 0;
+    this.sourceRests.length = 0;
+    return (this.sourceKeys = keys);
   }
 }
 
@@ -209,6 +272,10 @@ class RawWindow {
   slice(start: number, end: number): string {
     if (start < this.base) throw new Error(`raw text before ${this.base} was already dropped`);
     if (end <= start) return '';
+    // Mostly within the last chunk (a tag just read): no search, no parts.
+    const lastIndex = this.chunks.length - 1;
+    const lastStart = lastIndex >= 0 ? this.starts[lastIndex]! : 0;
+    if (lastIndex >= 0 && start >= lastStart) return this.chunks[lastIndex]!.slice(start - lastStart, end - lastStart);
     let index = this.chunkAt(start);
     const parts: string[] = [];
     for (let at = start; at < end && index < this.chunks.length; index++) {
@@ -245,6 +312,34 @@ class RawWindow {
   }
 }
 
+/**
+ * saxes' parser with its event handler slots added up front. saxes stores a handler as a
+ * property named at run time (`on()`), so each one registered adds a property by computed name,
+ * and after the seventh V8 turns the parser object into a dictionary: every field saxes reads per
+ * character is then a hash lookup, and parsing took four times as long (0.8 s instead of 0.2 s for
+ * 720,000 inline tags). Added here by name, the slots are part of the object's shape from the
+ * start and `on()` only assigns them (bench/hostile-import.bench.ts, tags-40k-per-unit).
+ */
+function shapedSaxesParser(): SaxesParser<{ xmlns: false; position: true }> {
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  // saxes' (private) handler slots, one assignment each by a name known in advance.
+  const slots = parser as unknown as Record<string, unknown>;
+  slots['xmldeclHandler'] = undefined;
+  slots['textHandler'] = undefined;
+  slots['piHandler'] = undefined;
+  slots['doctypeHandler'] = undefined;
+  slots['commentHandler'] = undefined;
+  slots['openTagStartHandler'] = undefined;
+  slots['attributeHandler'] = undefined;
+  slots['openTagHandler'] = undefined;
+  slots['closeTagHandler'] = undefined;
+  slots['cdataHandler'] = undefined;
+  slots['errorHandler'] = undefined;
+  slots['endHandler'] = undefined;
+  slots['readyHandler'] = undefined;
+  return parser;
+}
+
 /** An attribute without a prefix (saxes keys attributes by qualified name). */
 function attribute(tag: Tag, local: string): string | undefined {
   return tag.attributes[local];
@@ -257,9 +352,11 @@ function attribute(tag: Tag, local: string): string | undefined {
 export class XliffScanner {
   readonly raw = new RawWindow();
   readonly units: ScannedUnit[] = [];
-  private readonly parser = new SaxesParser({ xmlns: false, position: true });
+  private readonly parser = shapedSaxesParser();
   private readonly namespaces = new NamespaceScope();
   private readonly maxDepth: number;
+  /** Twice the tags-per-segment limit: a longer run of tags in a translatable source is refused. */
+  private readonly maxTagRun: number;
   private readonly stack: Frame[] = [];
   private unit: UnitState | null = null;
   private sawRoot = false;
@@ -268,9 +365,12 @@ export class XliffScanner {
   private lastMarkupEnd = 0;
   private index = 0;
   private failure: FormatError | null = null;
+  /** Whether the element being opened has an attribute named `xmlns…` (only then are its attributes looked through). */
+  private xmlnsAttribute = false;
 
   constructor(private readonly options: FilterOptions = {}) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_XML_DEPTH;
+    this.maxTagRun = options.maxTagsPerSegment === undefined ? Infinity : 2 * options.maxTagsPerSegment;
     const parser = this.parser;
     parser.on('error', (error) => {
       // saxes prefixes its messages with line:column; we report those separately.
@@ -291,6 +391,9 @@ export class XliffScanner {
       this.onText(text);
     });
     parser.on('text', (text) => this.onText(text));
+    parser.on('attribute', (attribute) => {
+      if (attribute.name.startsWith('xmlns')) this.xmlnsAttribute = true;
+    });
     parser.on('opentag', (tag) => {
       if (!this.failure) this.onOpen(tag);
     });
@@ -301,6 +404,22 @@ export class XliffScanner {
 
   private fail(message: string): void {
     this.failure ??= new FormatError(message, { line: this.parser.line, column: this.parser.column + 1 });
+  }
+
+  /**
+   * A translatable unit's source with more than twice the tags-per-segment limit in a row: some
+   * segment will be over the limit whatever the text around (segmentation cuts a run of tags at
+   * most once), so the unit is refused now rather than read to its end. Named as the import names
+   * units (unit-segments.ts).
+   */
+  private failTagRun(unit: UnitState, content: Content): void {
+    if (content.isTarget || !unit.translatable) return;
+    const where = unit.key !== unit.locator ? `unit ${unit.locator} ("${unit.key}")` : `unit ${unit.locator}`;
+    const limit = this.maxTagRun / 2;
+    this.fail(
+      `${where} has ${content.run} inline tags in a row, more than twice the import's limit of ${limit} tags per segment ` +
+        '(a segment would hold at least half of them)',
+    );
   }
 
   private throwIfFailed(): void {
@@ -341,7 +460,10 @@ export class XliffScanner {
       if (this.unit) this.unit.note = (this.unit.note ?? '') + text;
       return;
     }
-    if (capture.content && capture.content.codeDepth === 0) capture.content.text += text;
+    if (capture.content && capture.content.codeDepth === 0 && text !== '') {
+      capture.content.append(text);
+      capture.content.run = 0;
+    }
   }
 
   /** saxes' plain tag with its namespace resolved in the current scope (declarations on the tag included). */
@@ -362,10 +484,12 @@ export class XliffScanner {
   private onOpen(plain: SaxesTagPlain): void {
     const end = this.parser.position;
     this.lastMarkupEnd = end;
+    const xmlnsAttribute = this.xmlnsAttribute;
+    this.xmlnsAttribute = false;
     if (this.stack.length >= this.maxDepth) {
       return this.fail(`elements are nested deeper than ${this.maxDepth} levels (the import's nesting limit)`);
     }
-    const declared = this.namespaces.declare(plain.attributes as Record<string, string>);
+    const declared = xmlnsAttribute ? this.namespaces.declare(plain.attributes as Record<string, string>) : null;
     const tag = this.resolveTag(plain, declared);
     if (!tag) return;
     const start = this.raw.lastIndexOf('<', end);
@@ -380,6 +504,11 @@ export class XliffScanner {
       translate: parent?.translate ?? true,
       declared,
       id: attribute(tag, 'id'),
+      // Set later for elements inside captured content; listed here so that every frame has one shape.
+      role: undefined,
+      tagId: undefined,
+      pairKind: undefined,
+      pairRef: undefined,
     };
     this.stack.push(frame);
 
@@ -467,18 +596,22 @@ export class XliffScanner {
     }
     const known = frame.xliff && (CODE_ELEMENTS.has(tag.local) || PAIR_ELEMENTS.has(tag.local));
     if (known && PAIR_ELEMENTS.has(tag.local) && !frame.selfClosing) {
-      const key = `${tag.local}:${attribute(tag, tag.local === 'mrk' ? 'mid' : 'id') ?? ''}`;
       frame.role = 'pair';
-      frame.tagId = unit.numbering.number(content, key);
+      frame.tagId = unit.numbering.number(content, tag.local, attribute(tag, tag.local === 'mrk' ? 'mid' : 'id') ?? '');
       content.add(frame.tagId, 'open', this.raw.slice(frame.start, frame.end));
+      if (content.run > this.maxTagRun) this.failTagRun(unit, content);
       return;
     }
     // Code elements, empty pair elements and foreign elements: the whole element is one tag.
     frame.role = 'code';
-    const local = known ? tag.local : `foreign:${tag.name}`;
-    const pairRef = attribute(tag, 'rid') ?? attribute(tag, 'id') ?? '';
-    frame.pairKey = local === 'bpt' || local === 'ept' ? `bpt:${pairRef}` : local === 'bx' || local === 'ex' ? `bx:${pairRef}` : undefined;
-    frame.tagId = local === 'ept' || local === 'ex' ? undefined : unit.numbering.number(content, `${local}:${attribute(tag, 'id') ?? ''}`);
+    // The key is `local:id`; a foreign element's local is `foreign:name`, kept as kind `foreign`.
+    const local = known ? tag.local : 'foreign';
+    const id = attribute(tag, 'id') ?? '';
+    if (local === 'bpt' || local === 'ept' || local === 'bx' || local === 'ex') {
+      frame.pairKind = local === 'bpt' || local === 'ept' ? 'bpt' : 'bx';
+      frame.pairRef = attribute(tag, 'rid') ?? attribute(tag, 'id') ?? '';
+    }
+    frame.tagId = local === 'ept' || local === 'ex' ? undefined : unit.numbering.number(content, local, known ? id : `${tag.name}:${id}`);
     content.codeStart = frame.start;
     content.codeDepth = 1;
   }
@@ -505,21 +638,22 @@ export class XliffScanner {
       } else if (frame.role === 'code') {
         content.codeDepth = 0;
         const original = this.raw.slice(content.codeStart, end);
-        if (frame.pairKey?.startsWith('bpt:') || frame.pairKey?.startsWith('bx:')) {
+        if (frame.pairKind !== undefined && frame.pairRef !== undefined) {
           if (tag.local === 'bpt' || tag.local === 'bx') {
-            const id = frame.tagId ?? unit.numbering.number(content, frame.pairKey);
-            content.openPairs.set(frame.pairKey, id);
+            const id = frame.tagId ?? unit.numbering.number(content, frame.pairKind, frame.pairRef);
+            content.openPairs.set(frame.pairKind, frame.pairRef, id);
             content.add(id, 'open', original);
           } else {
-            const id = content.openPairs.get(frame.pairKey);
-            content.openPairs.delete(frame.pairKey);
+            const id = content.openPairs.get(frame.pairKind, frame.pairRef);
+            content.openPairs.delete(frame.pairKind, frame.pairRef);
             if (id !== undefined) content.add(id, 'close', original);
-            else content.add(unit.numbering.number(content, `${tag.local}:${frame.id ?? ''}`), 'standalone', original);
+            else content.add(unit.numbering.number(content, tag.local, frame.id ?? ''), 'standalone', original);
           }
         } else if (frame.tagId !== undefined) {
           content.add(frame.tagId, 'standalone', original);
         }
       }
+      if (content.run > this.maxTagRun) this.failTagRun(unit, content);
       return;
     }
 

@@ -1,6 +1,6 @@
 import { countText } from '../../../domain/counting/word-count.js';
-import { segmentGaps, segmentText } from '../../../domain/segmentation/segmenter.js';
-import { splitTokens } from '../../../formats/inline-tags.js';
+import { isTagPlaceholder, segmentGaps, segmentText } from '../../../domain/segmentation/segmenter.js';
+import { TagTokens } from '../../../formats/inline-tags.js';
 import { FormatError } from '../../../formats/types.js';
 import type { InlineTag, TextUnit } from '../../../formats/types.js';
 
@@ -54,23 +54,28 @@ const OPEN_PLACEHOLDER = '\uE000';
 const CLOSE_PLACEHOLDER = '\uE800';
 const STANDALONE_PLACEHOLDER = '\uF000';
 const PRIVATE_USE = /[\uE000-\uF8FF]/;
-const PLACEHOLDERS = /[\uE000-\uF8FF]/g;
 
 function placeholderOf(tag: InlineTag): string {
   return tag.kind === 'open' ? OPEN_PLACEHOLDER : tag.kind === 'close' ? CLOSE_PLACEHOLDER : STANDALONE_PLACEHOLDER;
 }
 
-/** The text with each tag token as one placeholder character, and the tags in the order they occur. */
-function withPlaceholders(text: string, tags: readonly InlineTag[]): { text: string; order: InlineTag[] } {
+/**
+ * The text with each tag token as one placeholder character, and the tags in the order they occur;
+ * `repeated` when some tag occurs more than once.
+ */
+function withPlaceholders(text: string, tags: readonly InlineTag[]): { text: string; order: InlineTag[]; repeated: boolean } {
   const parts: string[] = [];
   const order: InlineTag[] = [];
-  for (const piece of splitTokens(text, tags)) {
-    if ('tag' in piece) {
-      parts.push(placeholderOf(piece.tag));
-      order.push(piece.tag);
-    } else parts.push(piece.text);
+  const tokens = new TagTokens(text, tags);
+  let last = 0;
+  while (tokens.next()) {
+    if (tokens.start > last) parts.push(text.slice(last, tokens.start));
+    parts.push(placeholderOf(tokens.tag));
+    order.push(tokens.tag);
+    last = tokens.end;
   }
-  return { text: parts.join(''), order };
+  if (last < text.length) parts.push(text.slice(last));
+  return { text: parts.join(''), order, repeated: tokens.repeated };
 }
 
 /** The unit's source with each tag token as one placeholder character (any number of tags). */
@@ -78,37 +83,49 @@ export function toPlaceholders(text: string, tags: readonly InlineTag[]): string
   return withPlaceholders(text, tags).text;
 }
 
-/** Walks the placeholders of consecutive pieces of one text back to the tags they stand for. */
+/**
+ * Walks the placeholders of consecutive pieces of one text (gaps and segments, in order) back to
+ * the tags they stand for. The text is the unit's source with each tag token as one placeholder
+ * and nothing else changed (a source holding private-use characters is never cut), so a piece's
+ * restored text is the source between the piece's offsets shifted by the tokens' extra length:
+ * a slice, not a rebuild token by token.
+ */
 class PlaceholderReader {
   private next = 0;
-  constructor(private readonly order: readonly InlineTag[]) {}
+  /** Offset in the source minus offset in the placeholder text, at the current position. */
+  private shift = 0;
+  constructor(
+    private readonly order: readonly InlineTag[],
+    private readonly source: string,
+  ) {}
 
-  /** `text` with its placeholders as display tokens, and the tags that occurred (in order). */
-  restore(text: string): { text: string; tags: InlineTag[] } {
-    const parts: string[] = [];
-    const tags: InlineTag[] = [];
-    let last = 0;
-    PLACEHOLDERS.lastIndex = 0;
-    for (let match = PLACEHOLDERS.exec(text); match; match = PLACEHOLDERS.exec(text)) {
+  /** The piece at `start` with its placeholders as display tokens, and the tags that occurred (in order). */
+  restore(text: string, start: number): { text: string; tags: InlineTag[] } {
+    const first = this.next;
+    const from = start + this.shift;
+    for (let i = 0; i < text.length; i++) {
+      if (!isTagPlaceholder(text.charCodeAt(i))) continue;
       const tag = this.order[this.next++];
       if (!tag) throw new Error('more placeholders than tags: the unit was cut inconsistently');
-      parts.push(text.slice(last, match.index), tag.display);
-      tags.push(tag);
-      last = match.index + 1;
+      this.shift += tag.display.length - 1;
     }
-    parts.push(text.slice(last));
-    return { text: parts.join(''), tags };
+    return { text: this.source.slice(from, start + text.length + this.shift), tags: this.order.slice(first, this.next) };
   }
 
   /** Skips the placeholders of a piece of text that is not restored (none in gaps, by the segmenter's contract). */
   skip(text: string): void {
-    this.next += text.match(PLACEHOLDERS)?.length ?? 0;
+    for (let i = 0; i < text.length; i++) {
+      if (isTagPlaceholder(text.charCodeAt(i))) this.shift += (this.order[this.next++]?.display.length ?? 1) - 1;
+    }
   }
 }
 
 /** Tags of `tags` whose token occurs in `text`. */
 function tagsIn(text: string, tags: readonly InlineTag[]): InlineTag[] {
-  return splitTokens(text, tags).flatMap((piece) => ('tag' in piece ? [piece.tag] : []));
+  const found: InlineTag[] = [];
+  const tokens = new TagTokens(text, tags);
+  while (tokens.next()) found.push(tokens.tag);
+  return found;
 }
 
 function uniqueTags(tags: InlineTag[]): InlineTag[] {
@@ -139,15 +156,15 @@ function hasNul(field: string | null): boolean {
   return field !== null && field.includes('\0');
 }
 
+function tagsHoldNul(tags: readonly InlineTag[]): boolean {
+  for (let i = 0; i < tags.length; i++) if (tags[i]!.original.includes('\0')) return true;
+  return false;
+}
+
 /** A NUL anywhere in what the unit would store is refused, on every database alike. */
 function checkNul(unit: TextUnit): void {
   const holdsNul =
-    hasNul(unit.source) ||
-    hasNul(unit.target) ||
-    hasNul(unit.key) ||
-    hasNul(unit.note) ||
-    hasNul(unit.locator) ||
-    unit.tags.some((tag) => hasNul(tag.original));
+    hasNul(unit.source) || hasNul(unit.target) || hasNul(unit.key) || hasNul(unit.note) || hasNul(unit.locator) || tagsHoldNul(unit.tags);
   if (holdsNul) throw new FormatError(`${where(unit)} contains a NUL character (U+0000), which cannot be imported`);
 }
 
@@ -186,20 +203,21 @@ export function segmentUnit(unit: TextUnit, language: string, limits: SegmentLim
   const hasTarget = unit.target !== null && unit.target.trim() !== '';
   if (hasTarget || PRIVATE_USE.test(unit.source)) return wholeUnit(unit, language, limits);
   if (unit.tags.length === 0) return untaggedSegments(unit, language, limits);
-  const { text, order } = withPlaceholders(unit.source, unit.tags);
+  const { text, order, repeated } = withPlaceholders(unit.source, unit.tags);
   const pieces = segmentText(text, language);
   const gaps = segmentGaps(text, pieces);
-  const reader = new PlaceholderReader(order);
+  const reader = new PlaceholderReader(order, unit.source);
   return pieces.map((piece, i) => {
     reader.skip(gaps[i]!);
-    const restored = reader.restore(piece.text);
+    const restored = reader.restore(piece.text, piece.start);
     checkLimits(unit, piece.text.length - restored.tags.length, restored.tags.length, limits);
     return {
       unitLocator: unit.locator,
       unitIndex: unit.index,
       key: unit.key,
       source: restored.text,
-      tags: uniqueTags(restored.tags),
+      // Each tag occurs once in the unit unless `repeated`: then there is nothing to drop.
+      tags: repeated ? uniqueTags(restored.tags) : restored.tags,
       gapBefore: gaps[i]!,
       gapAfter: i === pieces.length - 1 ? gaps[pieces.length]! : null,
       importedTarget: null,
