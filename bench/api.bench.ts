@@ -777,9 +777,12 @@ const loadAverage = () =>
     .map((value) => value.toFixed(2))
     .join(' / ');
 
-// Run as a script; bench/import-responsiveness.bench.ts imports the helpers above without running it.
-const runAsScript = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
-if (runAsScript) {
+/**
+ * Runs a bench's `main` as a script: cleans up (servers, temporary folders, databases) on
+ * SIGINT/SIGTERM, on failure and at the end, then exits, since autocannon or a pg socket could
+ * keep the loop alive once everything worth waiting for is done.
+ */
+export async function runBenchScript(run: () => Promise<void>): Promise<never> {
   let interrupted = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
@@ -788,9 +791,8 @@ if (runAsScript) {
       void cleanUp().finally(() => process.exit(130));
     });
   }
-
   try {
-    await main();
+    await run();
   } catch (error) {
     if (!interrupted) {
       console.error(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -799,6 +801,9 @@ if (runAsScript) {
   } finally {
     await cleanUp();
   }
-  // autocannon or a pg socket could keep the loop alive; everything worth waiting for is done.
   process.exit(process.exitCode ?? 0);
 }
+
+// Run as a script; the other benches import the helpers above without running it.
+const runAsScript = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (runAsScript) await runBenchScript(main);

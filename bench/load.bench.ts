@@ -15,7 +15,16 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { cleanUp, createPostgresDatabase, ensureBuilt, openTmsTargets, seed, sleep, startOpenTms, verifyTarget } from './api.bench.js';
+import {
+  createPostgresDatabase,
+  runBenchScript,
+  ensureBuilt,
+  openTmsTargets,
+  seed,
+  sleep,
+  startOpenTms,
+  verifyTarget,
+} from './api.bench.js';
 import type { DatabaseKind, Target } from './api.bench.js';
 
 function positiveNumber(name: string, fallback: number): number {
@@ -135,23 +144,4 @@ async function main(): Promise<void> {
   console.log(`\nload average ${loadAverage()} at the end`);
 }
 
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.error(`\n${signal}: cleaning up`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-try {
-  await main();
-} catch (error) {
-  if (!interrupted) {
-    console.error(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exitCode = 1;
-  }
-} finally {
-  await cleanUp();
-}
-// autocannon or a pg socket could keep the loop alive; everything worth waiting for is done.
-process.exit(process.exitCode ?? 0);
+await runBenchScript(main);
