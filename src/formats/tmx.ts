@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SaxesTagPlain } from 'saxes';
-import { shapedSaxesParser } from './xml-parser.js';
+import { escapeXmlAttribute, escapeXmlText, hasNonXmlCharacter, shapedSaxesParser } from './xml.js';
 import { decodeStream } from './encoding.js';
 import { inlineTag, splitTokens } from './inline-tags.js';
 import { FormatError } from './types.js';
@@ -108,27 +108,12 @@ const KEPT_ATTRIBUTES: Record<string, readonly string[]> = {
   hi: ['type'],
 };
 
-export function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-export function escapeAttribute(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\t/g, '&#9;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;');
-}
-
 function serializeAttributes(attributes: Record<string, string>, keep?: readonly string[]): string {
   let out = '';
   if (keep) {
-    for (const name of keep) if (attributes[name] !== undefined) out += ` ${name}="${escapeAttribute(attributes[name])}"`;
+    for (const name of keep) if (attributes[name] !== undefined) out += ` ${name}="${escapeXmlAttribute(attributes[name])}"`;
   } else {
-    for (const name in attributes) out += ` ${name}="${escapeAttribute(attributes[name]!)}"`;
+    for (const name in attributes) out += ` ${name}="${escapeXmlAttribute(attributes[name]!)}"`;
   }
   return out;
 }
@@ -190,7 +175,8 @@ class Segment {
   }
 }
 
-interface TuState extends TmxStamps {
+interface TuState {
+  stamps: TmxStamps;
   tuid: string | undefined;
   srcLang: string | undefined;
   line: number;
@@ -202,7 +188,8 @@ interface TuState extends TmxStamps {
   chars: number;
 }
 
-interface TuvState extends TmxStamps {
+interface TuvState {
+  stamps: TmxStamps;
   rawLang: string | undefined;
   props: TmxProp[];
   notes: string[];
@@ -296,7 +283,7 @@ class TmxScanner {
     const seg = this.seg;
     if (seg) {
       this.count(text.length);
-      if (seg.code) seg.code.parts.push(escapeText(text));
+      if (seg.code) seg.code.parts.push(escapeXmlText(text));
       else if (text !== '') seg.parts.push(text);
     } else if (this.capture) {
       this.count(text.length);
@@ -348,7 +335,7 @@ class TmxScanner {
           contextPrev: undefined,
           contextNext: undefined,
           chars: 0,
-          ...stamps(attributes),
+          stamps: stamps(attributes),
         };
         return;
       case 'tuv':
@@ -358,7 +345,7 @@ class TmxScanner {
           props: [],
           notes: [],
           variant: null,
-          ...stamps(attributes),
+          stamps: stamps(attributes),
         };
         return;
       case 'seg':
@@ -479,11 +466,7 @@ class TmxScanner {
     if (tuv.rawLang === undefined) return this.warn('a <tuv> without a language is skipped');
     const lang = canonicalLanguage(tuv.rawLang);
     if (lang === null) return this.warnLanguage(tuv.rawLang);
-    const variant: TmxVariant = { ...tuv.variant, lang };
-    if (tuv.creationDate !== undefined) variant.creationDate = tuv.creationDate;
-    if (tuv.creationId !== undefined) variant.creationId = tuv.creationId;
-    if (tuv.changeDate !== undefined) variant.changeDate = tuv.changeDate;
-    if (tuv.changeId !== undefined) variant.changeId = tuv.changeId;
+    const variant: TmxVariant = { ...tuv.variant, lang, ...tuv.stamps };
     if (tuv.props.length) variant.props = tuv.props;
     if (tuv.notes.length) variant.notes = tuv.notes;
     tu.variants.push(variant);
@@ -522,12 +505,8 @@ class TmxScanner {
       );
       return;
     }
-    const unit: TmxUnit = { sourceLang, variants: tu.variants };
+    const unit: TmxUnit = { sourceLang, variants: tu.variants, ...tu.stamps };
     if (tu.tuid !== undefined) unit.tuid = tu.tuid;
-    if (tu.creationDate !== undefined) unit.creationDate = tu.creationDate;
-    if (tu.creationId !== undefined) unit.creationId = tu.creationId;
-    if (tu.changeDate !== undefined) unit.changeDate = tu.changeDate;
-    if (tu.changeId !== undefined) unit.changeId = tu.changeId;
     if (tu.contextPrev !== undefined) unit.contextPrev = tu.contextPrev;
     if (tu.contextNext !== undefined) unit.contextNext = tu.contextNext;
     if (tu.props.length) unit.props = tu.props;
@@ -573,18 +552,14 @@ export interface TmxWriteHeader {
   notes?: string[];
 }
 
-/** XML 1.0 forbids these characters outright. */
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
-
 function checkedText(text: string, what: string): string {
-  if (NOT_XML.test(text)) throw new FormatError(`${what} contains a character XML cannot hold`);
-  return escapeText(text);
+  if (hasNonXmlCharacter(text)) throw new FormatError(`${what} contains a character XML cannot hold`);
+  return escapeXmlText(text);
 }
 
 function checkedAttribute(value: string, what: string): string {
-  if (NOT_XML.test(value)) throw new FormatError(`${what} contains a character XML cannot hold`);
-  return escapeAttribute(value);
+  if (hasNonXmlCharacter(value)) throw new FormatError(`${what} contains a character XML cannot hold`);
+  return escapeXmlAttribute(value);
 }
 
 /** A date as TMX writes it (`YYYYMMDDThhmmssZ`); a value already in that form is kept. */
@@ -611,7 +586,7 @@ const REFERENCE = /&(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});/y;
 
 /** Whether `content` is text (references only of the predefined kinds) and well-nested `<sub>`/inline elements. */
 function wellFormedContent(content: string): boolean {
-  if (NOT_XML.test(content)) return false;
+  if (hasNonXmlCharacter(content)) return false;
   const stack: string[] = [];
   for (let i = 0; i < content.length; i++) {
     const c = content.charCodeAt(i);

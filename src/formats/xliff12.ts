@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SaxesParser } from 'saxes';
 import type { SaxesTagPlain } from 'saxes';
-import { shapedSaxesParser } from './xml-parser.js';
+import { escapeXmlAttribute, escapeXmlText, hasNonXmlCharacter, shapedSaxesParser } from './xml.js';
 import { decodeStream, encodeText, encoding, encodingFromBom } from './encoding.js';
 import type { TextEncoding } from './encoding.js';
 import { inlineTag, restoreTags } from './inline-tags.js';
@@ -701,14 +701,10 @@ async function* parseBatches(input: Readable, options: FilterOptions = {}): Asyn
   if (scanner.units.length > 0) yield scanner.units.splice(0).map((scanned) => scanned.unit);
 }
 
-/** XML 1.0 forbids these characters outright; they cannot be written even as references. */
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
-
 function xmlEscaper(maxCodePoint: number, what: string): (text: string) => string {
   return (text) => {
-    if (NOT_XML.test(text)) throw new FormatError(`${what} contains a character XML cannot hold`);
-    let out = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    if (hasNonXmlCharacter(text)) throw new FormatError(`${what} contains a character XML cannot hold`);
+    let out = escapeXmlText(text);
     if (maxCodePoint < 0x10ffff) {
       out = Array.from(out, (char) =>
         (char.codePointAt(0) ?? 0) > maxCodePoint ? `&#x${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()};` : char,
@@ -716,16 +712,6 @@ function xmlEscaper(maxCodePoint: number, what: string): (text: string) => strin
     }
     return out;
   };
-}
-
-function attributeEscape(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\t/g, '&#9;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;');
 }
 
 /** Throws unless `fragment` is well-formed XML content (tags restored in a wrong order are not). */
@@ -747,7 +733,7 @@ function targetElement(scanned: ScannedUnit, translation: UnitTranslation, enc: 
   const state = attributes.find(([name]) => name === 'state');
   if (state) state[1] = 'translated';
   else attributes.push(['state', 'translated']);
-  const attrs = attributes.map(([name, value]) => ` ${name}="${attributeEscape(value)}"`).join('');
+  const attrs = attributes.map(([name, value]) => ` ${name}="${escapeXmlAttribute(value)}"`).join('');
   return `<${scanned.targetName}${attrs}>${body}</${scanned.targetName}>`;
 }
 

@@ -27,3 +27,28 @@ export function shapedSaxesParser(): SaxesParser<{ xmlns: false; position: true 
   slots['readyHandler'] = undefined;
   return parser;
 }
+
+/** XML 1.0 forbids these characters outright; they cannot be written even as references. */
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+
+/** Whether `text` holds a character XML 1.0 cannot hold, not even as a reference. */
+export function hasNonXmlCharacter(text: string): boolean {
+  return NOT_XML.test(text);
+}
+
+/** Text content with `&`, `<` and `>` escaped. */
+export function escapeXmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** An attribute value for double quotes, with the whitespace XML would normalize kept as references. */
+export function escapeXmlAttribute(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
+}
