@@ -43,7 +43,8 @@ const ADMIN_PASSWORD = 'bench-admin-password';
 export type DatabaseKind = 'sqlite' | 'postgres';
 type TargetName = 'bare' | 'getJob' | 'listJobs' | 'getProject';
 
-function numberFromEnv(name: string, fallback: number): number {
+/** A positive number from the environment, or `fallback` when unset. */
+export function numberFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
@@ -51,7 +52,8 @@ function numberFromEnv(name: string, fallback: number): number {
   return value;
 }
 
-function listFromEnv(name: string, fallback: string[]): string[] {
+/** A comma-separated list from the environment, or `fallback` when unset. */
+export function listFromEnv(name: string, fallback: string[]): string[] {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   return raw

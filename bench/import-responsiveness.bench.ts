@@ -22,11 +22,13 @@ import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import {
   call,
-  cleanUp,
   createPostgresDatabase,
   ensureBuilt,
   expectStatus,
+  listFromEnv,
+  numberFromEnv,
   openTmsTargets,
+  runBenchScript,
   seed,
   sleep,
   startOpenTms,
@@ -36,15 +38,11 @@ import type { DatabaseKind, Seeded, Server, Target } from './api.bench.js';
 
 const TEN_MB = 10 * 1024 * 1024;
 
-function env(name: string, fallback: string): string {
-  const raw = process.env[name];
-  return raw === undefined || raw.trim() === '' ? fallback : raw.trim();
-}
-const databases = env('BENCH_DATABASES', 'sqlite').split(',') as DatabaseKind[];
-const files = env('BENCH_FILES', 'units,tags').split(',');
-const connections = Number(env('BENCH_CONNECTIONS', '10'));
-const baselineSeconds = Number(env('BENCH_SECONDS', '10'));
-const importTimeoutMs = Number(env('BENCH_IMPORT_TIMEOUT_SECONDS', '600')) * 1000;
+const databases = listFromEnv('BENCH_DATABASES', ['sqlite']) as DatabaseKind[];
+const files = listFromEnv('BENCH_FILES', ['units', 'tags']);
+const connections = numberFromEnv('BENCH_CONNECTIONS', 10);
+const baselineSeconds = numberFromEnv('BENCH_SECONDS', 10);
+const importTimeoutMs = numberFromEnv('BENCH_IMPORT_TIMEOUT_SECONDS', 600) * 1000;
 
 // ---------------------------------------------------------------------------------------------
 // Hostile files
@@ -241,12 +239,4 @@ async function main(): Promise<void> {
   console.log('\ntarget (issue 13): p99 of the GET under 100 ms while a hostile 10 MB import runs');
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
-process.exit(process.exitCode ?? 0);
+await runBenchScript(main);

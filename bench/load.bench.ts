@@ -17,6 +17,8 @@ import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import {
   createPostgresDatabase,
+  listFromEnv,
+  numberFromEnv,
   runBenchScript,
   ensureBuilt,
   openTmsTargets,
@@ -27,17 +29,9 @@ import {
 } from './api.bench.js';
 import type { DatabaseKind, Target } from './api.bench.js';
 
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  return value;
-}
-
-const connections = positiveNumber('BENCH_LOAD_CONNECTIONS', 200);
-const seconds = positiveNumber('BENCH_LOAD_SECONDS', 60);
-const databases = (process.env.BENCH_DATABASES?.trim() || 'sqlite,postgres').split(',').map((d) => d.trim()) as DatabaseKind[];
+const connections = numberFromEnv('BENCH_LOAD_CONNECTIONS', 200);
+const seconds = numberFromEnv('BENCH_LOAD_SECONDS', 60);
+const databases = listFromEnv('BENCH_DATABASES', ['sqlite', 'postgres']) as DatabaseKind[];
 
 /**
  * The rate limits of the run: ON, with the per-minute budgets above what the run can spend (a
