@@ -17,7 +17,8 @@ const CAPABILITY_LAYERS = [
   ['identity', []],
   ['organization-setup', ['identity']],
   ['integration', ['identity']],
-  ['translation-workflow', ['identity', 'organization-setup', 'integration']],
+  ['language-resources', ['identity', 'organization-setup', 'integration']],
+  ['translation-workflow', ['identity', 'organization-setup', 'integration', 'language-resources']],
 ];
 
 export default tseslint.config(

@@ -3,6 +3,7 @@ import type { CustomFieldTables } from './tables/custom-fields.js';
 import type { HandoverFileTables } from './tables/handover-files.js';
 import type { ProjectTables } from './tables/projects.js';
 import type { SetupRecordTables } from './tables/setup-records.js';
+import type { TranslationMemoryTables } from './tables/translation-memories.js';
 import type { VendorTables } from './tables/vendors.js';
 import type { WorkflowStepTables } from './tables/workflow-steps.js';
 
@@ -39,6 +40,8 @@ export interface OrganizationsTable {
   rateLimitPerMinute: number | null;
   /** The last project `internalId` given in the organization. */
   lastProjectInternalId: Generated<number>;
+  /** The last translation memory `internalId` given in the organization. */
+  lastTransMemoryInternalId: Generated<number>;
   /** Business units exist only when the feature is enabled (description, "Behaviour of other operations" 2). */
   businessUnitsEnabled: Generated<SqlBool>;
 }
@@ -253,7 +256,7 @@ export interface TaskTurnsTable {
 }
 
 /** Every table. Tables of later modules are declared in ./tables/ by area and joined here. */
-export interface DB extends SetupRecordTables, WorkflowStepTables, CustomFieldTables, VendorTables, ProjectTables, HandoverFileTables {
+export interface DB extends SetupRecordTables, WorkflowStepTables, CustomFieldTables, VendorTables, ProjectTables, HandoverFileTables, TranslationMemoryTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

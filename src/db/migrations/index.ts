@@ -12,6 +12,8 @@ import * as projectsTemplatesJobs from './2026-11-21T1800_projects_templates_job
 import * as jobHandoverFiles from './2026-11-21T1860_job_handover_files.js';
 import * as credentialChangeNotifications from './2026-11-24T1200_credential_change_notifications.js';
 import * as taskInterruptions from './2026-11-24T1300_task_interruptions.js';
+import * as translationMemories from './2026-11-24T1400_translation_memories.js';
+import * as tmTransfers from './2026-11-24T1410_tm_transfers.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -31,4 +33,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21T1860_job_handover_files': jobHandoverFiles,
   '2026-11-24T1200_credential_change_notifications': credentialChangeNotifications,
   '2026-11-24T1300_task_interruptions': taskInterruptions,
+  '2026-11-24T1400_translation_memories': translationMemories,
+  '2026-11-24T1410_tm_transfers': tmTransfers,
 };

@@ -46,3 +46,12 @@ export function supportedLanguages(filter: { active?: boolean } = {}): readonly 
   if (filter.active === undefined) return ALL;
   return filter.active ? ACTIVE : INACTIVE;
 }
+
+/** Scripts written right to left, by language (the part of the code before `_`). */
+const RIGHT_TO_LEFT = new Set(['ar', 'arc', 'ckb', 'dv', 'fa', 'he', 'iw', 'ks', 'ku_iq', 'ps', 'sd', 'syr', 'ug', 'ur', 'yi']);
+
+/** Whether a language is written right to left (the `rtl` of segments on the wire). */
+export function isRightToLeft(code: string): boolean {
+  const lower = code.toLowerCase().replace('-', '_');
+  return RIGHT_TO_LEFT.has(lower) || RIGHT_TO_LEFT.has(lower.split('_')[0]!);
+}

@@ -7,3 +7,5 @@ export type { NormalizedText } from './normalize.js';
 export { levenshtein } from './levenshtein.js';
 export { baseScore, compareMatches, EXACT, IN_CONTEXT, isInContext, PENALTIES, penalties, rankMatches, scoreMatch } from './score.js';
 export type { MatchContext, RankedMatch, ScoreOptions } from './score.js';
+export { CandidateIndex, CANDIDATE_INDEX_DEFAULTS } from './candidate-index.js';
+export type { CandidateIndexOptions, IndexMatch, IndexSearchOptions } from './candidate-index.js';

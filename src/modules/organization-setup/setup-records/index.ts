@@ -9,3 +9,5 @@ export {
   workflowStepReferences,
 } from './record-references.js';
 export { setupRecordsRoutes } from './setup-records.routes.js';
+export { idReferenceNotFound, isNumericId, REFERENCE_LABEL, resolveReference, resolveReferenceList } from './id-references.js';
+export type { SetupReferenceKind } from './id-references.js';

@@ -1,0 +1,15 @@
+/**
+ * Translation memories (docs/translation-memory.md): records, units, the index and search, import
+ * and export. The translation workflow reaches them through this front door for the TMs of
+ * projects and templates, job searches and write-back.
+ */
+export { translationMemoriesRoutes, DEFAULT_MIN_SCORE } from './translation-memories.routes.js';
+export { TransMemorySchema, TransMemoryV3Schema, SearchResults, SearchResultsV3, TagMetadata } from './translation-memories.schemas.js';
+export { toTransMemoryDtos, withoutOwner } from './translation-memories.views.js';
+export { transMemoriesByIds, transMemoriesByUids, listVisibleTransMemories, targetLangsOf } from './translation-memories.repository.js';
+export type { TransMemoryRow, TransMemoryFilter } from './translation-memories.repository.js';
+export { fuzzySearch, searchResultsDto, wildcardSearch, segmentIdOf, tagsFromMetadata } from './tm-search.js';
+export type { FuzzyQuery, SearchHit, SearchTarget } from './tm-search.js';
+export { writeUnits } from './tm-units.service.js';
+export type { NewTmUnit } from './tm-units.repository.js';
+export { tmIndexOf } from './tm-index/index.js';

@@ -1,0 +1,293 @@
+import type { Kysely } from 'kysely';
+import type { AppDeps } from '../../../deps.js';
+import type { DB, Id } from '../../../db/schema.js';
+import { isRightToLeft } from '../../../domain/languages/supported-languages.js';
+import { compareMatches, EXACT, foldWhitespace, IN_CONTEXT } from '../../../domain/translation-memory/index.js';
+import { displayTokensOf, wildcardMatcher } from '../../../domain/translation-memory/tm-text.js';
+import type { InlineTag } from '../../../formats/types.js';
+import { userReferenceLookup } from '../../identity/users/index.js';
+import type { TransMemoryRow } from './translation-memories.repository.js';
+import { tmIndexOf } from './tm-index/index.js';
+import { unitsOfSources, unitsPage } from './tm-units.repository.js';
+import type { TmUnitRow } from './tm-units.repository.js';
+import type { TagMetadata } from './translation-memories.schemas.js';
+
+/**
+ * Search (docs/translation-memory.md, "The score" and "Search and the index"): the index of each
+ * TM gives candidates with their score (base minus penalties), then the units of those sources
+ * are read and scored in context (101), the per-TM penalty applied, and the results ranked by the
+ * published order. Also the wildcard search and the wire shape of results.
+ */
+
+/** One TM to search, with the project's settings for it (defaults for a search of one TM). */
+export interface SearchTarget {
+  tm: TransMemoryRow;
+  /** 0..100, subtracted from the score. */
+  penalty: number;
+  /** The penalty applies only to 101 matches. */
+  applyPenaltyTo101Only: boolean;
+  /** The TM's position in the project's settings (ties go to the lower). */
+  order: number;
+}
+
+export interface FuzzyQuery {
+  /** The text, inline tags as display tokens. */
+  text: string;
+  /** Target languages to return translations in; null = every one. */
+  targetLangs: readonly string[] | null;
+  previous?: string | null | undefined;
+  next?: string | null | undefined;
+  key?: string | null | undefined;
+  /** 0..101 */
+  minScore: number;
+  maxResults: number;
+}
+
+export interface SearchHit {
+  target: SearchTarget;
+  sourceHash: string;
+  /** The score before the TM's penalty, and after. */
+  grossScore: number;
+  score: number;
+  /** The units (translations) of the source, best first: in context first, then most recent. */
+  units: TmUnitRow[];
+}
+
+const sameContextText = (a: string | null | undefined, b: string | null | undefined) =>
+  (a === null || a === undefined || a === '' ? null : foldWhitespace(a)) ===
+  (b === null || b === undefined || b === '' ? null : foldWhitespace(b));
+
+/** In context: the same key when both have one, else the same previous and next source. */
+function inContext(query: FuzzyQuery, unit: TmUnitRow): boolean {
+  const queryKey = query.key ?? null;
+  if (queryKey !== null && queryKey !== '' && unit.contextKey !== null && unit.contextKey !== '') return queryKey === unit.contextKey;
+  if ((query.previous ?? null) === null && (query.next ?? null) === null && queryKey === null) return false;
+  return sameContextText(query.previous, unit.previousSource) && sameContextText(query.next, unit.nextSource);
+}
+
+/** Fuzzy search of `query` in the given TMs: the best `maxResults` sources, best first. */
+export async function fuzzySearch(deps: AppDeps, targets: readonly SearchTarget[], query: FuzzyQuery): Promise<SearchHit[]> {
+  const db = deps.database.db;
+  const index = tmIndexOf(deps.database);
+  const hits: SearchHit[] = [];
+  for (const target of targets) {
+    const penalty = target.applyPenaltyTo101Only ? 0 : target.penalty;
+    // A 100 may still become 101, so the index is asked for one point less.
+    const indexMin = Math.min(EXACT, Math.max(0, query.minScore + penalty - 1));
+    const matches = await index.search(target.tm.id, query.text, {
+      minScore: indexMin,
+      limit: query.maxResults + 10,
+      langs: query.targetLangs,
+    });
+    if (matches.length === 0) continue;
+    const units = await unitsOfSources(
+      db,
+      target.tm.id,
+      matches.map((m) => m.key),
+      query.targetLangs,
+    );
+    const bySource = new Map<string, TmUnitRow[]>();
+    for (const unit of units) {
+      const list = bySource.get(unit.sourceHash);
+      if (list) list.push(unit);
+      else bySource.set(unit.sourceHash, [unit]);
+    }
+    for (const match of matches) {
+      const rows = bySource.get(match.key);
+      if (!rows) continue; // written away since the index saw it
+      const contextual = match.score === EXACT ? rows.filter((unit) => inContext(query, unit)) : [];
+      const gross = contextual.length ? IN_CONTEXT : match.score;
+      const applies = !target.applyPenaltyTo101Only || gross === IN_CONTEXT;
+      const score = Math.max(0, gross - (applies ? target.penalty : 0));
+      if (score < query.minScore) continue;
+      const ordered = [...rows].sort(
+        (a, b) =>
+          Number(contextual.includes(b)) - Number(contextual.includes(a)) ||
+          (a.modifiedAt < b.modifiedAt ? 1 : a.modifiedAt > b.modifiedAt ? -1 : 0) ||
+          Number(a.id) - Number(b.id),
+      );
+      hits.push({ target, sourceHash: match.key, grossScore: gross, score, units: ordered });
+    }
+  }
+  hits.sort((a, b) =>
+    compareMatches(
+      { score: a.score, tmOrder: a.target.order, modifiedAt: a.units[0]!.modifiedAt, id: `${a.target.tm.uid}:${a.sourceHash}` },
+      { score: b.score, tmOrder: b.target.order, modifiedAt: b.units[0]!.modifiedAt, id: `${b.target.tm.uid}:${b.sourceHash}` },
+    ),
+  );
+  return hits.slice(0, query.maxResults);
+}
+
+/** Longest pattern handled by the wildcard search (its matcher is linear in the text for `*`, text × piece for `?`). */
+export const WILDCARD_MAX = 200;
+
+/**
+ * Wildcard search (`*` any run, `?` one character, case-insensitive, the whole text) in the source
+ * (or, `reverse`, the target) of the given TMs: units in id order, grouped by source, `offset` and
+ * `count` over the sources found. Reads pages, filtered in SQL by the longest ASCII literal piece.
+ */
+export async function wildcardSearch(
+  deps: AppDeps,
+  targets: readonly SearchTarget[],
+  query: { pattern: string; targetLangs: readonly string[] | null; reverse: boolean; offset: number; count: number },
+): Promise<SearchHit[]> {
+  const db = deps.database.db;
+  const pattern = query.pattern.slice(0, WILDCARD_MAX);
+  const matches = wildcardMatcher(pattern === '' ? '*' : pattern);
+  const longest = pattern
+    .split(/[*?]/)
+    .filter((piece) => /^[\x20-\x7e]+$/.test(piece))
+    .sort((a, b) => b.length - a.length)[0];
+  const column = query.reverse ? 'target' : 'source';
+  const wanted = query.offset + query.count;
+  const found = new Map<string, SearchHit>();
+  const order: string[] = [];
+  for (const target of targets) {
+    let afterId: string | null = null;
+    while (order.length < wanted) {
+      const rows = await unitsPage(db, target.tm.id, {
+        afterId,
+        limit: 1000,
+        targetLangs: query.targetLangs,
+        contains: longest ? { column, text: longest } : null,
+      });
+      for (const row of rows) {
+        if (!matches(query.reverse ? row.target : row.source)) continue;
+        const key = `${target.tm.id}:${row.sourceHash}`;
+        const hit = found.get(key);
+        if (hit) hit.units.push(row);
+        else if (order.length < wanted) {
+          found.set(key, { target, sourceHash: row.sourceHash, grossScore: EXACT, score: EXACT, units: [row] });
+          order.push(key);
+        }
+      }
+      if (rows.length < 1000) break;
+      afterId = String(rows[rows.length - 1]!.id);
+    }
+  }
+  return order.slice(query.offset).map((key) => found.get(key)!);
+}
+
+// ---- wire shapes
+
+function tagMetadataOf(tagsJson: string | null): TagMetadata[] {
+  if (!tagsJson) return [];
+  try {
+    const tags = JSON.parse(tagsJson) as InlineTag[];
+    return tags.map((tag) => ({ id: String(tag.id), type: tag.kind, content: tag.original, transAttributes: null }));
+  } catch {
+    return [];
+  }
+}
+
+/** The tags of a text from the API's tag metadata (by the order of its display tokens), as stored. */
+export function tagsFromMetadata(text: string, metadata: readonly TagMetadata[] | null | undefined): string | null {
+  const tokens = displayTokensOf(text);
+  if (tokens.length === 0) return null;
+  const tags: InlineTag[] = tokens.map((display, i) => {
+    const kind = display.startsWith('<') ? 'close' : display.endsWith('>') ? 'open' : 'standalone';
+    const id = Number(display.replace(/\D/g, ''));
+    return { id, kind, original: metadata?.[i]?.content ?? display, display };
+  });
+  return JSON.stringify(tags);
+}
+
+interface Lookups {
+  users: (id: Id | null | undefined) => unknown;
+  projects: Map<string, { id: number; uid: string; name: string }>;
+  named: Map<string, { id: number; name: string }>;
+}
+
+async function lookupsFor(db: Kysely<DB>, organizationId: Id, hits: readonly SearchHit[]): Promise<Lookups> {
+  const units = hits.flatMap((h) => h.units);
+  const users = await userReferenceLookup(
+    db,
+    organizationId,
+    units.flatMap((u) => [u.createdById, u.modifiedById]),
+  );
+  const projectIds = [...new Set(units.map((u) => u.projectId).filter((id): id is string => id !== null))];
+  const projects = new Map<string, { id: number; uid: string; name: string }>();
+  if (projectIds.length) {
+    for (const p of await db.selectFrom('projects').select(['id', 'uid', 'name']).where('id', 'in', projectIds).execute()) {
+      projects.set(String(p.id), { id: Number(p.id), uid: p.uid, name: p.name });
+    }
+  }
+  const named = new Map<string, { id: number; name: string }>();
+  const tms = hits.map((h) => h.target.tm);
+  const read = async (table: 'clients' | 'domains' | 'subDomains', ids: (string | null)[]) => {
+    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+    if (!wanted.length) return;
+    for (const r of await db.selectFrom(table).select(['id', 'name']).where('id', 'in', wanted).execute()) {
+      named.set(`${table}:${r.id}`, { id: Number(r.id), name: r.name });
+    }
+  };
+  await read(
+    'clients',
+    tms.map((t) => t.clientId),
+  );
+  await read(
+    'domains',
+    tms.map((t) => t.domainId),
+  );
+  await read(
+    'subDomains',
+    tms.map((t) => t.subDomainId),
+  );
+  return { users, projects, named };
+}
+
+const epoch = (iso: string) => Date.parse(iso);
+
+function segmentDto(tm: TransMemoryRow, unit: TmUnitRow, side: 'source' | 'target', lookups: Lookups, v3: boolean) {
+  const lang = side === 'source' ? tm.sourceLang : unit.targetLang;
+  const named = (table: string, id: string | null) => (id === null ? null : (lookups.named.get(`${table}:${id}`) ?? null));
+  return {
+    id: side === 'source' ? unit.sourceHash : String(unit.id),
+    text: side === 'source' ? unit.source : unit.target,
+    lang,
+    rtl: isRightToLeft(lang),
+    modifiedAt: epoch(unit.modifiedAt),
+    createdAt: epoch(unit.createdAt),
+    modifiedBy: lookups.users(unit.modifiedById) as never,
+    createdBy: lookups.users(unit.createdById) as never,
+    filename: unit.filename,
+    project: unit.projectId === null ? null : (lookups.projects.get(String(unit.projectId)) ?? null),
+    client: named('clients', tm.clientId),
+    domain: named('domains', tm.domainId),
+    subDomain: named('subDomains', tm.subDomainId),
+    tagMetadata: tagMetadataOf(side === 'source' ? unit.sourceTags : unit.targetTags),
+    previousSegment: unit.previousSource,
+    nextSegment: unit.nextSource,
+    key: unit.contextKey,
+    ...(v3 ? { targetNote: side === 'target' ? unit.targetNote : null } : {}),
+  };
+}
+
+/** The segment id of the API: the TM's uid and the source's hash (stable across rewrites). */
+export const segmentIdOf = (tm: Pick<TransMemoryRow, 'uid'>, sourceHash: string) => `${tm.uid}.${sourceHash}`;
+
+/** Search hits in the published shape (`SearchResponseListTmDto`, or its V3). */
+export async function searchResultsDto(
+  deps: AppDeps,
+  organizationId: Id,
+  hits: readonly SearchHit[],
+  options: { v3?: boolean; reverse?: boolean } = {},
+) {
+  const lookups = await lookupsFor(deps.database.db, organizationId, hits);
+  const v3 = options.v3 === true;
+  const reverse = options.reverse === true;
+  return {
+    searchResults: hits.map((hit) => {
+      const first = hit.units[0]!;
+      return {
+        segmentId: segmentIdOf(hit.target.tm, hit.sourceHash),
+        source: segmentDto(hit.target.tm, first, reverse ? 'target' : 'source', lookups, v3),
+        translations: hit.units.map((unit) => segmentDto(hit.target.tm, unit, reverse ? 'source' : 'target', lookups, v3)),
+        transMemory: { uid: hit.target.tm.uid, id: String(hit.target.tm.id), name: hit.target.tm.name, reverse },
+        grossScore: hit.grossScore / 100,
+        score: hit.score / 100,
+        subSegment: false,
+      };
+    }),
+  };
+}
