@@ -52,7 +52,7 @@ import { workflowChangesRoutes } from './modules/translation-workflow/workflow-c
 import { jobUpdatesRoutes } from './modules/translation-workflow/job-updates/index.js';
 import { referenceFilesRoutes } from './modules/translation-workflow/reference-files/index.js';
 import { filesRoutes } from './modules/translation-workflow/files/index.js';
-import { translationMemoriesRoutes } from './modules/language-resources/translation-memories/index.js';
+import { translationMemoriesRoutes, translationMemoryTransfersRoutes } from './modules/language-resources/translation-memories/index.js';
 import { installUploadParsing } from './http/uploads.js';
 import { installRequestBodies } from './http/request-bodies.js';
 
@@ -143,6 +143,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(dueDateSchemesRoutes(deps));
         await api.register(notificationsRoutes(deps));
         await api.register(translationMemoriesRoutes(deps));
+        await api.register(translationMemoryTransfersRoutes(deps));
         await api.register(projectsRoutes(deps));
         await api.register(projectTemplatesRoutes(deps));
         await api.register(customFieldInstancesRoutes(deps));

@@ -1,0 +1,288 @@
+import { Readable } from 'node:stream';
+import type { MessagePort } from 'node:worker_threads';
+import { normalizeLanguage } from '../../../domain/languages/supported-languages.js';
+import { readTmUnits } from '../../../formats/tm-formats.js';
+import type { TmImportFormat, TmUnit, TmVariant, TmWarning } from '../../../formats/tm-formats.js';
+import type { InlineTag } from '../../../formats/types.js';
+import { FormatError } from '../../../formats/types.js';
+
+/**
+ * The CPU-heavy half of a TM import, run in a worker thread (src/queue/thread-pool.ts), as the
+ * job import does it (jobs/job-import.thread.ts): the file's bytes come in through the port, go
+ * through the format's streaming reader (src/formats/tm-formats.ts), each unit's variants are
+ * mapped to the TM's languages, and the units go back to the main thread in batches, which
+ * writes each batch in a transaction of its own (tm-import.task.ts). Nothing here touches the
+ * database or holds the whole file.
+ *
+ * The protocol on the port:
+ * - thread -> main: `pull` (send the next chunk), `batch` (units to write), `done` (the last message);
+ * - main -> thread: `chunk`, `end`, `error` (the file could not be read), `ack` (a batch was written).
+ * At most BATCHES_IN_FLIGHT batches are unacknowledged, so memory stays flat when the database is
+ * slower than the parser.
+ */
+
+export interface ParseTmFileInput {
+  readonly format: TmImportFormat;
+  /** The TM's languages (codes of the supported list: `en`, `de_de`). */
+  readonly sourceLang: string;
+  readonly targetLangs: readonly string[];
+  /** `en_us` in the file goes only to a TM language `en_us` (not to `en`, and `en` not to `en_us`). */
+  readonly strictLangMatching: boolean;
+  /** Tags keep their TMX element but not the native code inside it. */
+  readonly stripNativeCodes: boolean;
+  readonly batchUnits: number;
+}
+
+/** A unit ready for `writeUnits` (NewTmUnit's fields an import knows). */
+export interface ImportedUnit {
+  targetLang: string;
+  source: string;
+  target: string;
+  sourceTags: string | null;
+  targetTags: string | null;
+  previousSource: string | null;
+  nextSource: string | null;
+  contextKey: string | null;
+  targetNote: string | null;
+  createdAt: string | null;
+  modifiedAt: string | null;
+}
+
+export interface ImportWarning {
+  code: string;
+  message: string;
+  args?: Record<string, unknown>;
+}
+
+export type ParseTmFileResult =
+  { readonly units: number; readonly warnings: ImportWarning[] } | { readonly formatError: string; readonly warnings: ImportWarning[] };
+
+export type ToMain =
+  | { readonly type: 'pull' }
+  | { readonly type: 'batch'; readonly units: ImportedUnit[] }
+  | { readonly type: 'done'; readonly result: ParseTmFileResult };
+
+export type ToThread =
+  | { readonly type: 'chunk'; readonly chunk: Uint8Array }
+  | { readonly type: 'end' }
+  | { readonly type: 'error'; readonly message: string }
+  | { readonly type: 'ack' };
+
+export const BATCHES_IN_FLIGHT = 2;
+/** Warnings of the reader passed on to the async request, at most. */
+const MAX_READER_WARNINGS = 100;
+/** XLIFF target states that say the target is no translation yet: such targets are not imported. */
+const UNTRANSLATED_STATES = new Set(['new', 'needs-translation']);
+
+/**
+ * Maps the languages of a file to a TM's. A file's code is read through the supported list
+ * (`de-DE` → `de_de`); it goes to the TM language with the same code, and without strict matching
+ * also to the TM language that is its bare language (`de_de` → `de`) or, when the TM has exactly
+ * one language of that bare language, the other way round (`de` → `de_de`). null: not the TM's.
+ */
+export function languageMapper(tmLangs: readonly string[], strict: boolean): (fileLang: string) => string | null {
+  const cache = new Map<string, string | null>();
+  const langs = new Set(tmLangs);
+  const bare = (code: string) => code.split('_')[0]!;
+  return (fileLang) => {
+    const cached = cache.get(fileLang);
+    if (cached !== undefined) return cached;
+    const code = normalizeLanguage(fileLang) ?? normalizeLanguage(bare(fileLang.replace(/-/g, '_')));
+    let result: string | null = null;
+    if (code !== null) {
+      if (langs.has(code)) result = code;
+      else if (!strict) {
+        if (code.includes('_') && langs.has(bare(code))) result = bare(code);
+        else if (!code.includes('_')) {
+          const regional = tmLangs.filter((lang) => bare(lang) === code);
+          if (regional.length === 1) result = regional[0]!;
+        }
+      }
+    }
+    cache.set(fileLang, result);
+    return result;
+  };
+}
+
+/** A TMX date (`YYYYMMDDThhmmssZ`) or any date Date reads, as ISO 8601; null when it is none. */
+export function isoDate(value: string | undefined): string | null {
+  if (!value) return null;
+  const tmx = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value);
+  const date = tmx ? new Date(`${tmx[1]}-${tmx[2]}-${tmx[3]}T${tmx[4]}:${tmx[5]}:${tmx[6]}Z`) : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+const CODE_WITH_CONTENT = /^<(bpt|ept|ph|it)((?:\s+[A-Za-z_:][\w:.-]*\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*>[\s\S]*<\/\1>$/;
+
+function tagsJson(tags: readonly InlineTag[], strip: boolean): string | null {
+  if (tags.length === 0) return null;
+  if (!strip) return JSON.stringify(tags);
+  return JSON.stringify(tags.map((tag) => ({ ...tag, original: tag.original.replace(CODE_WITH_CONTENT, '<$1$2/>') })));
+}
+
+/** Turns the reader's units into rows of the TM, counting what was left out. */
+class UnitMapper {
+  private readonly sourceOf: (lang: string) => string | null;
+  private readonly targetOf: (lang: string) => string | null;
+  readonly skippedLangs = new Map<string, number>();
+  withoutSource = 0;
+  untranslated = 0;
+  empty = 0;
+
+  constructor(private readonly input: ParseTmFileInput) {
+    this.sourceOf = languageMapper([input.sourceLang], input.strictLangMatching);
+    this.targetOf = languageMapper(input.targetLangs, input.strictLangMatching);
+  }
+
+  map(unit: TmUnit, out: ImportedUnit[]): void {
+    const { sourceLang } = this.input;
+    // The unit's own source language first; a file whose source is another language is not the TM's.
+    const sourceVariant =
+      unit.variants.find((v) => v.lang === unit.sourceLang && this.sourceOf(v.lang) === sourceLang) ??
+      unit.variants.find((v) => this.sourceOf(v.lang) === sourceLang);
+    if (!sourceVariant) {
+      this.withoutSource++;
+      return;
+    }
+    if (sourceVariant.text.trim() === '') {
+      this.empty++;
+      return;
+    }
+    const sourceTags = tagsJson(sourceVariant.tags, this.input.stripNativeCodes);
+    const props = unit.props ?? [];
+    const contextKey = unit.contextKey ?? props.find((p) => p.type === 'x-context-key')?.value ?? null;
+    for (const variant of unit.variants as TmVariant[]) {
+      if (variant === sourceVariant) continue;
+      const targetLang = this.targetOf(variant.lang);
+      if (targetLang === null) {
+        if (this.sourceOf(variant.lang) !== sourceLang) this.skippedLangs.set(variant.lang, (this.skippedLangs.get(variant.lang) ?? 0) + 1);
+        continue;
+      }
+      if (variant.state !== undefined && UNTRANSLATED_STATES.has(variant.state)) {
+        this.untranslated++;
+        continue;
+      }
+      if (variant.text.trim() === '') {
+        this.empty++;
+        continue;
+      }
+      const created = isoDate(variant.creationDate ?? unit.creationDate);
+      const changed = isoDate(variant.changeDate ?? unit.changeDate);
+      out.push({
+        targetLang,
+        source: sourceVariant.text,
+        target: variant.text,
+        sourceTags,
+        targetTags: tagsJson(variant.tags, this.input.stripNativeCodes),
+        previousSource: unit.contextPrev ?? null,
+        nextSource: unit.contextNext ?? null,
+        contextKey,
+        targetNote: variant.notes?.length ? variant.notes.join('\n') : null,
+        createdAt: created ?? changed,
+        modifiedAt: changed ?? created,
+      });
+    }
+  }
+
+  warnings(readerWarnings: readonly TmWarning[]): ImportWarning[] {
+    const warnings: ImportWarning[] = [];
+    for (const [lang, count] of this.skippedLangs) {
+      warnings.push({
+        code: 'LanguageSkipped',
+        message: `${count} translation(s) in ${lang}: not a language of the translation memory (${[this.input.sourceLang, ...this.input.targetLangs].join(', ')}); skipped.`,
+        args: { lang, count },
+      });
+    }
+    if (this.withoutSource) {
+      warnings.push({
+        code: 'SourceMissing',
+        message: `${this.withoutSource} unit(s) have no text in the source language of the translation memory (${this.input.sourceLang}); skipped.`,
+        args: { count: this.withoutSource },
+      });
+    }
+    if (this.untranslated) {
+      warnings.push({
+        code: 'NotTranslated',
+        message: `${this.untranslated} target(s) in state new or needs-translation; skipped.`,
+        args: { count: this.untranslated },
+      });
+    }
+    if (this.empty) {
+      warnings.push({ code: 'EmptyText', message: `${this.empty} empty source(s) or target(s); skipped.`, args: { count: this.empty } });
+    }
+    for (const warning of readerWarnings.slice(0, MAX_READER_WARNINGS)) {
+      warnings.push({
+        code: 'FileWarning',
+        message: warning.line === undefined ? warning.message : `line ${warning.line}: ${warning.message}`,
+      });
+    }
+    if (readerWarnings.length > MAX_READER_WARNINGS) {
+      warnings.push({
+        code: 'FileWarning',
+        message: `${readerWarnings.length - MAX_READER_WARNINGS} more warnings of the file not listed.`,
+      });
+    }
+    return warnings;
+  }
+}
+
+/** Runs in the thread; the name is what tm-import.task.ts asks the pool for. */
+export async function parseTmFile(input: ParseTmFileInput, port: MessagePort): Promise<ParseTmFileResult> {
+  let inFlight = 0;
+  let acked: (() => void) | null = null;
+  const source = new Readable({
+    read() {
+      port.postMessage({ type: 'pull' } satisfies ToMain);
+    },
+  });
+  port.on('message', (message: ToThread) => {
+    if (message.type === 'chunk') source.push(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
+    else if (message.type === 'end') source.push(null);
+    else if (message.type === 'error') source.destroy(new Error(message.message));
+    else {
+      inFlight--;
+      acked?.();
+      acked = null;
+    }
+  });
+  const send = async (units: ImportedUnit[]) => {
+    port.postMessage({ type: 'batch', units } satisfies ToMain);
+    inFlight++;
+    while (inFlight >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (acked = resolve));
+  };
+
+  const readerWarnings: TmWarning[] = [];
+  const mapper = new UnitMapper(input);
+  let count = 0;
+  let result: ParseTmFileResult;
+  try {
+    let rows: ImportedUnit[] = [];
+    for await (const units of readTmUnits(input.format, source, {
+      sourceLang: input.sourceLang,
+      warnings: readerWarnings,
+      maxWarnings: MAX_READER_WARNINGS,
+      batchSize: input.batchUnits,
+    })) {
+      for (const unit of units) {
+        mapper.map(unit, rows);
+        if (rows.length >= input.batchUnits) {
+          count += rows.length;
+          await send(rows);
+          rows = [];
+        }
+      }
+    }
+    if (rows.length > 0) {
+      count += rows.length;
+      await send(rows);
+    }
+    result = { units: count, warnings: mapper.warnings(readerWarnings) };
+  } catch (error) {
+    if (!(error instanceof FormatError)) throw error;
+    result = { formatError: error.message, warnings: mapper.warnings(readerWarnings) };
+  } finally {
+    source.destroy();
+  }
+  port.postMessage({ type: 'done', result } satisfies ToMain);
+  return result;
+}
