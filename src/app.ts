@@ -38,9 +38,10 @@ import { additionalWorkflowStepsRoutes } from './modules/organization-setup/work
 import { emailTemplatesRoutes } from './modules/organization-setup/email-templates/index.js';
 import { dueDateSchemesRoutes } from './modules/organization-setup/due-date-schemes/index.js';
 import { notificationsRoutes } from './modules/integration/notifications/index.js';
-import { projectsRoutes } from './modules/translation-workflow/projects/index.js';
+import { projectTransMemoriesRoutes, projectsRoutes } from './modules/translation-workflow/projects/index.js';
 import { installWorkflowRecordAccess } from './modules/translation-workflow/kernel/index.js';
-import { projectTemplatesRoutes } from './modules/translation-workflow/project-templates/index.js';
+import { projectTemplatesRoutes, templateTransMemoriesRoutes } from './modules/translation-workflow/project-templates/index.js';
+import { jobTransMemoriesRoutes } from './modules/translation-workflow/job-trans-memories/index.js';
 import { customFieldInstancesRoutes } from './modules/translation-workflow/custom-field-instances/index.js';
 import { jobsRoutes } from './modules/translation-workflow/jobs/index.js';
 import { jobFilesRoutes } from './modules/translation-workflow/job-files/index.js';
@@ -155,6 +156,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(jobStructureRoutes(deps));
         await api.register(workflowChangesRoutes(deps));
         await api.register(jobUpdatesRoutes(deps));
+        await api.register(projectTransMemoriesRoutes(deps));
+        await api.register(templateTransMemoriesRoutes(deps));
+        await api.register(jobTransMemoriesRoutes(deps));
         await api.register(referenceFilesRoutes(deps));
         await api.register(filesRoutes(deps));
       },

@@ -25,6 +25,9 @@ import type { Fixtures } from './support/access-fixtures.js';
  * test/access-fixtures/ (see test/support/access-fixtures.ts).
  */
 
+/** The matrix calls every route about a dozen times: minutes on a loaded machine, bounded by the number of routes. */
+const MATRIX_TIMEOUT = 240_000;
+
 const ROLES: UserRole[] = ['SYS_ADMIN', 'ADMIN', 'PROJECT_MANAGER', 'LINGUIST', 'GUEST', 'SUBMITTER'];
 
 /** Routes outside the access mechanism: documentation and the OpenAPI document. */
@@ -204,94 +207,102 @@ describe('access matrix: every route, every kind of caller', () => {
     expect(undeclared).toEqual([]);
   });
 
-  it('answers record-level rules as the permission table says: a linguist, a vendor and a buyer on records of theirs and not', async () => {
-    const failures: string[] = [];
-    let checked = 0;
-    const withRecord = guardedRoutes().filter((r) => r.access?.record);
-    expect(withRecord.length).toBeGreaterThan(80);
-    for (const route of withRecord) {
-      const rule = route.access!.record!;
-      const query = fixtures.queries[`${route.method} ${route.url}`];
-      const routeBody = fixtures.bodies[`${route.method} ${route.url}`];
-      await personas.restoreRelations();
-      for (const persona of personas.personas) {
-        if (!allows(route.access!, { ...pseudoCaller(persona.role), settings: persona.settings })) continue;
-        const body = fixtures.personaBodies?.[`${route.method} ${route.url}`]?.[persona.name] ?? routeBody;
-        for (const slot of ['other', 'own'] as Slot[]) {
-          const overrides = slot === 'other' ? personas.otherParams(persona, rule) : {};
-          // A delete route called before may have removed the fixture record itself: nothing left to be theirs.
-          if (slot === 'own' && !(await personas.stillThere(rule, (param) => fixtureValue(route.url, param)))) continue;
-          const url = concreteUrl(route.url, overrides) + (query ? `?${query}` : '');
-          const response = await t.inject({
-            method: route.method as 'GET',
-            url,
-            headers: apiToken(await tokenOf(persona.user)),
-            ...(body === undefined ? {} : { payload: body as object }),
-          });
-          checked++;
-          const expected = expectedFor(persona, rule, slot);
-          const description =
-            response.statusCode >= 400 ? String(response.json<{ errorDescription?: string }>().errorDescription ?? '') : '';
-          const who = `${route.method} ${route.url} (${rule.kind} ${rule.need}) by the ${persona.name} on a record ${slot === 'own' ? 'of theirs' : 'not theirs'}`;
-          const kernelNotFound = /^(Project|Job|Project template) not found/.test(description);
-          if (
-            expected.outcome === 'allowed' &&
-            ([401, 403].includes(response.statusCode) || (response.statusCode === 404 && kernelNotFound))
-          ) {
-            failures.push(`${who}: got ${response.statusCode} (${description}), expected the operation to be allowed`);
-          } else if (expected.outcome === 'forbidden' && response.statusCode !== 403) {
-            failures.push(`${who}: got ${response.statusCode}, expected 403`);
-          } else if (
-            expected.outcome === 'notFound' &&
-            !(response.statusCode === 404 && description.startsWith(`${expected.label} not found`))
-          ) {
-            failures.push(`${who}: got ${response.statusCode} (${description}), expected 404 "${expected.label} not found"`);
+  it(
+    'answers record-level rules as the permission table says: a linguist, a vendor and a buyer on records of theirs and not',
+    async () => {
+      const failures: string[] = [];
+      let checked = 0;
+      const withRecord = guardedRoutes().filter((r) => r.access?.record);
+      expect(withRecord.length).toBeGreaterThan(80);
+      for (const route of withRecord) {
+        const rule = route.access!.record!;
+        const query = fixtures.queries[`${route.method} ${route.url}`];
+        const routeBody = fixtures.bodies[`${route.method} ${route.url}`];
+        await personas.restoreRelations();
+        for (const persona of personas.personas) {
+          if (!allows(route.access!, { ...pseudoCaller(persona.role), settings: persona.settings })) continue;
+          const body = fixtures.personaBodies?.[`${route.method} ${route.url}`]?.[persona.name] ?? routeBody;
+          for (const slot of ['other', 'own'] as Slot[]) {
+            const overrides = slot === 'other' ? personas.otherParams(persona, rule) : {};
+            // A delete route called before may have removed the fixture record itself: nothing left to be theirs.
+            if (slot === 'own' && !(await personas.stillThere(rule, (param) => fixtureValue(route.url, param)))) continue;
+            const url = concreteUrl(route.url, overrides) + (query ? `?${query}` : '');
+            const response = await t.inject({
+              method: route.method as 'GET',
+              url,
+              headers: apiToken(await tokenOf(persona.user)),
+              ...(body === undefined ? {} : { payload: body as object }),
+            });
+            checked++;
+            const expected = expectedFor(persona, rule, slot);
+            const description =
+              response.statusCode >= 400 ? String(response.json<{ errorDescription?: string }>().errorDescription ?? '') : '';
+            const who = `${route.method} ${route.url} (${rule.kind} ${rule.need}) by the ${persona.name} on a record ${slot === 'own' ? 'of theirs' : 'not theirs'}`;
+            const kernelNotFound = /^(Project|Job|Project template) not found/.test(description);
+            if (
+              expected.outcome === 'allowed' &&
+              ([401, 403].includes(response.statusCode) || (response.statusCode === 404 && kernelNotFound))
+            ) {
+              failures.push(`${who}: got ${response.statusCode} (${description}), expected the operation to be allowed`);
+            } else if (expected.outcome === 'forbidden' && response.statusCode !== 403) {
+              failures.push(`${who}: got ${response.statusCode}, expected 403`);
+            } else if (
+              expected.outcome === 'notFound' &&
+              !(response.statusCode === 404 && description.startsWith(`${expected.label} not found`))
+            ) {
+              failures.push(`${who}: got ${response.statusCode} (${description}), expected 404 "${expected.label} not found"`);
+            }
           }
         }
       }
-    }
-    expect(checked).toBeGreaterThan(300);
-    expect(failures).toEqual([]);
-  });
+      expect(checked).toBeGreaterThan(300);
+      expect(failures).toEqual([]);
+    },
+    MATRIX_TIMEOUT,
+  );
 
-  it('answers each caller as the route declares', async () => {
-    const failures: string[] = [];
-    for (const route of guardedRoutes()) {
-      const access = route.access!;
-      if (access.public) continue;
-      const query = fixtures.queries[`${route.method} ${route.url}`];
-      const url = concreteUrl(route.url) + (query ? `?${query}` : '');
-      const body = fixtures.bodies[`${route.method} ${route.url}`];
-      const call = async (headers: Record<string, string>) =>
-        (await t.inject({ method: route.method as 'GET', url, headers, ...(body === undefined ? {} : { payload: body as object }) }))
-          .statusCode;
-      const expectStatus = (who: string, status: number, ok: (s: number) => boolean, wanted: string) => {
-        if (!ok(status)) failures.push(`${route.method} ${route.url} by ${who}: got ${status}, expected ${wanted}`);
-      };
+  it(
+    'answers each caller as the route declares',
+    async () => {
+      const failures: string[] = [];
+      for (const route of guardedRoutes()) {
+        const access = route.access!;
+        if (access.public) continue;
+        const query = fixtures.queries[`${route.method} ${route.url}`];
+        const url = concreteUrl(route.url) + (query ? `?${query}` : '');
+        const body = fixtures.bodies[`${route.method} ${route.url}`];
+        const call = async (headers: Record<string, string>) =>
+          (await t.inject({ method: route.method as 'GET', url, headers, ...(body === undefined ? {} : { payload: body as object }) }))
+            .statusCode;
+        const expectStatus = (who: string, status: number, ok: (s: number) => boolean, wanted: string) => {
+          if (!ok(status)) failures.push(`${route.method} ${route.url} by ${who}: got ${status}, expected ${wanted}`);
+        };
 
-      expectStatus('no token', await call({}), (s) => s === 401, '401');
-      expectStatus('a revoked token', await call(apiToken(await tokenOf(users.get('ADMIN')!, 'revoked'))), (s) => s === 401, '401');
-      expectStatus('an expired token', await call(apiToken(await tokenOf(users.get('ADMIN')!, 'expired'))), (s) => s === 401, '401');
-      expectStatus('a garbage token', await call({ authorization: 'ApiToken not-a-token' }), (s) => s === 401, '401');
+        expectStatus('no token', await call({}), (s) => s === 401, '401');
+        expectStatus('a revoked token', await call(apiToken(await tokenOf(users.get('ADMIN')!, 'revoked'))), (s) => s === 401, '401');
+        expectStatus('an expired token', await call(apiToken(await tokenOf(users.get('ADMIN')!, 'expired'))), (s) => s === 401, '401');
+        expectStatus('a garbage token', await call({ authorization: 'ApiToken not-a-token' }), (s) => s === 401, '401');
 
-      for (const role of ROLES) {
-        const status = await call(apiToken(await tokenOf(users.get(role)!)));
-        if (allows(access, pseudoCaller(role))) expectStatus(role, status, (s) => s !== 401 && s !== 403 && s < 500, 'not 401/403/5xx');
-        else expectStatus(role, status, (s) => s === 403, '403');
+        for (const role of ROLES) {
+          const status = await call(apiToken(await tokenOf(users.get(role)!)));
+          if (allows(access, pseudoCaller(role))) expectStatus(role, status, (s) => s !== 401 && s !== 403 && s < 500, 'not 401/403/5xx');
+          else expectStatus(role, status, (s) => s === 403, '403');
+        }
+
+        const botStatus = await call({ authorization: `Bearer ${botToken}` });
+        if (allows(access, pseudoCaller('PROJECT_MANAGER', true)))
+          expectStatus('a bot', botStatus, (s) => s !== 401 && s !== 403 && s < 500, 'not 401/403/5xx');
+        else expectStatus('a bot', botStatus, (s) => s === 403, '403');
+
+        // Another organization's ADMIN: refused by role, or the record is simply not there.
+        const otherStatus = await call(apiToken(await tokenOf(otherAdmin)));
+        const hasRecord = route.url.includes(':') && !route.url.startsWith('/api2/v1/scim/Schemas');
+        if (!allows(access, pseudoCaller('ADMIN'))) expectStatus('another organization', otherStatus, (s) => s === 403, '403');
+        else if (hasRecord) expectStatus('another organization', otherStatus, (s) => s === 404, '404');
+        else expectStatus('another organization', otherStatus, (s) => s !== 401 && s !== 403 && s < 500, 'not 401/403/5xx');
       }
-
-      const botStatus = await call({ authorization: `Bearer ${botToken}` });
-      if (allows(access, pseudoCaller('PROJECT_MANAGER', true)))
-        expectStatus('a bot', botStatus, (s) => s !== 401 && s !== 403 && s < 500, 'not 401/403/5xx');
-      else expectStatus('a bot', botStatus, (s) => s === 403, '403');
-
-      // Another organization's ADMIN: refused by role, or the record is simply not there.
-      const otherStatus = await call(apiToken(await tokenOf(otherAdmin)));
-      const hasRecord = route.url.includes(':') && !route.url.startsWith('/api2/v1/scim/Schemas');
-      if (!allows(access, pseudoCaller('ADMIN'))) expectStatus('another organization', otherStatus, (s) => s === 403, '403');
-      else if (hasRecord) expectStatus('another organization', otherStatus, (s) => s === 404, '404');
-      else expectStatus('another organization', otherStatus, (s) => s !== 401 && s !== 403 && s < 500, 'not 401/403/5xx');
-    }
-    expect(failures).toEqual([]);
-  });
+      expect(failures).toEqual([]);
+    },
+    MATRIX_TIMEOUT,
+  );
 });

@@ -100,7 +100,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn('read_mode', bool, (c) => c.notNull().defaultTo(boolDefault(db, true)))
       .addColumn('write_mode', bool, (c) => c.notNull().defaultTo(boolDefault(db, false)))
       .addColumn('penalty', 'real', (c) => c.notNull().defaultTo(0))
-      .addColumn('apply_penalty_to_101_only', bool, (c) => c.notNull().defaultTo(boolDefault(db, false)))
+      .addColumn('apply_penalty_to101_only', bool, (c) => c.notNull().defaultTo(boolDefault(db, false)))
       .addColumn('position', 'integer', (c) => c.notNull())
       .addColumn('order_enabled', bool, (c) => c.notNull().defaultTo(boolDefault(db, false)))
       .execute();

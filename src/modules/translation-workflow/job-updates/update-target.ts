@@ -17,6 +17,7 @@ import type { JobRow, ProjectAccess } from '../kernel/index.js';
 import { jobEventRecords } from '../kernel/index.js';
 import type { JobSourceRow } from '../kernel/index.js';
 import { segmentUnit } from '../jobs/index.js';
+import { writeConfirmedToTransMemories } from '../job-trans-memories/index.js';
 import type { ProjectRow } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
 import type { JobPartUpdateSource, JobUpdateTargetRequest } from './job-updates.schemas.js';
@@ -211,6 +212,9 @@ async function applyTargetFile(deps: AppDeps, payload: UpdateTargetPayload, job:
         )
         .execute();
     }
+    // Write-back: the confirmed translations go into the project's write TMs, in this transaction.
+    const confirmed = writes.filter((w) => w.confirmed);
+    await writeConfirmedToTransMemories(trx, job, confirmed, payload.userId, now);
     await trx.updateTable('jobs').set({ lastModifiedAt: now, lastModifiedById: payload.userId }).where('id', '=', job.id).execute();
     const updated = await trx.selectFrom('jobs').selectAll().where('id', '=', job.id).execute();
     await emitEvent(deps, trx, {

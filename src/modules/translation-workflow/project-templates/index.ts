@@ -1,1 +1,2 @@
 export { projectTemplatesRoutes } from './project-templates.routes.js';
+export { templateTransMemoriesRoutes } from './template-trans-memories.routes.js';

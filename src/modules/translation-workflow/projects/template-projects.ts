@@ -21,6 +21,7 @@ import { assertRequiredValuesSet } from '../custom-field-instances/index.js';
 import { IdReference } from './projects.schemas.js';
 import { assertTargetLangs, normalizeDate } from './projects.service.js';
 import { emitProjectEvents, eventUser } from '../kernel/index.js';
+import { copyTemplateSettings } from '../job-trans-memories/index.js';
 
 /**
  * Projects made from templates (applyTemplate v2, sync and async) and the template's providers
@@ -163,6 +164,8 @@ export async function createProjectFromTemplate(
     caller.userId,
   );
   await assertRequiredValuesSet(trx, caller.organizationId, owner);
+  // The template's TM settings become the project's (those that fit its languages and steps).
+  await copyTemplateSettings(trx, template, project);
   const events: WebhookEvent[] = ['PROJECT_CREATED'];
   if (project.vendorId !== null) events.push('SHARED_PROJECT_ASSIGNED');
   await emitProjectEvents(deps, trx, caller, project.id, events);
