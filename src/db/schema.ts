@@ -256,7 +256,15 @@ export interface TaskTurnsTable {
 }
 
 /** Every table. Tables of later modules are declared in ./tables/ by area and joined here. */
-export interface DB extends SetupRecordTables, WorkflowStepTables, CustomFieldTables, VendorTables, ProjectTables, HandoverFileTables, TranslationMemoryTables {
+export interface DB
+  extends
+    SetupRecordTables,
+    WorkflowStepTables,
+    CustomFieldTables,
+    VendorTables,
+    ProjectTables,
+    HandoverFileTables,
+    TranslationMemoryTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

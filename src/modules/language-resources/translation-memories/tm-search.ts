@@ -174,7 +174,7 @@ function tagMetadataOf(tagsJson: string | null): TagMetadata[] {
   if (!tagsJson) return [];
   try {
     const tags = JSON.parse(tagsJson) as InlineTag[];
-    return tags.map((tag) => ({ id: String(tag.id), type: tag.kind, content: tag.original, transAttributes: null }));
+    return tags.map((tag) => ({ id: String(tag.id), type: tag.kind, content: tag.original }));
   } catch {
     return [];
   }

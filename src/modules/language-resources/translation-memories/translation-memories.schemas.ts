@@ -30,11 +30,11 @@ export const CreateTransMemoryBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
   sourceLang: Lang,
   targetLangs: Type.Array(Lang, { minItems: 1, maxItems: 500 }),
-  client: Type.Optional(Nullable(IdReference)),
-  businessUnit: Type.Optional(Nullable(IdReference)),
-  domain: Type.Optional(Nullable(IdReference)),
-  subDomain: Type.Optional(Nullable(IdReference)),
-  note: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+  client: Type.Optional(IdReference),
+  businessUnit: Type.Optional(IdReference),
+  domain: Type.Optional(IdReference),
+  subDomain: Type.Optional(IdReference),
+  note: Type.Optional(Type.String({ maxLength: 4096 })),
 });
 export type CreateTransMemoryBody = Static<typeof CreateTransMemoryBody>;
 
@@ -42,12 +42,12 @@ export type CreateTransMemoryBody = Static<typeof CreateTransMemoryBody>;
 export const EditTransMemoryBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
   targetLangs: Type.Array(Lang, { minItems: 1, maxItems: 500 }),
-  client: Type.Optional(Nullable(IdReference)),
-  businessUnit: Type.Optional(Nullable(IdReference)),
-  domain: Type.Optional(Nullable(IdReference)),
-  subDomain: Type.Optional(Nullable(IdReference)),
-  owner: Type.Optional(Nullable(IdReference)),
-  note: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+  client: Type.Optional(IdReference),
+  businessUnit: Type.Optional(IdReference),
+  domain: Type.Optional(IdReference),
+  subDomain: Type.Optional(IdReference),
+  owner: Type.Optional(IdReference),
+  note: Type.Optional(Type.String({ maxLength: 4096 })),
 });
 export type EditTransMemoryBody = Static<typeof EditTransMemoryBody>;
 
@@ -108,10 +108,10 @@ export const TransMemoryPage = PageOf(TransMemorySchema, 'PageDtoTransMemoryDto'
 
 /** Spec definition `TagMetadataDto`: what a display token stands for. */
 export const TagMetadata = Type.Object({
-  id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
-  type: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
-  content: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
-  transAttributes: Type.Optional(Nullable(Type.String({ maxLength: 100_000 }))),
+  id: Type.Optional(Type.String({ maxLength: 64 })),
+  type: Type.Optional(Type.String({ maxLength: 64 })),
+  content: Type.Optional(Type.String({ maxLength: 100_000 })),
+  transAttributes: Type.Optional(Type.String({ maxLength: 100_000 })),
 });
 export type TagMetadata = Static<typeof TagMetadata>;
 const TagMetadataList = Type.Array(TagMetadata, { maxItems: 10_000 });
@@ -121,10 +121,10 @@ export const InsertSegmentBody = Type.Object({
   targetLang: Lang,
   sourceSegment: SegmentText,
   targetSegment: SegmentText,
-  previousSourceSegment: Type.Optional(Nullable(SegmentText)),
-  nextSourceSegment: Type.Optional(Nullable(SegmentText)),
-  sourceTagMetadata: Type.Optional(Nullable(TagMetadataList)),
-  targetTagMetadata: Type.Optional(Nullable(TagMetadataList)),
+  previousSourceSegment: Type.Optional(SegmentText),
+  nextSourceSegment: Type.Optional(SegmentText),
+  sourceTagMetadata: Type.Optional(TagMetadataList),
+  targetTagMetadata: Type.Optional(TagMetadataList),
 });
 export type InsertSegmentBody = Static<typeof InsertSegmentBody>;
 
@@ -135,23 +135,23 @@ export const TranslationBody = Type.Object({ lang: Lang, text: SegmentText });
 export const SearchBody = Type.Object({
   query: SegmentText,
   sourceLang: Lang,
-  targetLangs: Type.Optional(Nullable(Langs)),
-  previousSegment: Type.Optional(Nullable(SegmentText)),
-  nextSegment: Type.Optional(Nullable(SegmentText)),
-  tagMetadata: Type.Optional(Nullable(TagMetadataList)),
-  trimQuery: Type.Optional(Nullable(Type.Boolean())),
-  phraseQuery: Type.Optional(Nullable(Type.Boolean())),
+  targetLangs: Type.Optional(Langs),
+  previousSegment: Type.Optional(SegmentText),
+  nextSegment: Type.Optional(SegmentText),
+  tagMetadata: Type.Optional(TagMetadataList),
+  trimQuery: Type.Optional(Type.Boolean()),
+  phraseQuery: Type.Optional(Type.Boolean()),
 });
 export type SearchBody = Static<typeof SearchBody>;
 
 /** Spec definition `WildCardSearchRequestDto`. */
 export const WildCardSearchBody = Type.Object({
-  query: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  query: Type.Optional(Type.String({ maxLength: 1000 })),
   sourceLang: Lang,
-  targetLangs: Type.Optional(Nullable(Langs)),
-  count: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 50 }))),
-  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 }))),
-  sourceLangs: Type.Optional(Nullable(Langs)),
+  targetLangs: Type.Optional(Langs),
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
+  sourceLangs: Type.Optional(Langs),
 });
 export type WildCardSearchBody = Static<typeof WildCardSearchBody>;
 

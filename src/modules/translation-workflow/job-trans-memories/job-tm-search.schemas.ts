@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { Nullable } from '../../../http/schema-helpers.js';
+import type { Nullable } from '../../../http/schema-helpers.js';
 import { TagMetadata } from '../../language-resources/translation-memories/index.js';
 
 /** Bodies of the searches of a job's (or a project's) TMs (spec definitions named on each). */
 
 const Text = Type.String({ maxLength: 100_000 });
 const Threshold = Type.Number({ minimum: 0, maximum: 1.01 });
-const opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
+const opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(schema);
 
 /** Spec `SearchTMByJobRequestDtoV3`. */
 export const SearchByJobV3Body = Type.Object({

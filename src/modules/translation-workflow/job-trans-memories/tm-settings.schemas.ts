@@ -22,20 +22,20 @@ const Lang = Type.String({ minLength: 1, maxLength: 64 });
 /** Spec `SetProjectTransMemoryV3Dto` / `SetProjectTemplateTransMemoryV2Dto`. */
 export const SetTransMemoryItem = Type.Object({
   transMemory: UidReference,
-  readMode: Type.Optional(Nullable(Type.Boolean({ description: 'Default: false' }))),
-  writeMode: Type.Optional(Nullable(Type.Boolean({ description: 'Only with readMode; at most 2 write TMs per context. Default: false' }))),
-  penalty: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100 }))),
-  applyPenaltyTo101Only: Type.Optional(Nullable(Type.Boolean())),
-  order: Type.Optional(Nullable(Type.Integer({ minimum: -(2 ** 31), maximum: 2 ** 31 - 1 }))),
+  readMode: Type.Optional(Type.Boolean({ description: 'Default: false' })),
+  writeMode: Type.Optional(Type.Boolean({ description: 'Only with readMode; at most 2 write TMs per context. Default: false' })),
+  penalty: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  applyPenaltyTo101Only: Type.Optional(Type.Boolean()),
+  order: Type.Optional(Type.Integer({ minimum: -(2 ** 31), maximum: 2 ** 31 - 1 })),
 });
 export type SetTransMemoryItem = Static<typeof SetTransMemoryItem>;
 
 /** Spec `SetContextTransMemoriesDtoV3Dto` / `SetContextPTTransMemoriesV2Dto`; also the whole v1 body. */
 export const SetTransMemoryContext = Type.Object({
   transMemories: Type.Array(SetTransMemoryItem, { maxItems: 100 }),
-  targetLang: Type.Optional(Nullable(Lang)),
-  workflowStep: Type.Optional(Nullable(UidReference)),
-  orderEnabled: Type.Optional(Nullable(Type.Boolean({ description: 'Default: false' }))),
+  targetLang: Type.Optional(Lang),
+  workflowStep: Type.Optional(UidReference),
+  orderEnabled: Type.Optional(Type.Boolean({ description: 'Default: false' })),
 });
 export type SetTransMemoryContext = Static<typeof SetTransMemoryContext>;
 
