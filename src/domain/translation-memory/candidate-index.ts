@@ -667,8 +667,7 @@ export class CandidateIndex {
       words.push(hashString(token, WORD_SEED));
       weights.push(token.length + 1);
     }
-    const grams =
-      this.trigramsForAll || tokens <= this.trigramMaxTokens || NO_SPACE_SCRIPT.test(compared) ? this.gramsOf(compared) : null;
+    const grams = this.trigramsForAll || tokens <= this.trigramMaxTokens || NO_SPACE_SCRIPT.test(compared) ? this.gramsOf(compared) : null;
     return { words, weights, grams: grams !== null && grams.length > 0 ? grams : null };
   }
 
@@ -877,7 +876,8 @@ function checkSearchOptions(options: IndexSearchOptions): { minScore: number; li
 }
 
 function clampInteger(value: number, min: number, max: number, name: string): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be a whole number in ${min}..${max}, got ${value}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new RangeError(`${name} must be a whole number in ${min}..${max}, got ${value}`);
   return value;
 }
 
