@@ -5,79 +5,87 @@
  * Entries: the caller's key of a distinct source text, the text (inline tags as one placeholder
  * character each, see normalize.ts) and the target languages it has translations in. The score of
  * a match is exactly `scoreMatch(normalize(query), normalize(text), { minScore })` (no context, no
- * per-TM penalty: the caller adds those), computed over at most `maxTextLength` code units of each
- * side (see below).
+ * per-TM penalty: the caller adds those), over at most `maxTextLength` code units of each side.
  *
  * Search = candidates from an inverted index, then verification:
  *
- * - Features of a text, from its `compared` form: its distinct word tokens (split at spaces); and,
- *   for texts of at most `trigramMaxTokens` tokens or with characters of a script written without
- *   spaces (CJK, Thai, Lao, Khmer, Myanmar, Tibetan), its distinct character trigrams (the text
- *   padded with one boundary character on each side). Each feature is a 32-bit hash combined with
- *   the entry's LENGTH BUCKET (the compared length, exact below 16, then geometric by
- *   `lengthBucketRatio`), so that a query reads only the postings of entries whose length can reach
- *   the minimum score: with base ≥ s, the lengths n (query) and m (entry) satisfy
- *   s·n/100 ≤ m ≤ 100·n/s. A hash collision merges two posting lists: more candidates, never fewer.
- * - Posting lists: entry ids (integers, reused through a free list) in one pooled `Int32Array`,
- *   each list one block of a power-of-two size class, moved to the next class when full; freed
- *   blocks are reused per class. The feature → list map is an open-addressing table in two
- *   `Int32Array`s. No object per list or per posting.
- * - Query: the lists of its features in the buckets of the allowed length range, read RAREST
- *   FIRST while the postings read stay within `maxPostingsRead` (a longer list is skipped; the
- *   very common tokens are the ones left out). Each posting outside the exact length range or of a
- *   removed entry is dropped at once; the others accumulate, per entry, the number of shared word
- *   tokens, their weight (token length + 1) and the number of shared trigrams.
- * - Bound before any edit distance: every edit destroys at most 2 word tokens and at most 3 padded
- *   trigrams of either side, so d ≥ ⌈(max(Dq, De) − shared) / 2⌉ (distinct tokens) and, for
- *   trigram-indexed entries, d ≥ ⌈(max(Gq, Ge) − shared) / 3⌉, and d ≥ |n − m|. An entry whose
- *   resulting upper bound on the base is below what it needs (the minimum score, or the score of
- *   the current last of `limit` results) is skipped. (A bound is used only when none of the lists
- *   it depends on was skipped by the budget.)
- * - Verification, in order of promise (the share of the longer text's characters covered by
- *   shared tokens, or of trigrams shared), of at most `maxVerified` candidates: `baseScore` (the
- *   bounded bit-parallel Levenshtein, cut off at the distance the needed score allows) against the
- *   stored compared form, then, only for those that pass, the full `normalize` and `scoreMatch`.
+ * 1. Features of a text, from its compared form: its distinct word tokens (split at spaces) and,
+ *    for texts of at most `trigramMaxTokens` tokens or with characters of a script written without
+ *    spaces (CJK, Thai, Lao, Khmer, Myanmar, Tibetan), its distinct character trigrams (padded
+ *    with one boundary character on each side). Each feature is a 32-bit hash combined with the
+ *    entry's LENGTH BUCKET (the compared length; exact below 16, then geometric by
+ *    `lengthBucketRatio`), so that a query reads only the postings of entries whose length can
+ *    reach the minimum score (base ≥ s needs s·n/100 ≤ m ≤ 100·n/s). A hash collision merges two
+ *    lists: more candidates, never fewer.
+ * 2. Postings: integer entry ids (reused through a free list) in one pooled `Int32Array`, each list
+ *    one block of a size class (1, 2, 3, 4, 6, 8, 12, …), moved up a class when full, freed blocks
+ *    reused per class; a feature met once keeps its one posting inline in the hash table (half the
+ *    features). The feature table is open addressing over two `Int32Array`s, the key → id table
+ *    too; per entry, four integers in one `Int32Array` (length, language set, counts, the search's
+ *    accumulator). No object per list, posting or entry beyond the two strings below.
+ * 3. Merge, rarest list first, each posting out of the exact length range dropped: an entry met
+ *    accumulates the weight of the words it shares (token length + 1) and the number of trigrams.
+ *    Prefix filtering: once the lists not yet read of a bucket cannot bring a new entry to
+ *    `minShare` of the query's weight (nor to what the trigram bound needs), they add no new
+ *    candidate: they are read only for the entries already met (a bit test an id, no cache miss),
+ *    while the postings read stay within `maxPostingsRead`; a list not read is credited to every
+ *    candidate of its bucket, so the bounds below stay sound.
+ * 4. Bounds before any edit distance (sound): d ≥ |n − m|, and for trigram-indexed entries
+ *    d ≥ ⌈(max(Gq, Ge) − shared) / 3⌉ (an edit destroys at most 3 padded trigrams of either side).
+ *    Candidates whose upper bound on the base is below what they need (the minimum score, or the
+ *    current last of `limit` results) are dropped; so are those (not trigram-indexed) sharing less
+ *    than `minShare` of the longer text's characters in words (the one heuristic cut: recall is
+ *    measured against `scan`).
+ * 5. Verification, best promise first: the bigram count filter (sound: an edit destroys at most 2
+ *    padded bigrams, so a text within distance d shares at least max(n, m) + 1 − 2d of them; one
+ *    pass over the candidate's stored compared form), then at most `maxVerified` times `baseScore`
+ *    (the bounded bit-parallel Levenshtein, cut off at the distance the needed score allows), and
+ *    only for those that reach it the full `normalize` of the text and `scoreMatch`.
  *
- * `scan` answers the same question by verifying EVERY entry in range (the exact length filter
- * only), for recall measurement and tests.
+ * `scan` answers the same question by verifying EVERY entry of the exact length range (the same
+ * bigram filter and verification), for recall measurement and tests.
  *
- * Costs: a search is linear in the query's length (capped at `maxTextLength`) plus the postings
- * read (capped at `maxPostingsRead`), plus at most `maxVerified` bounded edit distances of texts of
- * at most `maxTextLength` code units. Texts longer than `maxTextLength` code units are compared on
- * their first `maxTextLength` code units; a 100 there is 99 when the full texts differ.
+ * Storage per entry: the key, and one string: the compared form (with the number and tag
+ * characters swapped for control characters, so a Latin-1 text stays one byte a character)
+ * followed by the text as given.
  *
- * Removal tombstones the entry at once (it is never returned again, its texts are released) and
- * its postings are dropped by a compaction that repacks the pool once the dead postings reach half
- * of the live ones (or on `compact()`); removed ids are reused only after that.
+ * Costs: a search is linear in the query's length (at most `maxTextLength` code units are
+ * compared) plus the postings read (at most `maxPostingsRead`), plus at most `maxVerified`
+ * bounded edit distances of texts of at most `maxTextLength` code units. A 100 over the first
+ * `maxTextLength` code units is 99 when the full texts differ.
  *
- * Deterministic: the same calls in the same order give the same answers. Ties are ordered by key
- * (ascending, by code units).
+ * Removal tombstones the entry at once (never returned again, its strings released); its postings
+ * are dropped by a compaction that repacks the lists once the dead postings reach half of the live
+ * ones (or on `compact()`); removed ids are reused only after that. Deterministic: the same calls
+ * in the same order give the same answers; ties are ordered by key (ascending, by code units).
  */
-import { normalize } from './normalize.js';
+import { normalize, NUMBER_CHARACTER, TAG_CHARACTERS } from './normalize.js';
 import type { NormalizedText } from './normalize.js';
 import { baseScore, EXACT, scoreMatch } from './score.js';
 
 export interface CandidateIndexOptions {
   /**
    * Code units of a text (and of a query) compared; the rest is ignored except that a 100 becomes
-   * 99 when the full texts differ. Default 2000, at most 65535.
+   * 99 when the full texts differ. Default 2000, at most 4000.
    */
   maxTextLength?: number;
   /** Texts with at most this many word tokens are also indexed by trigrams. Default 3. */
   trigramMaxTokens?: number;
-  /** Index every text by trigrams too (more recall on heavily edited long texts, about 4× the memory). Default false. */
+  /**
+   * Index every text by trigrams too. On the gettext catalogs (56 k texts): +60 % memory, 3–4× the
+   * lookup time, recall 99.4 → 99.9 % on French texts. Default false.
+   */
   trigramsForAll?: boolean;
-  /** Ratio between successive length buckets above 16 code units. Default 1.25 (min 1.05). */
+  /** Ratio between successive length buckets above 16 code units. Default 1.25 (at least 1.05). */
   lengthBucketRatio?: number;
-  /** Postings read per search, at most: the rarest lists first, a list that does not fit is skipped. Default 60,000. */
+  /** Postings read per search, at most: the rarest lists first; a list that does not fit is not read (and credited). Default 60,000. */
   maxPostingsRead?: number;
   /** Candidates verified with an edit distance per search, at most. Default 400. */
   maxVerified?: number;
   /**
-   * The least share a candidate must have to be verified: of the longer text's characters (plus
-   * one) in word tokens it shares with the query, or of the trigrams (of the text with more) it
-   * shares. Lists read once no new candidate can reach it only count for the candidates met
-   * before. Default 0.3; 0 verifies everything met.
+   * The least share of the longer text's characters (plus one) that a candidate not indexed by
+   * trigrams must have in word tokens it shares with the query to be verified. Default 0.3; 0
+   * verifies everything met.
    */
   minShare?: number;
 }
@@ -94,6 +102,22 @@ export interface IndexSearchOptions {
   limit: number;
   /** When given, only entries having at least one of these target languages. */
   langs?: readonly string[] | null;
+}
+
+/** What the last `search` did (for benches and tuning). */
+export interface SearchStats {
+  /** Posting lists read (fully or for the entries already met). */
+  listsRead: number;
+  /** Postings read. */
+  postingsRead: number;
+  /** Lists left out by the budget. */
+  listsSkipped: number;
+  /** Entries met in the lists. */
+  met: number;
+  /** Entries past the bounds and the share, in the order of verification. */
+  candidates: number;
+  /** Edit distances computed. */
+  verified: number;
 }
 
 export const CANDIDATE_INDEX_DEFAULTS = {
@@ -114,13 +138,32 @@ const MIN_COMPACTION = 4096;
 const LEVELS = 64;
 const NO_SPACE_SCRIPT = /[\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
 const WORD_SEED = 0x811c9dc5;
+const GRAM_SEED = 0x2545f491;
+const KEY_SEED = 0x6b43a9b5;
+const SLOT_SEED = 0x5bd1e995;
+/** Pads n-grams at both ends. */
+const BOUNDARY = 0x0001;
 /** Slots of the hashed bigram count table (a power of two; a collision only weakens the filter). */
 const BIGRAM_SLOTS = 8192;
-const GRAM_SEED = 0x2545f491;
-const BOUNDARY = 0x0001;
+
+/** Per entry, META_STRIDE integers (four entries a cache line). */
+const META_STRIDE = 4;
+/** The compared length, −1 for a free or removed id (so the length filter drops it). */
+const META_LENGTH = 0;
+/** The interned set of target languages. */
+const META_LANGS = 1;
+/** Distinct trigrams (0: not trigram-indexed) | TRUNCATED_BIT | postings << POSTINGS_SHIFT. */
+const META_COUNTS = 2;
+/** The search's accumulator: shared word weight + GRAM_HIT × shared trigrams; 0 when not met. */
+const META_HITS = 3;
+const GRAM_COUNT_MASK = 0x1fff;
+const TRUNCATED_BIT = 1 << 13;
+const POSTINGS_SHIFT = 14;
+/** A shared trigram in META_HITS (below it, the shared word weight, at most maxTextLength + 1 < 2^13). */
+const GRAM_HIT = 1 << 13;
 
 interface Features {
-  /** Distinct word tokens' hashes (without bucket) and weights (length + 1). */
+  /** Distinct word tokens' hashes (without bucket) and weights ((length + 1) × occurrences; n + 1 in all). */
   words: number[];
   weights: number[];
   /** Distinct trigrams' hashes, or null when the text is not trigram-indexed. */
@@ -129,10 +172,23 @@ interface Features {
 
 interface PreparedQuery {
   norm: NormalizedText;
+  /** `norm` with the stored compared form (see `storedForm`), for the base score. */
+  stored: NormalizedText;
   original: string;
   truncated: boolean;
   n: number;
   features: Features;
+}
+
+interface ListRef {
+  /** The feature table's entry: list id + 1, or −(entry id + 1) for an inline posting. */
+  entry: number;
+  length: number;
+  weight: number;
+  gram: boolean;
+  bucket: number;
+  /** Whether every length of the bucket is in the query's range (no length check needed). */
+  inside: boolean;
 }
 
 /** The best `limit` results so far, best first, ties by key. */
@@ -167,18 +223,9 @@ class TopResults {
   }
 }
 
-/** What the last `search` did (for benches and tuning). */
-export interface SearchStats {
-  listsRead: number;
-  postingsRead: number;
-  listsSkipped: number;
-  candidates: number;
-  verified: number;
-}
-
 export class CandidateIndex {
   /** What the last `search` did. */
-  readonly lastSearch: SearchStats = { listsRead: 0, postingsRead: 0, listsSkipped: 0, candidates: 0, verified: 0 };
+  readonly lastSearch: SearchStats = { listsRead: 0, postingsRead: 0, listsSkipped: 0, met: 0, candidates: 0, verified: 0 };
   private readonly maxTextLength: number;
   private readonly trigramMaxTokens: number;
   private readonly trigramsForAll: boolean;
@@ -188,22 +235,18 @@ export class CandidateIndex {
   /** Length → bucket, for 0..maxTextLength. */
   private readonly bucketOfLength: Int32Array;
   private readonly bucketCount: number;
+  /** Least and greatest length of each bucket. */
+  private readonly bucketMin: Int32Array;
+  private readonly bucketMax: Int32Array;
   /** Trigram-indexed entries per bucket (a query looks up trigrams only where there are some). */
   private readonly gramEntries: Int32Array;
 
   // Entries, by id.
-  private readonly idOfKey = new Map<string, number>();
   private keys: (string | undefined)[] = [];
+  /** The stored compared form followed by the text as given (META_LENGTH tells them apart). */
   private texts: (string | undefined)[] = [];
-  private compareds: (string | undefined)[] = [];
-  /** Compared length, or −1 for a free or removed id (so the length filter drops it). */
-  private lengths = new Int32Array(0);
-  private langSetOf = new Int32Array(0);
-  private wordCounts = new Uint16Array(0);
-  /** Distinct trigrams, 0 when not trigram-indexed. */
-  private gramCounts = new Uint16Array(0);
-  private postingCounts = new Uint16Array(0);
-  private truncatedFlags = new Uint8Array(0);
+  private meta = new Int32Array(0);
+  private keyHashes = new Int32Array(0);
   private nextId = 0;
   private freeIds: number[] = [];
   /** Removed ids whose postings are still in the lists: reusable after the next compaction. */
@@ -213,12 +256,15 @@ export class CandidateIndex {
   private deadPostings = 0;
   private stringBytes = 0;
 
-  // Per-search scratch, by id (reset through `touched`).
-  private hitWeights = new Int32Array(0);
-  private wordHits = new Uint16Array(0);
-  private gramHits = new Uint16Array(0);
+  // Key → id: open addressing, linear probing, id + 1 a slot (0 empty), at load ≤ ½.
+  private keySlots = new Int32Array(1024);
 
-  // The query's padded bigrams, counted in a hashed table (the bigram filter before any edit distance).
+  /** One bit an id: met in this search (a cheap test before touching its META_HITS). */
+  private touchedBits = new Int32Array(0);
+  /** A one-posting "list" for reading an inline posting like a list. */
+  private readonly single = new Int32Array(1);
+
+  // The query's padded bigrams, counted in a hashed table (the bigram filter).
   private readonly bigramCounts = new Uint16Array(BIGRAM_SLOTS);
   private bigramUndo = new Int32Array(0);
 
@@ -229,26 +275,29 @@ export class CandidateIndex {
   private langAllowed = new Uint8Array(0);
   private searchCount = 0;
 
-  // Feature hash → posting list (open addressing, linear probing; slotList holds list id + 1).
+  // Feature hash → postings: open addressing, linear probing, at load ≤ ½. slotEntry: 0 empty,
+  // > 0 list id + 1, < 0 one posting inline, −(entry id + 1).
   private slotHash = new Int32Array(1024);
-  private slotList = new Int32Array(1024);
+  private slotEntry = new Int32Array(1024);
+  private slotsUsed = 0;
   private listCount = 0;
   private listStart = new Int32Array(256);
   private listLength = new Int32Array(256);
   private listClass = new Uint8Array(256);
 
-  // The postings pool: blocks of 2^class ids; freeBlocks[class] heads a chain through the blocks' first word.
+  // The postings pool: blocks of CLASS_SIZES[class] ids; freeBlocks[class] heads a chain through
+  // the free blocks' first word.
   private pool = new Int32Array(1 << 16);
   private poolTop = 0;
-  private readonly freeBlocks = new Int32Array(32).fill(-1);
+  private readonly freeBlocks = new Int32Array(CLASS_SIZES.length).fill(-1);
 
   constructor(options: CandidateIndexOptions = {}) {
     const o = { ...CANDIDATE_INDEX_DEFAULTS, ...stripUndefined(options) };
-    this.maxTextLength = clampInteger(o.maxTextLength, 16, 65535, 'maxTextLength');
-    this.trigramMaxTokens = clampInteger(o.trigramMaxTokens, 0, 65535, 'trigramMaxTokens');
+    this.maxTextLength = checkInteger(o.maxTextLength, 16, 4000, 'maxTextLength');
+    this.trigramMaxTokens = checkInteger(o.trigramMaxTokens, 0, 4000, 'trigramMaxTokens');
     this.trigramsForAll = Boolean(o.trigramsForAll);
-    this.maxPostingsRead = clampInteger(o.maxPostingsRead, 1, 2 ** 30, 'maxPostingsRead');
-    this.maxVerified = clampInteger(o.maxVerified, 1, 2 ** 30, 'maxVerified');
+    this.maxPostingsRead = checkInteger(o.maxPostingsRead, 1, 2 ** 30, 'maxPostingsRead');
+    this.maxVerified = checkInteger(o.maxVerified, 1, 2 ** 30, 'maxVerified');
     this.minShare = o.minShare;
     if (!(this.minShare >= 0 && this.minShare <= 1)) throw new RangeError(`minShare must be in 0..1, got ${this.minShare}`);
     const ratio = o.lengthBucketRatio;
@@ -258,6 +307,13 @@ export class CandidateIndex {
       this.bucketOfLength[m] = m < EXACT_BUCKETS ? m : EXACT_BUCKETS + Math.floor(Math.log(m / EXACT_BUCKETS) / Math.log(ratio) + 1e-9);
     }
     this.bucketCount = this.bucketOfLength[this.maxTextLength]! + 1;
+    this.bucketMin = new Int32Array(this.bucketCount).fill(-1);
+    this.bucketMax = new Int32Array(this.bucketCount);
+    for (let m = 0; m <= this.maxTextLength; m++) {
+      const b = this.bucketOfLength[m]!;
+      if (this.bucketMin[b] === -1) this.bucketMin[b] = m;
+      this.bucketMax[b] = m;
+    }
     this.gramEntries = new Int32Array(this.bucketCount);
   }
 
@@ -266,21 +322,23 @@ export class CandidateIndex {
   }
 
   has(key: string): boolean {
-    return this.idOfKey.has(key);
+    return this.findKey(key) >= 0;
   }
 
   put(key: string, text: string, langs: readonly string[]): void {
     const langSet = this.internLangs(langs);
-    const existing = this.idOfKey.get(key);
-    if (existing !== undefined) {
-      if (this.texts[existing] === text) {
-        this.langSetOf[existing] = langSet;
+    const existing = this.findKey(key);
+    if (existing >= 0) {
+      const stored = this.texts[existing]!;
+      if (stored.length - this.meta[existing * META_STRIDE + META_LENGTH]! === text.length && stored.endsWith(text)) {
+        // The same text: only the languages may have changed.
+        this.meta[existing * META_STRIDE + META_LANGS] = langSet;
         return;
       }
       this.remove(key);
     }
     const truncated = text.length > this.maxTextLength;
-    const compared = normalize(truncated ? cut(text, this.maxTextLength) : text).compared;
+    const compared = storedForm(normalize(truncated ? cut(text, this.maxTextLength) : text).compared);
     const features = this.featuresOf(compared);
     const id = this.allocateId();
     const m = compared.length;
@@ -292,66 +350,76 @@ export class CandidateIndex {
       for (const gram of features.grams) posted.add(bucketHash(gram, bucket));
       this.gramEntries[bucket]!++;
     }
-    for (const hash of posted) this.append(this.listOf(hash, true), id);
-    this.idOfKey.set(key, id);
+    for (const hash of posted) this.addPosting(hash, id);
     this.keys[id] = key;
-    this.texts[id] = text;
-    this.compareds[id] = compared;
-    this.lengths[id] = m;
-    this.langSetOf[id] = langSet;
-    this.wordCounts[id] = features.words.length;
-    this.gramCounts[id] = features.grams ? features.grams.length : 0;
-    this.postingCounts[id] = posted.size;
-    this.truncatedFlags[id] = truncated ? 1 : 0;
+    const joined = compared + text;
+    this.texts[id] = joined;
+    this.insertKey(key, id);
+    const at = id * META_STRIDE;
+    this.meta[at + META_LENGTH] = m;
+    this.meta[at + META_LANGS] = langSet;
+    this.meta[at + META_COUNTS] =
+      (features.grams ? features.grams.length : 0) | (truncated ? TRUNCATED_BIT : 0) | (posted.size << POSTINGS_SHIFT);
+    this.meta[at + META_HITS] = 0;
     this.liveCount++;
     this.livePostings += posted.size;
-    this.stringBytes += stringBytes(key) + stringBytes(text) + stringBytes(compared);
+    this.stringBytes += stringBytes(key) + stringBytes(joined);
   }
 
   remove(key: string): boolean {
-    const id = this.idOfKey.get(key);
-    if (id === undefined) return false;
-    this.idOfKey.delete(key);
-    this.stringBytes -= stringBytes(key) + stringBytes(this.texts[id]!) + stringBytes(this.compareds[id]!);
-    if (this.gramCounts[id]! > 0) this.gramEntries[this.bucketOfLength[this.lengths[id]!]!]!--;
+    const id = this.deleteKey(key);
+    if (id < 0) return false;
+    this.stringBytes -= stringBytes(key) + stringBytes(this.texts[id]!);
+    const at = id * META_STRIDE;
+    const counts = this.meta[at + META_COUNTS]!;
+    const postings = counts >>> POSTINGS_SHIFT;
+    if ((counts & GRAM_COUNT_MASK) > 0) this.gramEntries[this.bucketOfLength[this.meta[at + META_LENGTH]!]!]!--;
     this.keys[id] = undefined;
     this.texts[id] = undefined;
-    this.compareds[id] = undefined;
-    this.lengths[id] = -1;
-    this.langSetOf[id] = -1;
+    this.meta[at + META_LENGTH] = -1;
+    this.meta[at + META_LANGS] = -1;
     this.liveCount--;
-    this.livePostings -= this.postingCounts[id]!;
-    this.deadPostings += this.postingCounts[id]!;
+    this.livePostings -= postings;
+    this.deadPostings += postings;
     this.pendingIds.push(id);
     if (this.liveCount === 0 || (this.deadPostings >= MIN_COMPACTION && this.deadPostings * 2 >= this.livePostings)) this.compact();
     return true;
   }
 
-  /** Drops the postings of removed entries and repacks the pool; runs by itself as entries are removed. */
+  /** Drops the postings of removed entries and repacks the lists; runs by itself as entries are removed. */
   compact(): void {
-    const oldSlotList = this.slotList;
+    const oldHash = this.slotHash;
+    const oldEntry = this.slotEntry;
     const oldStart = this.listStart;
     const oldLength = this.listLength;
     const oldPool = this.pool;
-    const oldSlotHash = this.slotHash;
-    // Count the live lists and postings to size the new arrays.
+    const meta = this.meta;
+    const live = (id: number) => meta[id * META_STRIDE + META_LENGTH]! >= 0;
+    // Live postings per feature, to size the new arrays.
+    const counts = new Int32Array(oldEntry.length);
+    let features = 0;
     let lists = 0;
     let postings = 0;
-    const live = new Int32Array(this.listCount);
-    for (let l = 0; l < this.listCount; l++) {
+    for (let s = 0; s < oldEntry.length; s++) {
+      const entry = oldEntry[s]!;
       let count = 0;
-      const start = oldStart[l]!;
-      const end = start + oldLength[l]!;
-      for (let p = start; p < end; p++) if (this.lengths[oldPool[p]!]! >= 0) count++;
-      live[l] = count;
-      if (count > 0) {
+      if (entry < 0) count = live(-entry - 1) ? 1 : 0;
+      else if (entry > 0) {
+        const start = oldStart[entry - 1]!;
+        const end = start + oldLength[entry - 1]!;
+        for (let p = start; p < end; p++) if (live(oldPool[p]!)) count++;
+      }
+      counts[s] = count;
+      if (count > 0) features++;
+      if (count > 1) {
         lists++;
-        postings += 1 << classOf(count);
+        postings += CLASS_SIZES[classOf(count)]!;
       }
     }
-    const slots = tableSize(lists);
+    const slots = tableSize(features);
     this.slotHash = new Int32Array(slots);
-    this.slotList = new Int32Array(slots);
+    this.slotEntry = new Int32Array(slots);
+    this.slotsUsed = 0;
     const listCapacity = Math.max(256, lists);
     this.listStart = new Int32Array(listCapacity);
     this.listLength = new Int32Array(listCapacity);
@@ -360,18 +428,37 @@ export class CandidateIndex {
     this.pool = new Int32Array(Math.max(1 << 16, postings + (postings >>> 3)));
     this.poolTop = 0;
     this.freeBlocks.fill(-1);
-    for (let s = 0; s < oldSlotList.length; s++) {
-      const l = oldSlotList[s]! - 1;
-      if (l < 0 || live[l] === 0) continue;
-      const list = this.listOf(oldSlotHash[s]!, true, live[l]!);
-      const start = oldStart[l]!;
-      const end = start + oldLength[l]!;
+    for (let s = 0; s < oldEntry.length; s++) {
+      const count = counts[s]!;
+      if (count === 0) continue;
+      const entry = oldEntry[s]!;
+      const slot = this.emptySlot(oldHash[s]!);
+      this.slotHash[slot] = oldHash[s]!;
+      this.slotsUsed++;
+      if (count === 1) {
+        let id = -entry - 1;
+        if (entry > 0) {
+          const start = oldStart[entry - 1]!;
+          for (let p = start; ; p++) {
+            if (live(oldPool[p]!)) {
+              id = oldPool[p]!;
+              break;
+            }
+          }
+        }
+        this.slotEntry[slot] = -(id + 1);
+        continue;
+      }
+      const list = this.newList(count);
+      this.slotEntry[slot] = list + 1;
+      const start = oldStart[entry - 1]!;
+      const end = start + oldLength[entry - 1]!;
       let at = this.listStart[list]!;
       for (let p = start; p < end; p++) {
         const id = oldPool[p]!;
-        if (this.lengths[id]! >= 0) this.pool[at++] = id;
+        if (live(id)) this.pool[at++] = id;
       }
-      this.listLength[list] = live[l]!;
+      this.listLength[list] = count;
     }
     this.deadPostings = 0;
     // Removed ids may be reused now that no list names them; the lowest first, for determinism.
@@ -386,6 +473,8 @@ export class CandidateIndex {
 
   search(query: string, options: IndexSearchOptions): IndexMatch[] {
     const { minScore, limit } = checkSearchOptions(options);
+    const stats = this.lastSearch;
+    stats.listsRead = stats.postingsRead = stats.listsSkipped = stats.met = stats.candidates = stats.verified = 0;
     if (limit === 0 || minScore > EXACT || this.liveCount === 0) return [];
     const q = this.prepare(query);
     const top = new TopResults(limit, minScore);
@@ -393,104 +482,103 @@ export class CandidateIndex {
     if (lo > hi) return [];
     const stamp = this.startSearch();
     const langs = options.langs ?? null;
+    const n = q.n;
+    const { words, weights } = q.features;
 
-    // 1. The lists to read: every feature in every bucket of the range.
+    // 1. The lists: every feature in every bucket of the length range (trigrams only in buckets
+    //    that have trigram-indexed entries), rarest first.
     const bLo = this.bucketOfLength[lo]!;
     const bHi = this.bucketOfLength[hi]!;
-    const refList: number[] = [];
-    const refWeight: number[] = [];
-    const refIsGram: boolean[] = [];
-    const refBucket: number[] = [];
-    const { words, weights, grams } = q.features;
-    const queryGrams = grams ?? this.gramsOf(q.norm.compared);
+    let queryGrams: number[] = [];
     for (let b = bLo; b <= bHi; b++) {
+      if (this.gramEntries[b]! > 0) {
+        queryGrams = q.features.grams ?? this.gramsOf(q.stored.compared);
+        break;
+      }
+    }
+    const refs: ListRef[] = [];
+    for (let b = bLo; b <= bHi; b++) {
+      const inside = this.bucketMin[b]! >= lo && this.bucketMax[b]! <= hi;
       for (let i = 0; i < words.length; i++) {
-        const list = this.listOf(bucketHash(words[i]!, b), false);
-        if (list >= 0 && this.listLength[list]! > 0) {
-          refList.push(list);
-          refWeight.push(weights[i]!);
-          refIsGram.push(false);
-          refBucket.push(b);
-        }
+        const entry = this.findEntry(bucketHash(words[i]!, b));
+        if (entry !== 0) refs.push({ entry, length: this.lengthOf(entry), weight: weights[i]!, gram: false, bucket: b, inside });
       }
       if (this.gramEntries[b]! > 0) {
         for (const gram of queryGrams) {
-          const list = this.listOf(bucketHash(gram, b), false);
-          if (list >= 0 && this.listLength[list]! > 0) {
-            refList.push(list);
-            refWeight.push(0);
-            refIsGram.push(true);
-            refBucket.push(b);
-          }
+          const entry = this.findEntry(bucketHash(gram, b));
+          if (entry !== 0) refs.push({ entry, length: this.lengthOf(entry), weight: 0, gram: true, bucket: b, inside });
         }
       }
     }
-    const order = refList.map((_, i) => i);
-    order.sort((a, b) => this.listLength[refList[a]!]! - this.listLength[refList[b]!]! || a - b);
-    // What a candidate first met in a list can still gather, per bucket: the weight of the word
-    // lists and the number of trigram lists not read yet. Where that cannot reach minShare, a list
-    // adds nothing new (prefix filtering), it only counts for the candidates already met.
-    const remainingWords = new Float64Array(this.bucketCount);
-    const remainingGrams = new Int32Array(this.bucketCount);
-    for (let r = 0; r < refList.length; r++) {
-      if (refIsGram[r]) remainingGrams[refBucket[r]!]!++;
-      else remainingWords[refBucket[r]!]! += refWeight[r]!;
-    }
-    const wordNeed = this.minShare * (q.n + 1);
-    const gramNeed = this.minShare * queryGrams.length;
+    refs.sort((x, y) => x.length - y.length);
 
-    // 2. Merge, rarest first, within the budget.
-    const skippedWords = new Uint8Array(this.bucketCount);
-    const skippedGrams = new Uint8Array(this.bucketCount);
+    // What an entry first met in a list can still gather, per bucket: the weight of the word
+    // lists and the number of trigram lists not read yet (credited to every candidate at the end).
+    const unreadWeight = new Float64Array(this.bucketCount);
+    const unreadGrams = new Int32Array(this.bucketCount);
+    for (const ref of refs) {
+      if (ref.gram) unreadGrams[ref.bucket]!++;
+      else unreadWeight[ref.bucket]! += ref.weight;
+    }
+    const wordNeed = this.minShare * (n + 1);
+    // The trigram bound for an entry no longer than the query: shared ≥ Gq − 3 × allowed distance.
+    const gramNeed = Math.max(1, queryGrams.length - 3 * Math.floor(((EXACT - minScore) * n) / EXACT));
+
+    // 2. Merge into each entry's META_HITS, within the budget.
     const touched: number[] = [];
     let budget = this.maxPostingsRead;
-    const pool = this.pool;
-    const lengths = this.lengths;
-    const hitWeights = this.hitWeights;
-    const wordHits = this.wordHits;
-    const gramHits = this.gramHits;
-    const stats = this.lastSearch;
-    stats.listsRead = 0;
-    stats.listsSkipped = 0;
-    for (const r of order) {
-      const list = refList[r]!;
-      let length = this.listLength[list]!;
+    const meta = this.meta;
+    const bits = this.touchedBits;
+    for (const ref of refs) {
+      const bucket = ref.bucket;
+      const open = unreadWeight[bucket]! >= wordNeed || unreadGrams[bucket]! >= gramNeed;
+      let length = ref.length;
       if (length > budget) {
-        (refIsGram[r] ? skippedGrams : skippedWords)[refBucket[r]!] = 1;
         stats.listsSkipped++;
-        // Read part of the rarest list rather than nothing at all.
+        // Read part of the rarest list rather than nothing at all (it still counts as unread).
         if (touched.length > 0 || budget === 0) continue;
         length = budget;
-      }
+      } else if (ref.gram) unreadGrams[bucket]!--;
+      else unreadWeight[bucket]! -= ref.weight;
       budget -= length;
       stats.listsRead++;
-      const start = this.listStart[list]!;
+      const add = ref.gram ? GRAM_HIT : ref.weight;
+      let postings = this.pool;
+      let start = 0;
+      if (ref.entry < 0) {
+        postings = this.single;
+        postings[0] = -ref.entry - 1;
+      } else start = this.listStart[ref.entry - 1]!;
       const end = start + length;
-      const isGram = refIsGram[r]!;
-      const weight = refWeight[r]!;
-      const bucket = refBucket[r]!;
-      const open = remainingWords[bucket]! >= wordNeed || (remainingGrams[bucket]! > 0 && remainingGrams[bucket]! >= gramNeed);
-      if (isGram) remainingGrams[bucket]!--;
-      else remainingWords[bucket]! -= weight;
-      for (let p = start; p < end; p++) {
-        const id = pool[p]!;
-        const m = lengths[id]!;
-        if (m < lo || m > hi) continue;
-        if (wordHits[id] === 0 && gramHits[id] === 0) {
-          if (!open) continue;
-          touched.push(id);
+      if (!open) {
+        // Only for the entries already met.
+        for (let p = start; p < end; p++) {
+          const id = postings[p]!;
+          if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0) meta[id * META_STRIDE + META_HITS]! += add;
         }
-        if (isGram) gramHits[id]!++;
-        else {
-          wordHits[id]!++;
-          hitWeights[id]! += weight;
+      } else {
+        // A removed entry (length −1) is dropped with the candidates when `inside`.
+        const check = !ref.inside;
+        for (let p = start; p < end; p++) {
+          const id = postings[p]!;
+          if (check) {
+            const m = meta[id * META_STRIDE + META_LENGTH]!;
+            if (m < lo || m > hi) continue;
+          }
+          const word = id >>> 5;
+          const bit = 1 << (id & 31);
+          if ((bits[word]! & bit) === 0) {
+            bits[word]! |= bit;
+            touched.push(id);
+          }
+          meta[id * META_STRIDE + META_HITS]! += add;
         }
       }
     }
+    stats.postingsRead = this.maxPostingsRead - budget;
+    stats.met = touched.length;
 
-    // 3. Bounds, then the candidates by promise (a counting sort on LEVELS levels, best first).
-    const n = q.n;
-    const dq = words.length;
+    // 3. Bounds and share, then the candidates by promise (a counting sort on LEVELS levels).
     const gq = queryGrams.length;
     const candidates: number[] = [];
     const bounds: number[] = [];
@@ -498,33 +586,34 @@ export class CandidateIndex {
     const levelCounts = new Int32Array(LEVELS + 1);
     const need = top.need();
     for (const id of touched) {
-      const wordShared = wordHits[id]!;
-      const gramShared = gramHits[id]!;
-      const weight = hitWeights[id]!;
-      wordHits[id] = 0;
-      gramHits[id] = 0;
-      hitWeights[id] = 0;
-      if (langs !== null && !this.langsAllowed(this.langSetOf[id]!, langs, stamp)) continue;
-      const m = lengths[id]!;
+      const at = id * META_STRIDE;
+      const packed = meta[at + META_HITS]!;
+      meta[at + META_HITS] = 0;
+      bits[id >>> 5] = 0;
+      const m = meta[at + META_LENGTH]!;
+      if (m < 0) continue;
+      if (langs !== null && !this.langsAllowed(meta[at + META_LANGS]!, langs, stamp)) continue;
+      // Shared counts, with the lists not read credited.
       const b = this.bucketOfLength[m]!;
+      const gramShared = Math.floor(packed / GRAM_HIT) + unreadGrams[b]!;
+      const weight = (packed & (GRAM_HIT - 1)) + unreadWeight[b]!;
       const max = Math.max(n, m);
       let dLow = Math.abs(n - m);
-      if (!skippedWords[b]) dLow = Math.max(dLow, Math.ceil((Math.max(dq, this.wordCounts[id]!) - wordShared) / 2));
-      const ge = this.gramCounts[id]!;
-      if (ge > 0 && !skippedGrams[b]) dLow = Math.max(dLow, Math.ceil((Math.max(gq, ge) - gramShared) / 3));
+      const ge = meta[at + META_COUNTS]! & GRAM_COUNT_MASK;
+      if (ge > 0) dLow = Math.max(dLow, Math.ceil((Math.max(gq, ge) - gramShared) / 3));
       const bound = max === 0 ? EXACT : Math.floor((EXACT * (max - Math.min(dLow, max))) / max);
       if (bound < need) continue;
-      const wordShare = weight / (max + 1);
-      const gramShare = ge > 0 ? gramShared / Math.max(gq, ge, 1) : 0;
-      const share = Math.max(wordShare, gramShare);
-      if (share < this.minShare) continue;
-      const level = Math.min(LEVELS, Math.floor(share * LEVELS));
+      const wordShare = Math.min(1, weight / (max + 1));
+      if (wordShare < this.minShare && ge === 0) continue;
+      const gramShare = ge > 0 ? Math.min(1, gramShared / Math.max(gq, ge, 1)) : 0;
+      const level = Math.floor(Math.max(wordShare, gramShare) * LEVELS);
       candidates.push(id);
       bounds.push(bound);
       levels.push(level);
       levelCounts[level]!++;
     }
-    // Best level first: positions by descending level, stable within a level.
+    stats.candidates = candidates.length;
+    // Best level first; within a level, in the order met.
     const firstAt = new Int32Array(LEVELS + 1);
     for (let level = LEVELS, at = 0; level >= 0; level--) {
       firstAt[level] = at;
@@ -533,9 +622,9 @@ export class CandidateIndex {
     const ordered = new Int32Array(candidates.length);
     for (let i = 0; i < candidates.length; i++) ordered[firstAt[levels[i]!]!++] = i;
 
-    // 4. Verify (the bigram filter first, then at most maxVerified edit distances).
+    // 4. Verify: the bigram filter, then at most maxVerified edit distances.
     let verified = 0;
-    this.countBigrams(q.norm.compared);
+    this.countBigrams(q.stored.compared);
     try {
       for (let k = 0; k < ordered.length && verified < this.maxVerified; k++) {
         const i = ordered[k]!;
@@ -543,10 +632,8 @@ export class CandidateIndex {
         if (this.verify(candidates[i]!, q, top)) verified++;
       }
     } finally {
-      this.clearBigrams(q.norm.compared);
+      this.clearBigrams(q.stored.compared);
     }
-    stats.postingsRead = this.maxPostingsRead - budget;
-    stats.candidates = candidates.length;
     stats.verified = verified;
     return top.matches();
   }
@@ -559,40 +646,35 @@ export class CandidateIndex {
     const [lo, hi] = this.lengthRange(q.n, minScore);
     const stamp = this.startSearch();
     const langs = options.langs ?? null;
-    this.countBigrams(q.norm.compared);
+    this.countBigrams(q.stored.compared);
     try {
       for (let id = 0; id < this.nextId; id++) {
-        const m = this.lengths[id]!;
+        const m = this.meta[id * META_STRIDE + META_LENGTH]!;
         if (m < lo || m > hi) continue;
-        if (langs !== null && !this.langsAllowed(this.langSetOf[id]!, langs, stamp)) continue;
+        if (langs !== null && !this.langsAllowed(this.meta[id * META_STRIDE + META_LANGS]!, langs, stamp)) continue;
         this.verify(id, q, top);
       }
     } finally {
-      this.clearBigrams(q.norm.compared);
+      this.clearBigrams(q.stored.compared);
     }
     return top.matches();
   }
 
   approximateBytes(): number {
     const typed =
-      this.lengths.byteLength +
-      this.langSetOf.byteLength +
-      this.wordCounts.byteLength +
-      this.gramCounts.byteLength +
-      this.postingCounts.byteLength +
-      this.truncatedFlags.byteLength +
-      this.hitWeights.byteLength +
-      this.wordHits.byteLength +
-      this.gramHits.byteLength +
+      this.meta.byteLength +
+      this.keyHashes.byteLength +
+      this.keySlots.byteLength +
+      this.touchedBits.byteLength +
       this.slotHash.byteLength +
-      this.slotList.byteLength +
+      this.slotEntry.byteLength +
       this.listStart.byteLength +
       this.listLength.byteLength +
       this.listClass.byteLength +
-      this.pool.byteLength;
-    // Three pointer arrays by id, and the key map (an ordered hash table: about 3 words a key, at load ½).
-    const pointers = 3 * 8 * this.keys.length + 48 * this.idOfKey.size;
-    return typed + pointers + this.stringBytes;
+      // The pool's tail past poolTop was never written to: not resident.
+      4 * this.poolTop;
+    // Two arrays of pointers by id.
+    return typed + 2 * 8 * this.keys.length + this.stringBytes;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -603,20 +685,78 @@ export class CandidateIndex {
     const reused = this.freeIds.pop();
     if (reused !== undefined) return reused;
     const id = this.nextId++;
-    if (id >= this.lengths.length) this.growEntries(Math.max(1024, this.lengths.length * 2));
+    const capacity = this.meta.length / META_STRIDE;
+    if (id >= capacity) this.growEntries(Math.max(1024, capacity * 2));
     return id;
   }
 
   private growEntries(capacity: number): void {
-    this.lengths = grow(this.lengths, capacity, -1);
-    this.langSetOf = grow(this.langSetOf, capacity, -1);
-    this.wordCounts = grow(this.wordCounts, capacity);
-    this.gramCounts = grow(this.gramCounts, capacity);
-    this.postingCounts = grow(this.postingCounts, capacity);
-    this.truncatedFlags = grow(this.truncatedFlags, capacity);
-    this.hitWeights = new Int32Array(capacity);
-    this.wordHits = new Uint16Array(capacity);
-    this.gramHits = new Uint16Array(capacity);
+    const meta = new Int32Array(capacity * META_STRIDE).fill(-1);
+    meta.set(this.meta);
+    this.meta = meta;
+    const keyHashes = new Int32Array(capacity);
+    keyHashes.set(this.keyHashes);
+    this.keyHashes = keyHashes;
+    this.touchedBits = new Int32Array(capacity >>> 5);
+  }
+
+  /** The id of a key, or −1. */
+  private findKey(key: string): number {
+    const hash = hashString(key, KEY_SEED);
+    const mask = this.keySlots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.keySlots[slot]!;
+      if (entry === 0) return -1;
+      if (this.keyHashes[entry - 1] === hash && this.keys[entry - 1] === key) return entry - 1;
+    }
+  }
+
+  private insertKey(key: string, id: number): void {
+    if ((this.liveCount + 1) * 2 > this.keySlots.length) this.rehashKeys(this.keySlots.length * 2);
+    const hash = hashString(key, KEY_SEED);
+    this.keyHashes[id] = hash;
+    const mask = this.keySlots.length - 1;
+    let slot = hash & mask;
+    while (this.keySlots[slot] !== 0) slot = (slot + 1) & mask;
+    this.keySlots[slot] = id + 1;
+  }
+
+  /** Removes a key from the key table (backward-shift deletion, no tombstones); its id, or −1. */
+  private deleteKey(key: string): number {
+    const hash = hashString(key, KEY_SEED);
+    const slots = this.keySlots;
+    const mask = slots.length - 1;
+    let hole = hash & mask;
+    for (; ; hole = (hole + 1) & mask) {
+      const entry = slots[hole]!;
+      if (entry === 0) return -1;
+      if (this.keyHashes[entry - 1] === hash && this.keys[entry - 1] === key) break;
+    }
+    const id = slots[hole]! - 1;
+    for (let next = (hole + 1) & mask; slots[next] !== 0; next = (next + 1) & mask) {
+      const home = this.keyHashes[slots[next]! - 1]! & mask;
+      // The entry at `next` may move into the hole unless its home lies cyclically in (hole, next].
+      const stays = hole <= next ? home > hole && home <= next : home > hole || home <= next;
+      if (!stays) {
+        slots[hole] = slots[next]!;
+        hole = next;
+      }
+    }
+    slots[hole] = 0;
+    return id;
+  }
+
+  private rehashKeys(size: number): void {
+    const old = this.keySlots;
+    this.keySlots = new Int32Array(size);
+    const mask = size - 1;
+    for (let s = 0; s < old.length; s++) {
+      const entry = old[s]!;
+      if (entry === 0) continue;
+      let slot = this.keyHashes[entry - 1]! & mask;
+      while (this.keySlots[slot] !== 0) slot = (slot + 1) & mask;
+      this.keySlots[slot] = entry;
+    }
   }
 
   private internLangs(langs: readonly string[]): number {
@@ -652,18 +792,23 @@ export class CandidateIndex {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Features and queries
+  // Features, queries, verification
   // -------------------------------------------------------------------------------------------
 
   private featuresOf(compared: string): Features {
     const words: number[] = [];
     const weights: number[] = [];
-    const seen = new Set<string>();
+    // Distinct tokens; a token's weight is what its occurrences cover (length + 1 each).
+    const seen = new Map<string, number>();
     let tokens = 0;
     for (const token of compared.split(' ')) {
       tokens++;
-      if (seen.has(token)) continue;
-      seen.add(token);
+      const at = seen.get(token);
+      if (at !== undefined) {
+        weights[at]! += token.length + 1;
+        continue;
+      }
+      seen.set(token, words.length);
       words.push(hashString(token, WORD_SEED));
       weights.push(token.length + 1);
     }
@@ -676,11 +821,11 @@ export class CandidateIndex {
     const grams: number[] = [];
     const seen = new Set<number>();
     const n = compared.length;
-    // Distinct by the three code units themselves (48 bits, exact as a number).
     for (let i = -1; i < n - 1; i++) {
       const a = i < 0 ? BOUNDARY : compared.charCodeAt(i);
       const b = compared.charCodeAt(i + 1);
       const c = i + 2 < n ? compared.charCodeAt(i + 2) : BOUNDARY;
+      // Distinct by the three code units themselves (48 bits, exact in a double).
       const exact = (a * 65536 + b) * 65536 + c;
       if (seen.has(exact)) continue;
       seen.add(exact);
@@ -696,7 +841,8 @@ export class CandidateIndex {
   private prepare(query: string): PreparedQuery {
     const truncated = query.length > this.maxTextLength;
     const norm = normalize(truncated ? cut(query, this.maxTextLength) : query);
-    return { norm, original: query, truncated, n: norm.compared.length, features: this.featuresOf(norm.compared) };
+    const compared = storedForm(norm.compared);
+    return { norm, stored: { ...norm, compared }, original: query, truncated, n: compared.length, features: this.featuresOf(compared) };
   }
 
   /** The compared lengths an entry can have and still reach `minScore` against a query of length n. */
@@ -709,17 +855,18 @@ export class CandidateIndex {
 
   private readonly probe: NormalizedText = { text: '', compared: '', cased: '', tags: '', numbers: [], punctuation: '', spacing: '' };
 
-  /** Scores entry `id` against the query and offers it to the results. */
+  /** Scores entry `id` against the query and offers it to the results; false when the bigram filter alone turned it down. */
   private verify(id: number, q: PreparedQuery, top: TopResults): boolean {
     const need = top.need();
-    const compared = this.compareds[id]!;
-    const max = Math.max(q.n, compared.length);
+    const joined = this.texts[id]!;
+    const m = this.meta[id * META_STRIDE + META_LENGTH]!;
+    const max = Math.max(q.n, m);
     const allowed = Math.floor(((EXACT - need) * max) / EXACT);
-    if (!this.bigramsCanMatch(compared, max + 1 - 2 * allowed)) return false;
-    this.probe.compared = compared;
-    if (baseScore(q.norm, this.probe, need) < need) return true;
-    const text = this.texts[id]!;
-    const truncated = this.truncatedFlags[id] === 1;
+    if (!this.bigramsCanMatch(joined, m, max + 1 - 2 * allowed)) return false;
+    this.probe.compared = joined.slice(0, m);
+    if (baseScore(q.stored, this.probe, need) < need) return true;
+    const text = joined.slice(m);
+    const truncated = (this.meta[id * META_STRIDE + META_COUNTS]! & TRUNCATED_BIT) !== 0;
     let score = scoreMatch(q.norm, normalize(truncated ? cut(text, this.maxTextLength) : text), { minScore: need });
     if (score === null) return true;
     if (score === EXACT && (truncated || q.truncated) && text !== q.original) score = EXACT - 1;
@@ -750,20 +897,18 @@ export class CandidateIndex {
   }
 
   /**
-   * Whether the text shares at least `need` padded bigrams (as multisets) with the query. Each
-   * edit destroys at most two padded bigrams of a side, so a text within distance d shares at
-   * least max(n, m) + 1 − 2d: a sound filter (hash collisions only count more).
+   * Whether the first m code units of `text` share at least `need` padded bigrams (as multisets)
+   * with the query (counted by `countBigrams`). Hash collisions only count more.
    */
-  private bigramsCanMatch(compared: string, need: number): boolean {
+  private bigramsCanMatch(text: string, m: number, need: number): boolean {
     if (need <= 0) return true;
     const counts = this.bigramCounts;
     const undo = this.bigramUndo;
-    const m = compared.length;
     let shared = 0;
     let used = 0;
     let previous = BOUNDARY;
     for (let i = 0; i <= m; i++) {
-      const code = i < m ? compared.charCodeAt(i) : BOUNDARY;
+      const code = i < m ? text.charCodeAt(i) : BOUNDARY;
       const slot = bigramSlot(previous, code);
       previous = code;
       if (counts[slot]! > 0) {
@@ -780,17 +925,55 @@ export class CandidateIndex {
   // Posting lists
   // -------------------------------------------------------------------------------------------
 
-  /** The list of a feature hash; created (with room for `room` postings) when asked to, else −1 when absent. */
-  private listOf(hash: number, create: boolean, room = 1): number {
+  /** The feature table's entry for a hash (0 when absent). */
+  private findEntry(hash: number): number {
     const mask = this.slotHash.length - 1;
-    let slot = fmix(hash ^ 0x5bd1e995) & mask;
+    for (let slot = fmix(hash ^ SLOT_SEED) & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.slotEntry[slot]!;
+      if (entry === 0 || this.slotHash[slot] === hash) return entry;
+    }
+  }
+
+  private lengthOf(entry: number): number {
+    return entry < 0 ? 1 : this.listLength[entry - 1]!;
+  }
+
+  /** The first free slot on a hash's probe sequence (the hash must be absent). */
+  private emptySlot(hash: number): number {
+    const mask = this.slotHash.length - 1;
+    let slot = fmix(hash ^ SLOT_SEED) & mask;
+    while (this.slotEntry[slot] !== 0) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  private addPosting(hash: number, id: number): void {
+    const mask = this.slotHash.length - 1;
+    let slot = fmix(hash ^ SLOT_SEED) & mask;
     for (;;) {
-      const entry = this.slotList[slot]!;
-      if (entry === 0) break;
-      if (this.slotHash[slot] === hash) return entry - 1;
+      const entry = this.slotEntry[slot]!;
+      if (entry === 0) {
+        this.slotHash[slot] = hash;
+        this.slotEntry[slot] = -(id + 1);
+        if (++this.slotsUsed * 2 > this.slotHash.length) this.rehash();
+        return;
+      }
+      if (this.slotHash[slot] === hash) {
+        if (entry > 0) this.append(entry - 1, id);
+        else {
+          // The second posting: the inline one moves into a list.
+          const list = this.newList(2);
+          this.pool[this.listStart[list]!] = -entry - 1;
+          this.listLength[list] = 1;
+          this.append(list, id);
+          this.slotEntry[slot] = list + 1;
+        }
+        return;
+      }
       slot = (slot + 1) & mask;
     }
-    if (!create) return -1;
+  }
+
+  private newList(room: number): number {
     const list = this.listCount++;
     if (list >= this.listStart.length) {
       const capacity = this.listStart.length * 2;
@@ -802,33 +985,26 @@ export class CandidateIndex {
     this.listStart[list] = this.allocateBlock(cls);
     this.listLength[list] = 0;
     this.listClass[list] = cls;
-    this.slotHash[slot] = hash;
-    this.slotList[slot] = list + 1;
-    if (this.listCount * 2 > this.slotHash.length) this.rehash();
     return list;
   }
 
   private rehash(): void {
     const oldHash = this.slotHash;
-    const oldList = this.slotList;
-    const size = oldHash.length * 2;
-    const mask = size - 1;
-    this.slotHash = new Int32Array(size);
-    this.slotList = new Int32Array(size);
+    const oldEntry = this.slotEntry;
+    this.slotHash = new Int32Array(oldHash.length * 2);
+    this.slotEntry = new Int32Array(oldHash.length * 2);
     for (let s = 0; s < oldHash.length; s++) {
-      const entry = oldList[s]!;
-      if (entry === 0) continue;
-      let slot = fmix(oldHash[s]! ^ 0x5bd1e995) & mask;
-      while (this.slotList[slot] !== 0) slot = (slot + 1) & mask;
+      if (oldEntry[s] === 0) continue;
+      const slot = this.emptySlot(oldHash[s]!);
       this.slotHash[slot] = oldHash[s]!;
-      this.slotList[slot] = entry;
+      this.slotEntry[slot] = oldEntry[s]!;
     }
   }
 
   private append(list: number, id: number): void {
     const length = this.listLength[list]!;
     const cls = this.listClass[list]!;
-    if (length === 1 << cls) {
+    if (length === CLASS_SIZES[cls]) {
       const start = this.listStart[list]!;
       const moved = this.allocateBlock(cls + 1);
       this.pool.copyWithin(moved, start, start + length);
@@ -846,7 +1022,7 @@ export class CandidateIndex {
       this.freeBlocks[cls] = this.pool[free]!;
       return free;
     }
-    const size = 1 << cls;
+    const size = CLASS_SIZES[cls]!;
     if (this.poolTop + size > this.pool.length) {
       const capacity = Math.max(this.poolTop + size, Math.floor(this.pool.length * 1.5));
       const pool = new Int32Array(capacity);
@@ -872,10 +1048,11 @@ function checkSearchOptions(options: IndexSearchOptions): { minScore: number; li
   const { minScore, limit } = options;
   if (typeof minScore !== 'number' || Number.isNaN(minScore)) throw new RangeError(`minScore must be a number, got ${String(minScore)}`);
   if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number ≥ 0, got ${String(limit)}`);
+  // Scores are whole numbers: ≥ 74.5 is ≥ 75.
   return { minScore: Math.max(0, Math.ceil(minScore)), limit };
 }
 
-function clampInteger(value: number, min: number, max: number, name: string): number {
+function checkInteger(value: number, min: number, max: number, name: string): number {
   if (!Number.isInteger(value) || value < min || value > max)
     throw new RangeError(`${name} must be a whole number in ${min}..${max}, got ${value}`);
   return value;
@@ -885,26 +1062,56 @@ function stripUndefined<T extends object>(options: T): Partial<T> {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
+/**
+ * The number and tag characters of the compared form swapped with four control characters, both
+ * ways: a bijection on code units applied to both sides, so edit distances, tokens and n-grams are
+ * unchanged, and a Latin-1 text's compared form stays one byte a character in V8.
+ */
+const STORED_SWAP = new Map<string, string>([
+  [NUMBER_CHARACTER, '\u0010'],
+  ['\u0010', NUMBER_CHARACTER],
+  [TAG_CHARACTERS.opening, '\u0011'],
+  ['\u0011', TAG_CHARACTERS.opening],
+  [TAG_CHARACTERS.closing, '\u0012'],
+  ['\u0012', TAG_CHARACTERS.closing],
+  [TAG_CHARACTERS.standalone, '\u0013'],
+  ['\u0013', TAG_CHARACTERS.standalone],
+]);
+// eslint-disable-next-line no-control-regex -- the swap targets are control characters on purpose
+const STORED_SWAPPED = /[\u0010-\u0013\uFDD0\uE000\uE800\uF000]/gu;
+
+function storedForm(compared: string): string {
+  return compared.replace(STORED_SWAPPED, (c) => STORED_SWAP.get(c)!);
+}
+
 /** The first `length` code units, without splitting a surrogate pair. */
 function cut(text: string, length: number): string {
   const last = text.charCodeAt(length - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
 }
 
-/** Smallest class (log2 of the block size) holding `count` postings. */
+/** Block sizes of the posting lists: 1, 2, 3, 4, 6, 8, 12, 16, 24, … (growing by ×1.5 or ×4/3: at most a third is slack). */
+const CLASS_SIZES: number[] = [1, 2];
+while (CLASS_SIZES[CLASS_SIZES.length - 1]! < 2 ** 30) {
+  const last = CLASS_SIZES[CLASS_SIZES.length - 1]!;
+  CLASS_SIZES.push((last & (last - 1)) === 0 ? last + last / 2 : (last / 3) * 4);
+}
+
+/** Smallest class holding `count` postings. */
 function classOf(count: number): number {
-  return count <= 1 ? 0 : 32 - Math.clz32(count - 1);
+  let cls = 0;
+  while (CLASS_SIZES[cls]! < count) cls++;
+  return cls;
 }
 
 /** Table size for `count` keys at load ≤ ½: a power of two. */
 function tableSize(count: number): number {
-  return Math.max(1024, 1 << (32 - Math.clz32(Math.max(1, count * 2 + 1) - 1)));
+  return Math.max(1024, 2 ** Math.ceil(Math.log2(count * 2 + 1)));
 }
 
-function grow<T extends Int32Array | Uint16Array | Uint8Array>(array: T, capacity: number, fill = 0): T {
+function grow<T extends Int32Array | Uint8Array>(array: T, capacity: number): T {
   const grown = new (array.constructor as new (length: number) => T)(capacity);
   grown.set(array);
-  if (fill !== 0) grown.fill(fill, array.length);
   return grown;
 }
 
