@@ -5,10 +5,9 @@ import { inlineTag } from './inline-tags.js';
 import { canonicalLanguage, tmxDate } from './tmx.js';
 import type { TmxStamps } from './tmx.js';
 import type { TmReadOptions, TmUnit, TmVariant } from './tm-formats.js';
-import { FormatError } from './types.js';
 import type { InlineTag, InlineTagKind } from './types.js';
 import { chooseXmlEncoding } from './xliff12.js';
-import { escapeXmlAttribute, escapeXmlText, shapedSaxesParser } from './xml.js';
+import { escapeXmlAttribute, escapeXmlText, XmlScanner } from './xml.js';
 
 /**
  * XLIFF 1.2 (and Memsource's MXLIFF dialect of it) as a translation-memory source: a streaming
@@ -52,8 +51,6 @@ export type XliffTmReadOptions = Omit<TmReadOptions, 'sourceLang'>;
 const XLIFF_NS = 'urn:oasis:names:tc:xliff:document:1.2';
 const MEMSOURCE_NS = 'http://www.memsource.com/mxlf/2.0';
 const DEFAULT_BATCH = 5000;
-const DEFAULT_MAX_DEPTH = 512;
-const MAX_PROLOG_CHARS = 64 * 1024;
 /** A `<trans-unit>` holding more characters than this is refused: units are held in memory whole. */
 export const MAX_TM_TRANS_UNIT_CHARS = 10_000_000;
 /** Elements whose whole markup (content included) becomes one tag. */
@@ -207,73 +204,22 @@ function memsourceStamps(attributes: Record<string, string>, prefix: string): Tm
 }
 
 /** Feeds decoded text to saxes; complete units collect in `units`. */
-class XliffTmScanner {
+class XliffTmScanner extends XmlScanner {
   readonly units: TmUnit[] = [];
-  private readonly parser = shapedSaxesParser();
   private readonly stack: Frame[] = [];
-  private readonly maxDepth: number;
-  private readonly maxWarnings: number;
-  private warningCount = 0;
   private readonly warnedLanguages = new Set<string>();
-  private sawRoot = false;
   /** The prefix naming XLIFF's namespace (`''` when it is the default or no namespace is declared). */
   private xliffPrefix = '';
   /** Memsource's prefix when the root declares its namespace (MXLIFF). */
   private memsourcePrefix: string | null = null;
   private file: FileState | null = null;
   private unit: UnitState | null = null;
-  private failure: FormatError | null = null;
 
   constructor(
     private readonly options: XliffTmReadOptions,
     private readonly stats: XliffTmStats,
   ) {
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-    this.maxWarnings = options.maxWarnings ?? 1000;
-    const parser = this.parser;
-    parser.on('error', (error) => {
-      const message = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
-      this.failure ??= new FormatError(`malformed XML: ${message}`, { line: parser.line, column: parser.column + 1 });
-    });
-    parser.on('doctype', (doctype) => {
-      if (doctype.includes('[')) this.fail('a DOCTYPE with an internal subset (entity declarations) is refused');
-    });
-    parser.on('text', (text) => this.onText(text));
-    parser.on('cdata', (text) => this.onText(text));
-    parser.on('opentag', (tag) => {
-      if (!this.failure) this.onOpen(tag);
-    });
-    parser.on('closetag', () => {
-      if (!this.failure) this.onClose();
-    });
-  }
-
-  private fail(message: string): void {
-    this.failure ??= new FormatError(message, { line: this.parser.line, column: this.parser.column + 1 });
-  }
-
-  private warn(message: string): void {
-    const warnings = this.options.warnings;
-    if (!warnings) return;
-    this.warningCount += 1;
-    if (this.warningCount <= this.maxWarnings) warnings.push({ message, line: this.parser.line });
-  }
-
-  push(chunk: string): void {
-    this.parser.write(chunk);
-    if (this.failure) throw this.failure;
-    if (!this.sawRoot && this.parser.position > MAX_PROLOG_CHARS) {
-      throw new FormatError(`no root element in the first ${MAX_PROLOG_CHARS} characters`);
-    }
-  }
-
-  end(): void {
-    this.parser.close();
-    if (this.failure) throw this.failure;
-    if (!this.sawRoot) throw new FormatError('the file has no root element');
-    if (this.warningCount > this.maxWarnings) {
-      this.options.warnings?.push({ message: `${this.warningCount - this.maxWarnings} more warnings not listed` });
-    }
+    super(options);
   }
 
   private count(length: number): void {
@@ -285,7 +231,7 @@ class XliffTmScanner {
     }
   }
 
-  private onText(text: string): void {
+  protected onText(text: string): void {
     const capture = this.unit?.capture;
     if (!capture) return;
     this.count(text.length);
@@ -308,7 +254,7 @@ class XliffTmScanner {
     return lang;
   }
 
-  private onOpen(tag: SaxesTagPlain): void {
+  protected onOpen(tag: SaxesTagPlain): void {
     if (this.stack.length >= this.maxDepth) return this.fail(`elements are nested deeper than ${this.maxDepth} levels`);
     const name = tag.name;
     const attributes = tag.attributes as Record<string, string>;
@@ -457,7 +403,7 @@ class XliffTmScanner {
     content.code = { parts: [`<${frame.name}${serializeAttributes(attributes)}${frame.selfClosing ? '/>' : '>'}`], depth: 1 };
   }
 
-  private onClose(): void {
+  protected onClose(): void {
     const frame = this.stack.pop();
     const unit = this.unit;
     if (!frame || !unit) return;

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SaxesTagPlain } from 'saxes';
-import { escapeXmlAttribute, escapeXmlText, hasNonXmlCharacter, shapedSaxesParser } from './xml.js';
+import { escapeXmlAttribute, escapeXmlText, hasNonXmlCharacter, XmlScanner } from './xml.js';
 import { decodeStream } from './encoding.js';
 import { inlineTag, splitTokens } from './inline-tags.js';
 import { FormatError } from './types.js';
@@ -93,11 +93,9 @@ export interface TmxReadOptions {
   maxDepth?: number;
 }
 
-const DEFAULT_MAX_DEPTH = 512;
 const DEFAULT_BATCH = 5000;
 /** A `<tu>` holding more characters than this is refused: units are held in memory whole. */
 export const MAX_TU_CHARS = 10_000_000;
-const MAX_PROLOG_CHARS = 64 * 1024;
 const CODE_ELEMENTS = new Set(['bpt', 'ept', 'ph', 'it', 'ut']);
 /** Attributes each TMX inline element keeps in a tag's original (`i`, `x` are renumbered on write). */
 const KEPT_ATTRIBUTES: Record<string, readonly string[]> = {
@@ -206,70 +204,19 @@ function stamps(attributes: Record<string, string>): TmxStamps {
 }
 
 /** Feeds decoded text to saxes; complete units collect in `units`. */
-class TmxScanner {
+class TmxScanner extends XmlScanner {
   readonly units: TmxUnit[] = [];
-  private readonly parser = shapedSaxesParser();
   private readonly stack: Frame[] = [];
-  private readonly maxDepth: number;
-  private readonly maxWarnings: number;
-  private warningCount = 0;
   private readonly warnedLanguages = new Set<string>();
-  private sawRoot = false;
   private version = '';
   private headerSrcLang: string | null = null;
   private tu: TuState | null = null;
   private tuv: TuvState | null = null;
   private seg: Segment | null = null;
   private capture: { kind: 'prop' | 'note'; type: string; parts: string[]; depth: number } | null = null;
-  private failure: FormatError | null = null;
 
   constructor(private readonly options: TmxReadOptions) {
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-    this.maxWarnings = options.maxWarnings ?? 1000;
-    const parser = this.parser;
-    parser.on('error', (error) => {
-      const message = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
-      this.failure ??= new FormatError(`malformed XML: ${message}`, { line: parser.line, column: parser.column + 1 });
-    });
-    parser.on('doctype', (doctype) => {
-      if (doctype.includes('[')) this.fail('a DOCTYPE with an internal subset (entity declarations) is refused');
-    });
-    parser.on('text', (text) => this.onText(text));
-    parser.on('cdata', (text) => this.onText(text));
-    parser.on('opentag', (tag) => {
-      if (!this.failure) this.onOpen(tag);
-    });
-    parser.on('closetag', () => {
-      if (!this.failure) this.onClose();
-    });
-  }
-
-  private fail(message: string): void {
-    this.failure ??= new FormatError(message, { line: this.parser.line, column: this.parser.column + 1 });
-  }
-
-  private warn(message: string): void {
-    const warnings = this.options.warnings;
-    if (!warnings) return;
-    this.warningCount += 1;
-    if (this.warningCount <= this.maxWarnings) warnings.push({ message, line: this.parser.line });
-  }
-
-  push(chunk: string): void {
-    this.parser.write(chunk);
-    if (this.failure) throw this.failure;
-    if (!this.sawRoot && this.parser.position > MAX_PROLOG_CHARS) {
-      throw new FormatError(`no root element in the first ${MAX_PROLOG_CHARS} characters`);
-    }
-  }
-
-  end(): void {
-    this.parser.close();
-    if (this.failure) throw this.failure;
-    if (!this.sawRoot) throw new FormatError('the file has no root element');
-    if (this.warningCount > this.maxWarnings) {
-      this.options.warnings?.push({ message: `${this.warningCount - this.maxWarnings} more warnings not listed` });
-    }
+    super(options);
   }
 
   private count(length: number): void {
@@ -279,7 +226,7 @@ class TmxScanner {
     if (tu.chars > MAX_TU_CHARS) this.fail(`a <tu> (line ${tu.line}) is larger than ${MAX_TU_CHARS} characters`);
   }
 
-  private onText(text: string): void {
+  protected onText(text: string): void {
     const seg = this.seg;
     if (seg) {
       this.count(text.length);
@@ -291,7 +238,7 @@ class TmxScanner {
     }
   }
 
-  private onOpen(tag: SaxesTagPlain): void {
+  protected onOpen(tag: SaxesTagPlain): void {
     if (this.stack.length >= this.maxDepth) return this.fail(`elements are nested deeper than ${this.maxDepth} levels`);
     const name = tag.name;
     const attributes = tag.attributes as Record<string, string>;
@@ -391,7 +338,7 @@ class TmxScanner {
     };
   }
 
-  private onClose(): void {
+  protected onClose(): void {
     const frame = this.stack.pop();
     if (!frame) return;
     const seg = this.seg;
