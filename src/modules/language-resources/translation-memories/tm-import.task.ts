@@ -23,7 +23,8 @@ import {
   resetTransferUnits,
   setLastAsyncRequest,
 } from './tm-transfers.repository.js';
-import type { ImportWarning, ParseTmFileInput, ParseTmFileResult, ToMain, ToThread } from './tm-import.thread.js';
+import type { ImportWarning, ParseTmFileInput, ParseTmFileResult, ToMain } from './tm-import.thread.js';
+import { ackBatch, filePuller } from '../../../queue/file-port.js';
 
 /**
  * The TM import (importTransMemoryV2; docs/translation-memory.md, "Import and export"): the upload
@@ -136,19 +137,12 @@ async function importUnits(
   const local = new AbortController();
   const stop = AbortSignal.any([signal, local.signal]);
   let writing: Promise<void> = Promise.resolve();
-  let feeding: Promise<void> = Promise.resolve();
+  const pull = filePuller(port, chunks);
   let finished!: (result: ParseTmFileResult) => void;
   const done = new Promise<ParseTmFileResult>((resolve) => (finished = resolve));
   port.on('message', (message: ToMain) => {
     if (message.type === 'pull') {
-      feeding = feeding.then(async () => {
-        try {
-          const next = await chunks.next();
-          port.postMessage((next.done ? { type: 'end' } : { type: 'chunk', chunk: next.value as Buffer }) satisfies ToThread);
-        } catch (error) {
-          port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies ToThread);
-        }
-      });
+      pull();
     } else if (message.type === 'batch') {
       writing = writing.then(async () => {
         await yieldToEventLoop();
@@ -159,7 +153,7 @@ async function importUnits(
             await writeUnits(trx, tm.id, message.units, now);
             await addTransferUnits(trx, asyncRequestId, message.units.length);
           });
-          port.postMessage({ type: 'ack' } satisfies ToThread);
+          ackBatch(port);
         } catch (error) {
           if (!local.signal.aborted) local.abort(error);
         }

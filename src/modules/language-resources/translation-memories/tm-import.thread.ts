@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import { fileFromPort } from '../../../queue/file-port.js';
+import type { FilePull } from '../../../queue/file-port.js';
 import type { MessagePort } from 'node:worker_threads';
 import { normalizeLanguage } from '../../../domain/languages/supported-languages.js';
 import { readTmUnits } from '../../../formats/tm-formats.js';
@@ -58,15 +59,9 @@ export type ParseTmFileResult =
   { readonly units: number; readonly warnings: ImportWarning[] } | { readonly formatError: string; readonly warnings: ImportWarning[] };
 
 export type ToMain =
-  | { readonly type: 'pull' }
-  | { readonly type: 'batch'; readonly units: ImportedUnit[] }
-  | { readonly type: 'done'; readonly result: ParseTmFileResult };
+  FilePull | { readonly type: 'batch'; readonly units: ImportedUnit[] } | { readonly type: 'done'; readonly result: ParseTmFileResult };
 
-export type ToThread =
-  | { readonly type: 'chunk'; readonly chunk: Uint8Array }
-  | { readonly type: 'end' }
-  | { readonly type: 'error'; readonly message: string }
-  | { readonly type: 'ack' };
+export type { FileToThread as ToThread } from '../../../queue/file-port.js';
 
 export const BATCHES_IN_FLIGHT = 2;
 /** Warnings of the reader passed on to the async request, at most. */
@@ -228,28 +223,8 @@ class UnitMapper {
 
 /** Runs in the thread; the name is what tm-import.task.ts asks the pool for. */
 export async function parseTmFile(input: ParseTmFileInput, port: MessagePort): Promise<ParseTmFileResult> {
-  let inFlight = 0;
-  let acked: (() => void) | null = null;
-  const source = new Readable({
-    read() {
-      port.postMessage({ type: 'pull' } satisfies ToMain);
-    },
-  });
-  port.on('message', (message: ToThread) => {
-    if (message.type === 'chunk') source.push(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
-    else if (message.type === 'end') source.push(null);
-    else if (message.type === 'error') source.destroy(new Error(message.message));
-    else {
-      inFlight--;
-      acked?.();
-      acked = null;
-    }
-  });
-  const send = async (units: ImportedUnit[]) => {
-    port.postMessage({ type: 'batch', units } satisfies ToMain);
-    inFlight++;
-    while (inFlight >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (acked = resolve));
-  };
+  const { source, send: sendBatch } = fileFromPort<{ units: ImportedUnit[] }>(port, BATCHES_IN_FLIGHT);
+  const send = (units: ImportedUnit[]) => sendBatch({ units });
 
   const readerWarnings: TmWarning[] = [];
   const mapper = new UnitMapper(input);

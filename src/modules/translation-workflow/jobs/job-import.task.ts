@@ -7,7 +7,8 @@ import type { DB } from '../../../db/schema.js';
 import { FORMAT_SNIFF_BYTES, FormatError } from '../../../formats/index.js';
 import { sharedThreadPool } from '../../../queue/thread-pool.js';
 import { completeAsyncRequest } from '../../integration/async-requests/index.js';
-import type { ParseJobFileInput, ParseJobFileResult, SegmentRow, ToMain, ToThread } from './job-import.thread.js';
+import type { ParseJobFileInput, ParseJobFileResult, SegmentRow, ToMain } from './job-import.thread.js';
+import { ackBatch, filePuller } from '../../../queue/file-port.js';
 
 /**
  * The import of an uploaded job file (docs/jobs.md, "Import"): the worker streams the stored
@@ -98,7 +99,7 @@ async function importSegments(
   const local = new AbortController();
   const stop = AbortSignal.any([signal, local.signal]);
   let writing: Promise<void> = Promise.resolve();
-  let feeding: Promise<void> = Promise.resolve();
+  const pull = filePuller(port, chunks);
   let finished!: (result: ParseJobFileResult) => void;
   const done = new Promise<ParseJobFileResult>((resolve) => (finished = resolve));
   const failLocally = (error: unknown) => {
@@ -106,14 +107,7 @@ async function importSegments(
   };
   port.on('message', (message: ToMain) => {
     if (message.type === 'pull') {
-      feeding = feeding.then(async () => {
-        try {
-          const next = await chunks.next();
-          port.postMessage((next.done ? { type: 'end' } : { type: 'chunk', chunk: next.value as Buffer }) satisfies ToThread);
-        } catch (error) {
-          port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies ToThread);
-        }
-      });
+      pull();
     } else if (message.type === 'batch') {
       writing = writing.then(async () => {
         // On SQLite an insert runs synchronously (fsync included): one batch at a time, with the
@@ -124,7 +118,7 @@ async function importSegments(
           await insertBatch(db, message.rows);
           totals.segments += message.rows.length;
           totals.wordHundredths += message.wordHundredths;
-          port.postMessage({ type: 'ack' } satisfies ToThread);
+          ackBatch(port);
         } catch (error) {
           failLocally(error);
         }

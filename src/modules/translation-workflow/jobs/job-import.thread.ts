@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import { fileFromPort } from '../../../queue/file-port.js';
+import type { FilePull } from '../../../queue/file-port.js';
 import type { MessagePort } from 'node:worker_threads';
 import { filterFor, FormatError } from '../../../formats/index.js';
 import { filterOptionsFromImportSettings } from '../../../formats/import-settings.js';
@@ -54,15 +55,11 @@ export interface SegmentRow {
 export type ParseJobFileResult = { readonly format: string } | { readonly formatError: string };
 
 export type ToMain =
-  | { readonly type: 'pull' }
+  | FilePull
   | { readonly type: 'batch'; readonly rows: SegmentRow[]; readonly wordHundredths: number }
   | { readonly type: 'done'; readonly result: ParseJobFileResult };
 
-export type ToThread =
-  | { readonly type: 'chunk'; readonly chunk: Uint8Array }
-  | { readonly type: 'end' }
-  | { readonly type: 'error'; readonly message: string }
-  | { readonly type: 'ack' };
+export type { FileToThread as ToThread } from '../../../queue/file-port.js';
 
 export const BATCHES_IN_FLIGHT = 2;
 
@@ -70,28 +67,8 @@ export const UNSUPPORTED_FILE_TYPE = 'unsupported file type';
 
 /** Runs in the thread; the name is what job-import.task.ts asks the pool for. */
 export async function parseJobFile(input: ParseJobFileInput, port: MessagePort): Promise<ParseJobFileResult> {
-  let inFlight = 0;
-  let acked: (() => void) | null = null;
-  const source = new Readable({
-    read() {
-      port.postMessage({ type: 'pull' } satisfies ToMain);
-    },
-  });
-  port.on('message', (message: ToThread) => {
-    if (message.type === 'chunk') source.push(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
-    else if (message.type === 'end') source.push(null);
-    else if (message.type === 'error') source.destroy(new Error(message.message));
-    else {
-      inFlight--;
-      acked?.();
-      acked = null;
-    }
-  });
-  const send = async (rows: SegmentRow[], wordHundredths: number) => {
-    port.postMessage({ type: 'batch', rows, wordHundredths } satisfies ToMain);
-    inFlight++;
-    while (inFlight >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (acked = resolve));
-  };
+  const { source, send: sendBatch } = fileFromPort<{ rows: SegmentRow[]; wordHundredths: number }>(port, BATCHES_IN_FLIGHT);
+  const send = (rows: SegmentRow[], wordHundredths: number) => sendBatch({ rows, wordHundredths });
 
   let result: ParseJobFileResult;
   try {
