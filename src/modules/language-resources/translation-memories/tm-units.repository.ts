@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
-import { bool, num } from '../../../db/database.js';
+import { num } from '../../../db/database.js';
 import type { DB, Id } from '../../../db/schema.js';
 import type { TmUnitsTable } from '../../../db/tables/translation-memories.js';
 import { containsText } from '../../../db/text-match.js';
@@ -229,14 +229,27 @@ export async function changedSources(
   return rows.map((r) => ({ sourceHash: r.sourceHash, version: num(r.version), id: String(r.id) }));
 }
 
-/** Every live unit of a TM after `afterId`, one page by id: an index's first load. */
-export async function liveUnitsPage(db: Kysely<DB>, tmId: Id, afterId: string | null, limit: number) {
+/**
+ * Every live unit of a TM after `after`, one page ordered by source hash then id (an index's first
+ * load: the rows of one source arrive together).
+ */
+export async function liveUnitsBySource(
+  db: Kysely<DB>,
+  tmId: Id,
+  after: { sourceHash: string; id: string } | null,
+  limit: number,
+): Promise<{ id: Id; sourceHash: string; source: string; targetLang: string }[]> {
   return db
     .selectFrom('tmUnits')
     .select(['id', 'sourceHash', 'source', 'targetLang'])
     .where('tmId', '=', tmId)
     .where('deleted', '=', false)
-    .$if(afterId !== null, (q) => q.where('id', '>', afterId!))
+    .$if(after !== null, (q) =>
+      q.where((eb) =>
+        eb.or([eb('sourceHash', '>', after!.sourceHash), eb.and([eb('sourceHash', '=', after!.sourceHash), eb('id', '>', after!.id)])]),
+      ),
+    )
+    .orderBy('sourceHash')
     .orderBy('id')
     .limit(limit)
     .execute();
@@ -284,5 +297,3 @@ export async function unitsPage(
   }
   return query.orderBy('id').limit(options.limit).execute();
 }
-
-export const isDeleted = (row: Pick<TmUnitRow, 'deleted'>) => bool(row.deleted);

@@ -8,7 +8,7 @@ import { requireTargetLang, requireTransMemory } from './translation-memories.se
 import type { TransMemoryRow } from './translation-memories.repository.js';
 import type { InsertSegmentBody } from './translation-memories.schemas.js';
 import { tagsFromMetadata } from './tm-search.js';
-import { bumpVersion, clearUnits, deleteSourceUnits, hasSource, textHash, unitsOfSources, upsertUnits } from './tm-units.repository.js';
+import { bumpVersion, clearUnits, deleteSourceUnits, hasSource, unitsOfSources, upsertUnits } from './tm-units.repository.js';
 import type { NewTmUnit } from './tm-units.repository.js';
 
 /** Writing units through the API and from confirmed jobs (docs/translation-memory.md, "Records" and "Write-back"). */
@@ -127,5 +127,3 @@ export async function deleteSegment(deps: AppDeps, caller: Caller, uid: string, 
 export async function clearTransMemory(deps: AppDeps, tm: TransMemoryRow): Promise<void> {
   await deps.database.db.transaction().execute((trx) => clearUnits(trx, tm.id));
 }
-
-export { textHash };

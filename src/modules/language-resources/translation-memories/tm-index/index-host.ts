@@ -8,7 +8,7 @@ import type { IndexMatch } from '../../../../domain/translation-memory/index.js'
 import { withTagPlaceholders } from '../../../../domain/translation-memory/tm-text.js';
 import { createThreadPool } from '../../../../queue/thread-pool.js';
 import type { ThreadPool } from '../../../../queue/thread-pool.js';
-import { changedSources, liveLanguagesOfSources } from '../tm-units.repository.js';
+import { changedSources, liveLanguagesOfSources, liveUnitsBySource } from '../tm-units.repository.js';
 import type { IndexReply, IndexRequest } from './tm-index.thread.js';
 
 const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './tm-index.thread.ts' : './tm-index.thread.js', import.meta.url);
@@ -146,20 +146,7 @@ export class TmIndexHost {
     let after: { sourceHash: string; id: string } | null = null;
     let carried: [string, string, string[]] | null = null;
     for (;;) {
-      const rows: { id: Id; sourceHash: string; source: string; targetLang: string }[] = await this.db
-        .selectFrom('tmUnits')
-        .select(['id', 'sourceHash', 'source', 'targetLang'])
-        .where('tmId', '=', tmId)
-        .where('deleted', '=', false)
-        .$if(after !== null, (q) =>
-          q.where((eb) =>
-            eb.or([eb('sourceHash', '>', after!.sourceHash), eb.and([eb('sourceHash', '=', after!.sourceHash), eb('id', '>', after!.id)])]),
-          ),
-        )
-        .orderBy('sourceHash')
-        .orderBy('id')
-        .limit(PAGE)
-        .execute();
+      const rows = await liveUnitsBySource(this.db, tmId, after, PAGE);
       const puts: [string, string, string[]][] = [];
       for (const row of rows) {
         if (carried && carried[0] === row.sourceHash) {
