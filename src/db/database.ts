@@ -21,6 +21,11 @@ export interface Database {
   /** PostgreSQL schema the tables live in, when not the default search path (tests use one each). */
   readonly schema: string | null;
   /**
+   * The SQLite database file (null on PostgreSQL and for `:memory:`): a worker thread may open a
+   * connection of its own to it, so that a long write does not hold the event loop (the TM import).
+   */
+  readonly sqliteFile: string | null;
+  /**
    * Calls `listener` before each insert, update or delete built with Kysely runs (compiled
    * queries included), with the table and the columns set: for caches kept beside the database.
    * Returns the unsubscribe function.
@@ -49,6 +54,15 @@ export type DatabaseOptions =
 
 export { isIdColumn } from './sqlite-statements.js';
 
+/**
+ * Settings for big writes (a TM import writes millions of rows; docs/translation-memory.md, "Import
+ * throughput"): a 32 MB page cache per connection instead of 2 MB, so that the indexes' hot pages
+ * stay in it, and a WAL checkpoint every 10,000 pages (40 MB) instead of 1,000, so that a page
+ * written again and again is copied into the database file less often. Measured on 1 M units:
+ * 29 k → 36 k units/s.
+ */
+const SQLITE_TUNING = ['cache_size = -32768', 'wal_autocheckpoint = 10000'];
+
 function openSqlite(path: string, statements: SqliteStatementCacheOptions = {}): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const raw = new BetterSqlite3(path);
@@ -59,6 +73,7 @@ function openSqlite(path: string, statements: SqliteStatementCacheOptions = {}):
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
+  for (const pragma of SQLITE_TUNING) raw.pragma(pragma);
   const writes = new WriteObserver();
   const connection = wrapSqlite(raw, statements);
   const db = new Kysely<DB>({
@@ -69,6 +84,7 @@ function openSqlite(path: string, statements: SqliteStatementCacheOptions = {}):
   return {
     db,
     dialect: 'sqlite',
+    sqliteFile: path === ':memory:' ? null : path,
     observeWrites: (listener) => writes.subscribe(listener),
     schema: null,
     async ping() {
@@ -97,6 +113,7 @@ function openPostgres(url: string, schema: string | undefined, maxConnections = 
   return {
     db,
     dialect: 'postgres',
+    sqliteFile: null,
     observeWrites: (listener) => writes.subscribe(listener),
     schema: schema ?? null,
     async ping() {

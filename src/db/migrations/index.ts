@@ -14,6 +14,7 @@ import * as credentialChangeNotifications from './2026-11-24T1200_credential_cha
 import * as taskInterruptions from './2026-11-24T1300_task_interruptions.js';
 import * as translationMemories from './2026-11-24T1400_translation_memories.js';
 import * as tmTransfers from './2026-11-24T1410_tm_transfers.js';
+import * as tmUnitsImportKeys from './2026-11-25T0900_tm_units_import_keys.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T1300_task_interruptions': taskInterruptions,
   '2026-11-24T1400_translation_memories': translationMemories,
   '2026-11-24T1410_tm_transfers': tmTransfers,
+  '2026-11-25T0900_tm_units_import_keys': tmUnitsImportKeys,
 };

@@ -168,6 +168,10 @@ async function importUnits(
       strictLangMatching: payload.strictLangMatching,
       stripNativeCodes: payload.stripNativeCodes,
       batchUnits: TM_IMPORT_BATCH_UNITS,
+      writer:
+        deps.database.sqliteFile === null
+          ? undefined
+          : { sqliteFile: deps.database.sqliteFile, tmId: tm.id, asyncRequestId, now: nowIso(deps.clock) },
     };
     const threadRun = sharedThreadPool().run<ParseTmFileResult>(THREAD_MODULE, 'parseTmFile', input, { signal: stop, port: threadPort });
     const result = await Promise.race([Promise.all([threadRun, done]).then(([, r]) => r), rejectOnAbort(stop)]);

@@ -13,7 +13,7 @@ import type { NewTmUnit } from './tm-units.repository.js';
 
 /** Writing units through the API and from confirmed jobs (docs/translation-memory.md, "Records" and "Write-back"). */
 
-const SEGMENT_ID = /^(.+)\.([0-9a-f]{40})$/;
+const SEGMENT_ID = /^(.+)\.([A-Za-z0-9_-]{20})$/;
 
 /** The source hash a segment id of this TM names, or 404. */
 function sourceHashOf(tm: TransMemoryRow, segmentId: string): string {
