@@ -34,7 +34,7 @@ import pg from 'pg';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
-const ADMIN_PASSWORD = 'bench-admin-password';
+export const ADMIN_PASSWORD = 'bench-admin-password';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -96,15 +96,24 @@ export function onCleanUp(what: string, run: () => Promise<void> | void): void {
   cleanups.push({ what, run });
 }
 
-export async function cleanUp(): Promise<void> {
-  while (cleanups.length) {
-    const { what, run } = cleanups.pop()!;
-    try {
-      await run();
-    } catch (error) {
-      console.error(`clean-up of ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+let cleaningUp: Promise<void> | null = null;
+
+/**
+ * Runs the clean-ups. A second call while one runs (SIGINT's, and the failing main's) waits for
+ * the same run, so that neither exits while the other still drops a database.
+ */
+export function cleanUp(): Promise<void> {
+  cleaningUp ??= (async () => {
+    while (cleanups.length) {
+      const { what, run } = cleanups.pop()!;
+      try {
+        await run();
+      } catch (error) {
+        console.error(`clean-up of ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
-  }
+  })().finally(() => (cleaningUp = null));
+  return cleaningUp;
 }
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -261,8 +270,17 @@ function startBareServer(): Promise<Server> {
   return startServer('bare fastify', ['--input-type=module', '-e', BARE_SERVER], {}, '/');
 }
 
-export function startOpenTms(database: DatabaseKind, databaseUrl: string | null, extraEnv: Record<string, string> = {}): Promise<Server> {
-  const dataDir = mkdtempSync(join(tmpdir(), `opentms-bench-${database}-`));
+/**
+ * Starts `node dist/main.js` (both roles, or those of `args`, e.g. `--role=api`) in a fresh data
+ * folder, or in `extraEnv.OPENTMS_DATA_DIR` when given (a worker started beside it shares it).
+ */
+export function startOpenTms(
+  database: DatabaseKind,
+  databaseUrl: string | null,
+  extraEnv: Record<string, string> = {},
+  args: string[] = [],
+): Promise<Server> {
+  const dataDir = extraEnv.OPENTMS_DATA_DIR ?? mkdtempSync(join(tmpdir(), `opentms-bench-${database}-`));
   onCleanUp(`temporary folder ${dataDir}`, () => rmSync(dataDir, { recursive: true, force: true }));
   const profileFlags = settings.profileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`, `--cpu-prof-name=${profileName(database)}`]
@@ -278,7 +296,42 @@ export function startOpenTms(database: DatabaseKind, databaseUrl: string | null,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...extraEnv,
   };
-  return startServer(`opentms ${database}`, [...profileFlags, 'dist/main.js'], env, '/health');
+  return startServer(
+    `opentms ${database}${args.length ? ` ${args.join(' ')}` : ''}`,
+    [...profileFlags, 'dist/main.js', ...args],
+    env,
+    '/health',
+  );
+}
+
+/**
+ * Starts `node dist/main.js --role=worker` (no HTTP) over the database and data folder of a server
+ * started with `--role=api`; returns the child, stopped (SIGTERM) at clean-up.
+ */
+export function startOpenTmsWorker(database: DatabaseKind, databaseUrl: string | null, dataDir: string): ChildProcess {
+  const child = spawn(process.execPath, ['dist/main.js', '--role=worker'], {
+    cwd: ROOT,
+    env: childEnv({
+      OPENTMS_DATA_DIR: dataDir,
+      OPENTMS_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  echoOutput(`opentms ${database} worker`, child);
+  onCleanUp(`opentms ${database} worker`, async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    try {
+      await withTimeout(exited, 10_000, 'stopping the worker');
+    } catch {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  return child;
 }
 
 const profileName = (database: DatabaseKind) => `opentms-${database}.cpuprofile`;

@@ -1,11 +1,13 @@
 /**
  * The translation memory's figures (docs/translation-memory.md, "Benchmark" and "Candidate index:
- * measured"). Prints figures and the targets; asserts nothing. Sections, chosen by
- * TM_BENCH_SECTIONS (comma-separated; default all available):
+ * measured"). Prints figures and the targets (`ok` / `MISSED` beside each); asserts nothing; the
+ * last line is the figures as JSON. Sections, chosen by TM_BENCH_SECTIONS (comma-separated;
+ * default all: index, service). Both read real data from `../shared/data/catalog-tmx.mjs` (the
+ * compiled gettext catalogs under /usr/share/locale; skipped with a message when ../shared is
+ * missing); the shared helpers are in bench/tm-data.ts.
  *
  * - `index`: the pure candidate index (src/domain/translation-memory/candidate-index.ts), in
- *   process, on real data from `../shared/data/catalog-tmx.mjs` (the compiled gettext catalogs
- *   under /usr/share/locale; skipped with a message when ../shared is missing):
+ *   process:
  *   - 56 k: the en→de units, sources deduplicated, 300 held out as queries (a seeded choice, not
  *     in the memory): build time, bytes, RSS; lookup p50/p95/max at minimum score 75, limit 5;
  *     queries with a match ≥ 75; recall against a full scan (limit 50).
@@ -17,11 +19,40 @@
  *     units and queries, over HTTP on loopback, min similarity 75, at most 5 candidates: lookup
  *     p50/p95/max and queries with a match ≥ 75 (its `quality`), next to ours. Ours is in process
  *     without HTTP, theirs includes a loopback HTTP round trip (about 0.1–0.3 ms), so the latency
- *     ratio flatters ours by that much; the HTTP-level comparison is another section's. tmserver
- *     is killed at the end, also on failure or SIGINT.
+ *     ratio flatters ours by that much; the HTTP-level comparison is the service section's.
+ *     tmserver is measured once per run (the service section reuses the figures) and stopped
+ *     when its queries are done, also on failure or SIGINT.
  *
- * Run: `npx tsx bench/tm.bench.ts`. Environment (all optional):
- *   TM_BENCH_SECTIONS       sections, comma-separated (default: index)
+ * - `service` (bench/tm-service.ts): the TM through the real HTTP service, `node dist/main.js`
+ *   (built first when src/ is newer, as bench/api.bench.ts does) with the API and the worker in
+ *   one process as `npm start` runs it, on each database of TM_BENCH_DATABASES (a fresh data
+ *   folder; on PostgreSQL a database of its own, skipped with a message when the server is not
+ *   there). First a TMX of TM_BENCH_IMPORT_MB MB is written (streamed) to a temporary file: en
+ *   sources and targets in the languages of LARGE_LANGUAGES present, the catalogs' distinct
+ *   pairs first, then variants of their sources keeping the target. Then, per database:
+ *   - TM A (en→de): the 56 k memory of the index section imported as TMX (importTransMemoryV2,
+ *     polled until the async request finishes): time and units/s. Its first search (which loads
+ *     the index) on its own, 10 warm-up searches, then the 300 held-out queries one at a time
+ *     (POST /api2/v1/transMemories/{uid}/search): p50/p95/max and the queries with a result
+ *     scoring ≥ 0.75; beside tmserver's figures on the same units and queries (both over HTTP).
+ *   - TM B (en→the generated languages): the generated file uploaded as a stream: upload time,
+ *     import time (from the 202 to the async request's end), units/s (units read / import
+ *     seconds; target ≥ 50,000 on SQLite, ≥ 25,000 on PostgreSQL), MB/s, TM B's units afterwards
+ *     (metadata); the server's peak RSS (VmHWM, reset through /proc/<pid>/clear_refs before the
+ *     upload; target < 300 MB) with the highest of VmRSS sampled every 200 ms as a cross-check;
+ *     and, from the upload's start to the import's end, lookups of TM A one at a time ~10 ms
+ *     apart (held-out queries): count, p50/p95/p99/max (target p99 ≤ 20 ms).
+ *   - TM C: the same with a second file of TM_BENCH_SEARCHED_IMPORT_MB MB, while TM A and TM C
+ *     itself (sources of the file) are searched in turn: the TM being imported, whose index
+ *     catches up on what was written before each of its lookups. Kept apart from TM B so that
+ *     TM B's peak RSS is the import's, not that of TM C's growing index.
+ *   The servers, the temporary files and the PostgreSQL database are removed at the end, also on
+ *   failure or SIGINT. Disk: the file, its stored copy and the database need about 4 × the size.
+ *
+ * Run: `npx tsx bench/tm.bench.ts` (both sections), e.g. `TM_BENCH_SECTIONS=service
+ * TM_BENCH_IMPORT_MB=40 npx tsx bench/tm.bench.ts` for a quick service run. Environment (all
+ * optional):
+ *   TM_BENCH_SECTIONS       sections, comma-separated (default: index,service)
  *   TM_BENCH_INDEX_PARTS    parts of the index section: 56k, 1m, peer (default all three)
  *   TM_BENCH_QUERIES        held-out queries (default 300)
  *   TM_BENCH_1M_UNITS       size of the large memory (default 1000000)
@@ -34,60 +65,49 @@
  *                           than four words takes seconds: the peer is measured at its best)
  *   TM_BENCH_PEER_SECONDS   time budget of the tmserver queries (default 180): the queries not
  *                           asked by then are left out, and the table says how many were asked
+ *   TM_BENCH_DATABASES      databases of the service section: sqlite, postgres (default both)
+ *   TM_BENCH_IMPORT_MB      size of the service section's generated TMX in MB (default 1024)
+ *   TM_BENCH_SEARCHED_IMPORT_MB  size of the TMX imported into TM C, searched while it is
+ *                           imported (default 100; 0 leaves TM C out)
+ *   BENCH_POSTGRES_URL      PostgreSQL server on which a database opentms_bench_<pid> is created
+ *                           and dropped (default postgres://postgres@127.0.0.1:5432)
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import Database from 'better-sqlite3';
 import { CandidateIndex } from '../src/domain/translation-memory/candidate-index.js';
 import type { CandidateIndexOptions, IndexSearchOptions } from '../src/domain/translation-memory/candidate-index.js';
-import { listFromEnv, numberFromEnv, onCleanUp, runBenchScript, sleep } from './api.bench.js';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CATALOG_SCRIPT = resolve(ROOT, '../shared/data/catalog-tmx.mjs');
-const LOCALE_DIR = '/usr/share/locale';
+import { listFromEnv, numberFromEnv, runBenchScript } from './api.bench.js';
+import {
+  catalogPairs,
+  catalogsMissing,
+  dataSettings,
+  LARGE_LANGUAGES,
+  latencyOf,
+  LIMIT,
+  LOCALE_DIR,
+  mark,
+  mb,
+  measurePeer,
+  MIN_SCORE,
+  ms,
+  prng,
+  printPeerTable,
+  shuffled,
+  smallMemory,
+  variantOf,
+} from './tm-data.js';
+import type { Latency, SmallMemory } from './tm-data.js';
+import { serviceSection } from './tm-service.js';
 
 const settings = {
-  sections: listFromEnv('TM_BENCH_SECTIONS', ['index']),
+  sections: listFromEnv('TM_BENCH_SECTIONS', ['index', 'service']),
   parts: listFromEnv('TM_BENCH_INDEX_PARTS', ['56k', '1m', 'peer']),
-  queries: numberFromEnv('TM_BENCH_QUERIES', 300),
   largeUnits: numberFromEnv('TM_BENCH_1M_UNITS', 1_000_000),
   largeRecallQueries: numberFromEnv('TM_BENCH_1M_RECALL', 300),
   indexOptions: JSON.parse(process.env.TM_BENCH_INDEX_OPTIONS || '{}') as CandidateIndexOptions,
-  seed: numberFromEnv('TM_BENCH_SEED', 14),
-  peerSeconds: numberFromEnv('TM_BENCH_PEER_SECONDS', 180),
-  peerAnalyze: process.env.TM_BENCH_PEER_ANALYZE !== '0',
 };
-const MIN_SCORE = 75;
-const LIMIT = 5;
 const RECALL_LIMIT = 50;
-/** Languages whose translations make up the 1 M memory, those present are used. */
-const LARGE_LANGUAGES = [
-  'de',
-  'fr',
-  'es',
-  'it',
-  'pt_BR',
-  'nl',
-  'sv',
-  'pl',
-  'ru',
-  'uk',
-  'cs',
-  'da',
-  'fi',
-  'hu',
-  'ja',
-  'zh_CN',
-  'pt',
-  'ro',
-  'tr',
-];
 
 const TARGETS = {
   small: { p50: 0.5, p95: 3, max: 30 },
@@ -96,49 +116,8 @@ const TARGETS = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Helpers
+// Helpers (the shared ones are in bench/tm-data.ts)
 // ---------------------------------------------------------------------------------------------
-
-/** mulberry32: a small seeded PRNG, so the held-out choice and the variants are the same every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(items: readonly T[], random: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
-
-interface Latency {
-  p50: number;
-  p95: number;
-  max: number;
-}
-
-function latencyOf(samples: number[]): Latency {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), max: sorted[sorted.length - 1] ?? NaN };
-}
-
-const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
-const ms = (value: number) => (Number.isFinite(value) ? (value < 10 ? value.toFixed(3) : value.toFixed(1)) : '-');
-const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
 
 /** A full garbage collection when the flag can be set (it makes the RSS figures comparable). */
 function collectGarbage(): void {
@@ -153,24 +132,6 @@ function collectGarbage(): void {
 function rss(): number {
   collectGarbage();
   return process.memoryUsage().rss;
-}
-
-/** (source, target) pairs of one target language's catalogs, or null when it has none. */
-function catalogPairs(target: string): Array<[string, string]> | null {
-  if (!existsSync(join(LOCALE_DIR, target, 'LC_MESSAGES'))) return null;
-  const tsv = execFileSync(process.execPath, [CATALOG_SCRIPT, '--target', target, '--format', 'tsv'], {
-    maxBuffer: 1 << 30,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const pairs: Array<[string, string]> = [];
-  for (const line of tsv.split('\n')) {
-    const tab = line.indexOf('\t');
-    if (tab <= 0) continue;
-    // Copies, so that the texts do not hold on to the whole TSV.
-    pairs.push([` ${line.slice(0, tab)}`.slice(1), ` ${line.slice(tab + 1)}`.slice(1)]);
-  }
-  return pairs;
 }
 
 interface Lookups {
@@ -249,24 +210,6 @@ function build(texts: readonly string[], langs: readonly string[]): { index: Can
 // Section "index": 56 k
 // ---------------------------------------------------------------------------------------------
 
-interface SmallMemory {
-  /** The memory's (source, target) pairs, one per distinct source. */
-  memory: Array<[string, string]>;
-  queries: string[];
-}
-
-function smallMemory(): SmallMemory | null {
-  const pairs = catalogPairs('de');
-  if (pairs === null) return null;
-  const bySource = new Map<string, string>();
-  for (const [source, target] of pairs) if (!bySource.has(source)) bySource.set(source, target);
-  const sources = shuffled([...bySource.keys()], prng(settings.seed));
-  const held = new Set(sources.slice(0, settings.queries));
-  const queries = sources.slice(0, settings.queries);
-  const memory = [...bySource].filter(([source]) => !held.has(source));
-  return { memory, queries };
-}
-
 function measureSmall(small: SmallMemory): IndexFigures {
   const { index, buildMs } = build(
     small.memory.map(([source]) => source),
@@ -282,43 +225,6 @@ function measureSmall(small: SmallMemory): IndexFigures {
 // Section "index": 1 M
 // ---------------------------------------------------------------------------------------------
 
-/** A variant of a text: a number changed or added, two words swapped, a word dropped or repeated. */
-function variantOf(text: string, random: () => number): string {
-  const words = text.split(' ');
-  const kind = Math.floor(random() * 5);
-  const at = Math.floor(random() * words.length);
-  switch (kind) {
-    case 0: {
-      // A number changed (or one added when there is none).
-      const numbered = text.replace(/\d+/, () => String(Math.floor(random() * 1000)));
-      if (numbered !== text) return numbered;
-      words.splice(at, 0, String(Math.floor(random() * 100)));
-      return words.join(' ');
-    }
-    case 1:
-      if (words.length > 1) {
-        const next = Math.min(at + 1, words.length - 1);
-        const from = next === at ? at - 1 : at;
-        [words[from], words[next]] = [words[next]!, words[from]!];
-        return words.join(' ');
-      }
-      return `${text} ${Math.floor(random() * 100)}`;
-    case 2:
-      if (words.length > 3) {
-        words.splice(at, 1);
-        return words.join(' ');
-      }
-      return `${text}.`;
-    case 3:
-      words.splice(at, 0, words[at]!);
-      return words.join(' ');
-    default:
-      // Case of one word, and a number.
-      words[at] = words[at]!.toUpperCase();
-      return `${words.join(' ')} (${Math.floor(random() * 10)})`;
-  }
-}
-
 interface LargeMemory {
   texts: string[];
   queries: string[];
@@ -327,7 +233,7 @@ interface LargeMemory {
 }
 
 function largeMemory(): LargeMemory {
-  const random = prng(settings.seed + 1);
+  const random = prng(dataSettings.seed + 1);
   const distinct = new Set<string>();
   const languages: string[] = [];
   for (const language of LARGE_LANGUAGES) {
@@ -338,8 +244,8 @@ function largeMemory(): LargeMemory {
     if (distinct.size >= settings.largeUnits * 0.7) break;
   }
   const real = shuffled([...distinct], random);
-  const queries = real.slice(0, settings.queries);
-  const texts = real.slice(settings.queries, settings.largeUnits + settings.queries);
+  const queries = real.slice(0, dataSettings.queries);
+  const texts = real.slice(dataSettings.queries, settings.largeUnits + dataSettings.queries);
   const seen = new Set(real);
   const base = texts.length;
   while (texts.length < settings.largeUnits) {
@@ -364,125 +270,6 @@ function measureLarge(): IndexFigures & { languages: string[]; real: number } {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Section "index": translate-toolkit's tmserver
-// ---------------------------------------------------------------------------------------------
-
-interface PeerFigures {
-  buildMs: number;
-  latency: Latency;
-  withMatch: number;
-  /** Queries asked before the time budget ran out. */
-  answered: number;
-  /** Of those, answered with an error (HTTP 500). */
-  errors: number;
-}
-
-function poString(text: string): string {
-  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\r/g, '\\r')}"`;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
-    });
-  });
-}
-
-function toolAvailable(): string | null {
-  for (const tool of ['build_tmdb', 'tmserver']) {
-    const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' });
-    if (found.status !== 0) return `${tool} not found (apt-get install -y translate-toolkit)`;
-  }
-  const help = spawnSync('tmserver', ['--help'], { encoding: 'utf8' });
-  if (help.status !== 0) {
-    const last = (help.stderr || '').trim().split('\n').pop() ?? '';
-    return `tmserver does not start: ${last}${/cheroot/.test(last) ? ' (apt-get install -y python3-cheroot)' : ''}`;
-  }
-  return null;
-}
-
-async function measurePeer(small: SmallMemory): Promise<PeerFigures | string> {
-  const missing = toolAvailable();
-  if (missing !== null) return missing;
-  const folder = mkdtempSync(join(tmpdir(), 'opentms-tm-bench-'));
-  onCleanUp('the tmserver folder', () => rmSync(folder, { recursive: true, force: true }));
-  const po = join(folder, 'memory.po');
-  const body = small.memory.map(([source, target]) => `msgid ${poString(source)}\nmsgstr ${poString(target)}\n`).join('\n');
-  writeFileSync(po, `msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n${body}`);
-  const db = join(folder, 'tm.db');
-  const started = performance.now();
-  const built = spawnSync('build_tmdb', ['-d', db, '-s', 'en', '-t', 'de', po], { encoding: 'utf8' });
-  const buildMs = performance.now() - started;
-  if (built.status !== 0) return `build_tmdb failed: ${(built.stderr || '').trim().split('\n').pop()}`;
-  if (settings.peerAnalyze) {
-    // Without statistics SQLite evaluates the full-text MATCH once per target row: a lookup of
-    // more than three words then takes 10–16 s at 56 k units. With them, milliseconds.
-    const database = new Database(db);
-    database.exec('ANALYZE');
-    database.close();
-  }
-
-  const port = await freePort();
-  const server = spawn(
-    'tmserver',
-    ['-d', db, '-b', '127.0.0.1', '-p', String(port), '--min-similarity', String(MIN_SCORE), '--max-candidates', String(LIMIT)],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  server.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-  const exited = new Promise<void>((done) => server.once('exit', () => done()));
-  onCleanUp('tmserver', async () => {
-    if (server.exitCode === null && server.signalCode === null) {
-      server.kill('SIGTERM');
-      const timer = setTimeout(() => server.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
-  });
-  const url = (query: string) => `http://127.0.0.1:${port}/tmserver/en/de/unit/${encodeURIComponent(query)}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.exitCode !== null) return `tmserver exited: ${stderr.trim().split('\n').pop() ?? ''}`;
-    try {
-      const answer = await fetch(url('ready?'));
-      await answer.text();
-      if (answer.ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) return 'tmserver did not answer within 60 s';
-    await sleep(200);
-  }
-  // Null: an error answer (tmserver answers 500 when a query's words make an invalid full-text
-  // query, e.g. one with the word NOT).
-  const ask = async (query: string): Promise<Array<{ quality: number }> | null> => {
-    const answer = await fetch(url(query));
-    const text = await answer.text();
-    return answer.ok ? (JSON.parse(text) as Array<{ quality: number }>) : null;
-  };
-  for (const [source] of small.memory.slice(0, 10)) await ask(source);
-  const samples: number[] = [];
-  let withMatch = 0;
-  let errors = 0;
-  const budgetEnd = performance.now() + settings.peerSeconds * 1000;
-  for (const query of small.queries) {
-    if (performance.now() > budgetEnd) break;
-    const begun = performance.now();
-    const matches = await ask(query);
-    samples.push(performance.now() - begun);
-    if (matches === null) errors++;
-    else if (matches.some((match) => match.quality >= MIN_SCORE)) withMatch++;
-    if (samples.length % 50 === 0) console.error(`  tmserver: ${samples.length} of ${small.queries.length} queries`);
-  }
-  return { buildMs, latency: latencyOf(samples), withMatch, answered: samples.length, errors };
-}
-
-// ---------------------------------------------------------------------------------------------
 // Section "index": report
 // ---------------------------------------------------------------------------------------------
 
@@ -502,7 +289,7 @@ function printFigures(title: string, figures: IndexFigures, targets: { p50: numb
   console.log(
     `  lookup max          ${ms(lookups.latency.max)} ms${targets.max === undefined ? '' : `   target ≤ ${targets.max} ms   ${mark(lookups.latency.max <= targets.max)}`}`,
   );
-  console.log(`  with a match ≥ ${MIN_SCORE}   ${lookups.withMatch} of ${settings.queries} queries`);
+  console.log(`  with a match ≥ ${MIN_SCORE}   ${lookups.withMatch} of ${dataSettings.queries} queries`);
   console.log(
     `  recall vs scan      ${(recall.recall * 100).toFixed(2)} % (${recall.found} of ${recall.scanMatches} matches ≥ ${MIN_SCORE}, limit ${RECALL_LIMIT}, ${recall.queries} queries)   target ≥ ${TARGETS.recall * 100} %   ${mark(recall.recall >= TARGETS.recall)}`,
   );
@@ -512,12 +299,9 @@ function printFigures(title: string, figures: IndexFigures, targets: { p50: numb
 }
 
 async function indexSection(): Promise<Record<string, unknown> | null> {
-  if (!existsSync(CATALOG_SCRIPT)) {
-    console.log(`index: skipped, ${CATALOG_SCRIPT} is missing (the shared data folder next to this repository)`);
-    return null;
-  }
-  if (!existsSync(LOCALE_DIR) || readdirSync(LOCALE_DIR).length === 0) {
-    console.log(`index: skipped, no catalogs under ${LOCALE_DIR}`);
+  const missing = catalogsMissing();
+  if (missing !== null) {
+    console.log(`index: skipped, ${missing}`);
     return null;
   }
   const result: Record<string, unknown> = { options: settings.indexOptions };
@@ -542,23 +326,7 @@ async function indexSection(): Promise<Record<string, unknown> | null> {
       console.log(
         `\ntranslate-toolkit tmserver on the same ${small.memory.length} units (build_tmdb ${(peer.buildMs / 1000).toFixed(1)} s)`,
       );
-      if (peer.errors > 0) console.log(`  tmserver answered ${peer.errors} queries with an error (HTTP 500; counted as no match)`);
-      if (peer.answered < small.queries.length)
-        console.log(
-          `  tmserver answered ${peer.answered} of ${small.queries.length} queries within TM_BENCH_PEER_SECONDS=${settings.peerSeconds}: its figures are over those`,
-        );
-      console.log('  (ours: in process; theirs: HTTP over loopback, one request at a time)');
-      const ours = smallFigures?.lookups;
-      const row = (name: string, a: number | undefined, b: number) =>
-        `  ${name.padEnd(18)}${(a === undefined ? '-' : ms(a)).padStart(10)}${ms(b).padStart(12)}${(a === undefined ? '-' : (a / b).toFixed(3)).padStart(10)}`;
-      console.log(`  ${''.padEnd(18)}${'ours'.padStart(10)}${'tmserver'.padStart(12)}${'ratio'.padStart(10)}`);
-      console.log(row('lookup p50 (ms)', ours?.latency.p50, peer.latency.p50));
-      console.log(row('lookup p95 (ms)', ours?.latency.p95, peer.latency.p95));
-      console.log(row('lookup max (ms)', ours?.latency.max, peer.latency.max));
-      const count = ours === undefined ? '-' : String(ours.withMatch);
-      console.log(
-        `  ${`with a match ≥ ${MIN_SCORE}`.padEnd(18)}${count.padStart(10)}${String(peer.withMatch).padStart(12)}${''.padStart(10)}   ${ours === undefined ? '' : mark(ours.withMatch >= peer.withMatch)}`,
-      );
+      printPeerTable(small, peer, smallFigures?.lookups, 'ours', '(ours: in process; theirs: HTTP over loopback, one request at a time)');
     }
   }
   if (settings.parts.includes('1m')) {
@@ -580,6 +348,7 @@ async function indexSection(): Promise<Record<string, unknown> | null> {
 
 const SECTIONS: Record<string, () => Promise<Record<string, unknown> | null>> = {
   index: indexSection,
+  service: serviceSection,
 };
 
 async function main(): Promise<void> {

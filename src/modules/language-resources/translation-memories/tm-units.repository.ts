@@ -302,11 +302,15 @@ export async function liveLanguagesOfSources(
   return result;
 }
 
-/** Sources written after `afterVersion` (by version, then id), one page: what an index catches up on. */
+/**
+ * Sources written after `afterVersion` up to `upToVersion` (by version, then id), one page: what an
+ * index catches up on. The upper bound keeps a catch-up from chasing writes that go on meanwhile.
+ */
 export async function changedSources(
   db: Kysely<DB>,
   tmId: Id,
   afterVersion: number,
+  upToVersion: number,
   after: { version: number; id: string } | null,
   limit: number,
 ): Promise<{ sourceHash: string; version: number; id: string }[]> {
@@ -315,6 +319,7 @@ export async function changedSources(
     .select(['sourceHash', 'version', 'id'])
     .where('tmId', '=', tmId)
     .where('version', '>', afterVersion)
+    .where('version', '<=', upToVersion)
     .$if(after !== null, (q) =>
       q.where((eb) => eb.or([eb('version', '>', after!.version), eb.and([eb('version', '=', after!.version), eb('id', '>', after!.id)])])),
     )
@@ -326,12 +331,14 @@ export async function changedSources(
 }
 
 /**
- * Every live unit of a TM after `after`, one page ordered by source hash then id (an index's first
- * load: the rows of one source arrive together).
+ * Every live unit of a TM written up to `upToVersion`, after `after`, one page ordered by source
+ * hash then id (an index's first load: the rows of one source arrive together; rows written later
+ * are the next catch-up's).
  */
 export async function liveUnitsBySource(
   db: Kysely<DB>,
   tmId: Id,
+  upToVersion: number,
   after: { sourceHash: string; id: string } | null,
   limit: number,
 ): Promise<{ id: Id; sourceHash: string; source: string; targetLang: string }[]> {
@@ -340,6 +347,7 @@ export async function liveUnitsBySource(
     .select(['id', 'sourceHash', 'source', 'targetLang'])
     .where('tmId', '=', tmId)
     .where('deleted', '=', false)
+    .where('version', '<=', upToVersion)
     .$if(after !== null, (q) =>
       q.where((eb) =>
         eb.or([eb('sourceHash', '>', after!.sourceHash), eb.and([eb('sourceHash', '=', after!.sourceHash), eb('id', '>', after!.id)])]),

@@ -125,7 +125,7 @@ export class TmIndexHost {
       const current = state ?? { version: -1, pending: null };
       this.states.set(tmId, current);
       const fresh = current.version < 0 || current.version < resetVersion;
-      current.pending = (fresh ? this.load(tmId) : this.applyChanges(tmId, current.version)).then(
+      current.pending = (fresh ? this.load(tmId, version) : this.applyChanges(tmId, current.version, version)).then(
         () => {
           current.version = version;
           current.pending = null;
@@ -140,13 +140,13 @@ export class TmIndexHost {
     }
   }
 
-  /** Loads a TM from scratch: every live unit, by source (rows of one source are contiguous). */
-  private async load(tmId: Id): Promise<void> {
+  /** Loads a TM from scratch: every live unit up to `toVersion`, by source (rows of one source are contiguous). */
+  private async load(tmId: Id, toVersion: number): Promise<void> {
     await this.call({ op: 'reset', tm: tmId });
     let after: { sourceHash: string; id: string } | null = null;
     let carried: [string, string, string[]] | null = null;
     for (;;) {
-      const rows = await liveUnitsBySource(this.db, tmId, after, PAGE);
+      const rows = await liveUnitsBySource(this.db, tmId, toVersion, after, PAGE);
       const puts: [string, string, string[]][] = [];
       for (const row of rows) {
         if (carried && carried[0] === row.sourceHash) {
@@ -167,11 +167,14 @@ export class TmIndexHost {
     }
   }
 
-  /** Applies the sources written after `fromVersion`: each touched source as it is now. */
-  private async applyChanges(tmId: Id, fromVersion: number): Promise<void> {
+  /**
+   * Applies the sources written after `fromVersion` up to `toVersion` (the version read before the
+   * catch-up: writes committed after it are the next search's): each touched source as it is now.
+   */
+  private async applyChanges(tmId: Id, fromVersion: number, toVersion: number): Promise<void> {
     let after: { version: number; id: string } | null = null;
     for (;;) {
-      const changed = await changedSources(this.db, tmId, fromVersion, after, PAGE);
+      const changed = await changedSources(this.db, tmId, fromVersion, toVersion, after, PAGE);
       if (changed.length === 0) return;
       const keys = [...new Set(changed.map((c) => c.sourceHash))];
       const live = await liveLanguagesOfSources(this.db, tmId, keys);
