@@ -14,6 +14,8 @@ import { boolDefault, boolType, isPostgres, refType, withId } from './dialect.js
 //   also serves the lookups by source: the separate `(tm_id, source_hash)` index is gone.
 // - The indexes of the user and project references (for ON DELETE SET NULL) are partial, over
 //   rows that have one: imported units have none and skip them.
+// - The change-feed index is `(tm_id, version, id)`: an index catching up pages through it by
+//   `(version, id)`, a range scan on both databases.
 // The rows are copied with their ids and their hashes recomputed from the texts.
 
 const PAGE = 2000;
@@ -54,6 +56,7 @@ interface Layout {
   unique: string[];
   sourceIndex: boolean;
   partialReferenceIndexes: boolean;
+  versionIndex: string[];
 }
 
 const LEAN: Layout = {
@@ -63,6 +66,7 @@ const LEAN: Layout = {
   unique: ['tm_id', 'source_hash', 'target_lang', 'target_hash'],
   sourceIndex: false,
   partialReferenceIndexes: true,
+  versionIndex: ['tm_id', 'version', 'id'],
 };
 
 const ORIGINAL: Layout = {
@@ -72,6 +76,7 @@ const ORIGINAL: Layout = {
   unique: ['tm_id', 'target_lang', 'source_hash', 'target_hash'],
   sourceIndex: true,
   partialReferenceIndexes: false,
+  versionIndex: ['tm_id', 'version'],
 };
 
 /** Creates `tm_units` in a layout under a temporary name, copies the rows over, and swaps it in. */
@@ -137,7 +142,7 @@ async function rebuild(db: Kysely<unknown>, layout: Layout): Promise<void> {
   }
   // On SQLite the unique constraint is an automatic index, named after the table by SQLite itself.
 
-  await db.schema.createIndex('tm_units_version_idx').on('tm_units').columns(['tm_id', 'version']).execute();
+  await db.schema.createIndex('tm_units_version_idx').on('tm_units').columns(layout.versionIndex).execute();
   if (layout.sourceIndex) await db.schema.createIndex('tm_units_source_idx').on('tm_units').columns(['tm_id', 'source_hash']).execute();
   for (const column of ['created_by_id', 'modified_by_id', 'project_id']) {
     let index = db.schema.createIndex(`tm_units_${column}_idx`).on('tm_units').column(column);

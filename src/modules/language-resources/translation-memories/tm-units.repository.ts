@@ -314,15 +314,16 @@ export async function changedSources(
   after: { version: number; id: string } | null,
   limit: number,
 ): Promise<{ sourceHash: string; version: number; id: string }[]> {
+  // The page's start as a row comparison, which both databases take as a bound of the index scan
+  // on (tm_id, version, id); an `or` of the two cases would be a filter, each page scanning from
+  // the first.
   const rows = await db
     .selectFrom('tmUnits')
     .select(['sourceHash', 'version', 'id'])
     .where('tmId', '=', tmId)
     .where('version', '>', afterVersion)
     .where('version', '<=', upToVersion)
-    .$if(after !== null, (q) =>
-      q.where((eb) => eb.or([eb('version', '>', after!.version), eb.and([eb('version', '=', after!.version), eb('id', '>', after!.id)])])),
-    )
+    .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('version', 'id'), '>', eb.tuple(after!.version, after!.id))))
     .orderBy('version')
     .orderBy('id')
     .limit(limit)
@@ -331,32 +332,41 @@ export async function changedSources(
 }
 
 /**
- * Every live unit of a TM written up to `upToVersion`, after `after`, one page ordered by source
- * hash then id (an index's first load: the rows of one source arrive together; rows written later
+ * Every live unit of a TM written up to `upToVersion`, after `after`, one page in the order of the
+ * unique key (an index's first load: the rows of one source arrive together; rows written later
  * are the next catch-up's).
  */
 export async function liveUnitsBySource(
   db: Kysely<DB>,
   tmId: Id,
   upToVersion: number,
-  after: { sourceHash: string; id: string } | null,
+  after: UnitKey | null,
   limit: number,
-): Promise<{ id: Id; sourceHash: string; source: string; targetLang: string }[]> {
+): Promise<{ sourceHash: string; targetLang: string; targetHash: string; source: string }[]> {
+  // In the unique key's order, the page's start a row comparison: a range scan of that index.
   return db
     .selectFrom('tmUnits')
-    .select(['id', 'sourceHash', 'source', 'targetLang'])
+    .select(['sourceHash', 'targetLang', 'targetHash', 'source'])
     .where('tmId', '=', tmId)
     .where('deleted', '=', false)
     .where('version', '<=', upToVersion)
     .$if(after !== null, (q) =>
       q.where((eb) =>
-        eb.or([eb('sourceHash', '>', after!.sourceHash), eb.and([eb('sourceHash', '=', after!.sourceHash), eb('id', '>', after!.id)])]),
+        eb(eb.refTuple('sourceHash', 'targetLang', 'targetHash'), '>', eb.tuple(after!.sourceHash, after!.targetLang, after!.targetHash)),
       ),
     )
     .orderBy('sourceHash')
-    .orderBy('id')
+    .orderBy('targetLang')
+    .orderBy('targetHash')
     .limit(limit)
     .execute();
+}
+
+/** A unit's place in the unique key of its TM. */
+export interface UnitKey {
+  sourceHash: string;
+  targetLang: string;
+  targetHash: string;
 }
 
 /** Units counted: all live rows, distinct sources, and per target language. */

@@ -9,6 +9,7 @@ import { withTagPlaceholders } from '../../../../domain/translation-memory/tm-te
 import { createThreadPool } from '../../../../queue/thread-pool.js';
 import type { ThreadPool } from '../../../../queue/thread-pool.js';
 import { changedSources, liveLanguagesOfSources, liveUnitsBySource } from '../tm-units.repository.js';
+import type { UnitKey } from '../tm-units.repository.js';
 import type { IndexReply, IndexRequest } from './tm-index.thread.js';
 
 const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './tm-index.thread.ts' : './tm-index.thread.js', import.meta.url);
@@ -143,7 +144,7 @@ export class TmIndexHost {
   /** Loads a TM from scratch: every live unit up to `toVersion`, by source (rows of one source are contiguous). */
   private async load(tmId: Id, toVersion: number): Promise<void> {
     await this.call({ op: 'reset', tm: tmId });
-    let after: { sourceHash: string; id: string } | null = null;
+    let after: UnitKey | null = null;
     let carried: [string, string, string[]] | null = null;
     for (;;) {
       const rows = await liveUnitsBySource(this.db, tmId, toVersion, after, PAGE);
@@ -162,8 +163,8 @@ export class TmIndexHost {
         return;
       }
       if (puts.length) await this.call({ op: 'apply', tm: tmId, puts, removes: [] });
-      const last: { id: Id; sourceHash: string } = rows[rows.length - 1]!;
-      after = { sourceHash: last.sourceHash, id: String(last.id) };
+      const last = rows[rows.length - 1]!;
+      after = { sourceHash: last.sourceHash, targetLang: last.targetLang, targetHash: last.targetHash };
     }
   }
 
