@@ -586,6 +586,8 @@ async function benchDatabase(
     const rss = statusField(pid, 'VmRSS');
     return rss === null ? '-' : `${Math.round(rss / 1e5) / 10} MB`;
   };
+  // The worker has no HTTP to wait for: give it the API's start time to load and migrate.
+  if (importerPid !== server.child.pid) await sleep(3000);
   console.log(
     `  RSS at rest         ${rssOf(server.child.pid!)}${importerPid === server.child.pid ? '' : ` (API), ${rssOf(importerPid)} (worker)`}`,
   );
