@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
 import { newUid } from '../src/db/ids.js';
 import { TmIndexHost } from '../src/modules/language-resources/translation-memories/tm-index/index-host.js';
+import type { NewTmUnit } from '../src/modules/language-resources/translation-memories/tm-units.repository.js';
 import {
   bumpVersion,
   deleteSourceUnits,
@@ -54,7 +55,7 @@ describe('the TM index host over many pages', () => {
 
   async function write(from: number, to: number, lang: string): Promise<void> {
     for (let start = from; start < to; start += 2000) {
-      const units = [];
+      const units: NewTmUnit[] = [];
       for (let i = start; i < Math.min(to, start + 2000); i++) units.push({ targetLang: lang, source: text(i), target: `${lang} ${i}` });
       await database.db
         .transaction()
