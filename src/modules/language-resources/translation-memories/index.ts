@@ -13,7 +13,7 @@ export { transMemoriesByIds, transMemoriesByUids, targetLangsOf } from './transl
 export type { TransMemoryRow, TransMemoryFilter } from './translation-memories.repository.js';
 export { fuzzySearch, searchResultsDto, wildcardSearch, tagsFromMetadata } from './tm-search.js';
 export type { FuzzyQuery, SearchHit, SearchTarget } from './tm-search.js';
-export { writeUnits } from './tm-units.service.js';
+export { writeUnits } from './tm-units.repository.js';
 export type { NewTmUnit } from './tm-units.repository.js';
 export { tmIndexOf } from './tm-index/index.js';
 // For the translation workflow (project and template TM settings, relevant TMs, related projects).

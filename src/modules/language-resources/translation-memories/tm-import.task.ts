@@ -13,7 +13,7 @@ import { completeAsyncRequest, createAsyncRequest } from '../../integration/asyn
 import type { AsyncRequestRow } from '../../integration/async-requests/index.js';
 import { targetLangsOf } from './translation-memories.repository.js';
 import type { TransMemoryRow } from './translation-memories.repository.js';
-import { writeUnits } from './tm-units.service.js';
+import { writeUnits } from './tm-units.repository.js';
 import {
   addTransferUnits,
   clearTransferUpload,

@@ -8,7 +8,7 @@ import type { InlineTag } from '../../../formats/types.js';
 import { FormatError } from '../../../formats/types.js';
 import { openDatabase } from '../../../db/database.js';
 import type { Id } from '../../../db/schema.js';
-import { bumpVersion, upsertUnits } from './tm-units.repository.js';
+import { writeUnits } from './tm-units.repository.js';
 import { addTransferUnits } from './tm-transfers.repository.js';
 
 /**
@@ -252,8 +252,7 @@ function threadWriter(input: ThreadWriterInput): { write(units: ImportedUnit[]):
   return {
     async write(units) {
       await database.db.transaction().execute(async (trx) => {
-        const version = await bumpVersion(trx, input.tmId);
-        await upsertUnits(trx, input.tmId, version, units, input.now);
+        await writeUnits(trx, input.tmId, units, input.now);
         await addTransferUnits(trx, input.asyncRequestId, units.length);
       });
     },

@@ -218,6 +218,13 @@ export async function upsertUnits(trx: Kysely<DB>, tmId: Id, version: number, un
   }
 }
 
+/** Writes units into one TM in the caller's transaction (a new version; searchable in every process once committed). */
+export async function writeUnits(trx: Kysely<DB>, tmId: Id, units: readonly NewTmUnit[], now: string): Promise<void> {
+  if (units.length === 0) return;
+  const version = await bumpVersion(trx, tmId);
+  await upsertUnits(trx, tmId, version, units, now);
+}
+
 /** Marks the live units of one source (and one target language, when given) deleted. */
 export async function deleteSourceUnits(
   trx: Kysely<DB>,

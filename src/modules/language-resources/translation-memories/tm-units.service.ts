@@ -1,15 +1,12 @@
-import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../deps.js';
 import { nowIso } from '../../../db/ids.js';
-import type { DB, Id } from '../../../db/schema.js';
 import { errors } from '../../../errors/index.js';
 import type { Caller } from '../../../http/access.js';
 import { requireTargetLang, requireTransMemory } from './translation-memories.service.js';
 import type { TransMemoryRow } from './translation-memories.repository.js';
 import type { InsertSegmentBody } from './translation-memories.schemas.js';
 import { tagsFromMetadata } from './tm-search.js';
-import { bumpVersion, clearUnits, deleteSourceUnits, hasSource, unitsOfSources, upsertUnits } from './tm-units.repository.js';
-import type { NewTmUnit } from './tm-units.repository.js';
+import { bumpVersion, clearUnits, deleteSourceUnits, hasSource, unitsOfSources, upsertUnits, writeUnits } from './tm-units.repository.js';
 
 /** Writing units through the API and from confirmed jobs (docs/translation-memory.md, "Records" and "Write-back"). */
 
@@ -20,13 +17,6 @@ function sourceHashOf(tm: TransMemoryRow, segmentId: string): string {
   const match = SEGMENT_ID.exec(segmentId);
   if (!match || match[1] !== tm.uid) throw errors.ResourceNotFound({ what: 'Segment' });
   return match[2]!;
-}
-
-/** Writes units into one TM in the caller's transaction (a new version; searchable in every process once committed). */
-export async function writeUnits(trx: Kysely<DB>, tmId: Id, units: readonly NewTmUnit[], now: string): Promise<void> {
-  if (units.length === 0) return;
-  const version = await bumpVersion(trx, tmId);
-  await upsertUnits(trx, tmId, version, units, now);
 }
 
 export async function insertSegment(deps: AppDeps, caller: Caller, uid: string, body: InsertSegmentBody): Promise<void> {
