@@ -1,6 +1,7 @@
 import type { Generated, SqlBool } from 'kysely';
 import type { CustomFieldTables } from './tables/custom-fields.js';
 import type { HandoverFileTables } from './tables/handover-files.js';
+import type { PricingTables } from './tables/pricing.js';
 import type { ProjectTables } from './tables/projects.js';
 import type { SetupRecordTables } from './tables/setup-records.js';
 import type { TranslationMemoryTables } from './tables/translation-memories.js';
@@ -264,7 +265,8 @@ export interface DB
     VendorTables,
     ProjectTables,
     HandoverFileTables,
-    TranslationMemoryTables {
+    TranslationMemoryTables,
+    PricingTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;
