@@ -19,6 +19,7 @@ const CAPABILITY_LAYERS = [
   ['integration', ['identity']],
   ['language-resources', ['identity', 'organization-setup', 'integration']],
   ['translation-workflow', ['identity', 'organization-setup', 'integration', 'language-resources']],
+  ['quoting', ['identity', 'organization-setup', 'integration', 'language-resources', 'translation-workflow']],
 ];
 
 export default tseslint.config(

@@ -37,6 +37,8 @@ import { workflowStepsRoutes } from './modules/organization-setup/workflow-steps
 import { additionalWorkflowStepsRoutes } from './modules/organization-setup/workflow-steps/index.js';
 import { emailTemplatesRoutes } from './modules/organization-setup/email-templates/index.js';
 import { dueDateSchemesRoutes } from './modules/organization-setup/due-date-schemes/index.js';
+import { priceListsRoutes } from './modules/organization-setup/price-lists/index.js';
+import { netRateSchemesRoutes } from './modules/organization-setup/net-rate-schemes/index.js';
 import { notificationsRoutes } from './modules/integration/notifications/index.js';
 import { projectTransMemoriesRoutes, projectsRoutes } from './modules/translation-workflow/projects/index.js';
 import { installWorkflowRecordAccess } from './modules/translation-workflow/kernel/index.js';
@@ -54,6 +56,7 @@ import { jobUpdatesRoutes } from './modules/translation-workflow/job-updates/ind
 import { referenceFilesRoutes } from './modules/translation-workflow/reference-files/index.js';
 import { filesRoutes } from './modules/translation-workflow/files/index.js';
 import { translationMemoriesRoutes, translationMemoryTransfersRoutes } from './modules/language-resources/translation-memories/index.js';
+import { analysesRoutes } from './modules/quoting/analyses/index.js';
 import { installUploadParsing } from './http/uploads.js';
 import { installRequestBodies } from './http/request-bodies.js';
 
@@ -142,10 +145,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(additionalWorkflowStepsRoutes(deps));
         await api.register(emailTemplatesRoutes(deps));
         await api.register(dueDateSchemesRoutes(deps));
+        await api.register(priceListsRoutes(deps));
+        await api.register(netRateSchemesRoutes(deps));
         await api.register(notificationsRoutes(deps));
         await api.register(translationMemoriesRoutes(deps));
         await api.register(translationMemoryTransfersRoutes(deps));
         await api.register(projectsRoutes(deps));
+        await api.register(analysesRoutes(deps));
         await api.register(projectTemplatesRoutes(deps));
         await api.register(customFieldInstancesRoutes(deps));
         await api.register(jobsRoutes(deps));

@@ -77,6 +77,8 @@ export interface Config {
   };
   /** Pending asynchronous requests an organization may have; one more gets 429. */
   readonly asyncPendingLimit: number;
+  /** Analyses (docs/analysis.md, "Limits"): segments per batch, and most segments one request may analyse (more is 400). */
+  readonly analysisLimits: { readonly batchSegments: number; readonly maxSegments: number };
   /** Let webhooks and callbacks target loopback, private and link-local addresses (off: they are refused). */
   readonly allowPrivateCallbacks: boolean;
   /** Time a webhook or callback receiver gets to answer, in milliseconds. */
@@ -140,6 +142,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       maxSegmentChars: integer(env, 'OPENTMS_IMPORT_MAX_SEGMENT_CHARS', 100_000, 1, 10_000_000),
     }),
     asyncPendingLimit: integer(env, 'OPENTMS_ASYNC_PENDING_LIMIT', 200, 1, 1_000_000),
+    analysisLimits: Object.freeze({
+      batchSegments: integer(env, 'OPENTMS_ANALYSIS_BATCH_SEGMENTS', 100_000, 1, 10_000_000),
+      maxSegments: integer(env, 'OPENTMS_ANALYSIS_MAX_SEGMENTS', 300_000, 1, 100_000_000),
+    }),
     allowPrivateCallbacks: flag(env, 'OPENTMS_ALLOW_PRIVATE_CALLBACKS'),
     outboundTimeoutMilliseconds: integer(env, 'OPENTMS_OUTBOUND_TIMEOUT_MS', 10_000, 100, 300_000),
     // Revocation does not wait for expiry (every request re-checks the token's source), so the

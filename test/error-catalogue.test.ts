@@ -38,6 +38,7 @@ const EXAMPLES: { [C in ErrorCode]: ErrorArgs<C> } = {
   InvalidRequestPath: [{ path: '/api2/v1/users/%zz' }],
   PathParameterTooLong: [{ maxLength: 500 }],
   RequestTimeout: [],
+  AnalysisTooLarge: [{ segments: 300_001, limit: 300_000 }],
   RequestHeaderFieldsTooLarge: [{ limitBytes: 16384 }],
   MethodNotAllowed: [{ method: 'PATCH', allow: 'GET, POST' }],
   InternalError: [],

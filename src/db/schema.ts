@@ -1,4 +1,5 @@
 import type { Generated, SqlBool } from 'kysely';
+import type { AnalysisTables } from './tables/analyses.js';
 import type { CustomFieldTables } from './tables/custom-fields.js';
 import type { HandoverFileTables } from './tables/handover-files.js';
 import type { PricingTables } from './tables/pricing.js';
@@ -266,7 +267,8 @@ export interface DB
     ProjectTables,
     HandoverFileTables,
     TranslationMemoryTables,
-    PricingTables {
+    PricingTables,
+    AnalysisTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

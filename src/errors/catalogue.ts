@@ -214,6 +214,13 @@ export const TMS_ERRORS = {
     message: ({ reason }: Reasoned) => reason,
     details: ({ details }) => details ?? [],
   }),
+  /** An analysis request over more segments than one request may analyse (docs/analysis.md, "Limits"). */
+  AnalysisTooLarge: define({
+    status: 400,
+    message: ({ segments, limit }: { segments: number; limit: number }) =>
+      `The jobs hold ${segments} segments; one analysis request may analyse at most ${limit} segments. Analyse fewer jobs at a time.`,
+    details: ({ limit }) => [{ field: 'jobs', message: `more than ${limit} segments` }],
+  }),
   /** A language code not on the supported list (GET /api2/v1/languages). */
   UnsupportedLanguage: define({
     status: 400,

@@ -261,10 +261,32 @@ function buildOperationFinder(operations: SpecOperation[]): OperationFinder {
   for (const operation of operations) {
     router.on(operation.method as FindMyWay.HTTPMethod, routerPath(operation.path), () => undefined, operation);
   }
+  // Newer operations of the inventory that the spec does not have (source 2025 or seed) find no
+  // operation, so that a static one (`GET /api2/v1/priceLists/exportTemplate`) is not taken for
+  // the spec's parameter path beside it (`GET /api2/v1/priceLists/{priceListUid}`).
+  for (const { method, path } of unpublishedOperations()) {
+    try {
+      router.on(method as FindMyWay.HTTPMethod, routerPath(path), () => undefined, undefined);
+    } catch {
+      // The same method and path shape as a spec operation: the spec's stays.
+    }
+  }
   return (method, path) => {
     const found = router.find(method.toUpperCase() as FindMyWay.HTTPMethod, path);
     return found?.store as SpecOperation | undefined;
   };
+}
+
+/** The operations of ../shared/spec/operations.tsv that are not in the published spec (none without the file). */
+function unpublishedOperations(): { method: string; path: string }[] {
+  const inventory = sharedSpecPath('operations.tsv');
+  if (inventory === null) return [];
+  return readFileSync(inventory, 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split('\t'))
+    .filter((columns) => columns.length >= 5 && columns[4] !== 'spec-2024')
+    .map(([method, path]) => ({ method: method!.trim().toUpperCase(), path: path!.trim() }));
 }
 
 /**

@@ -16,6 +16,7 @@ import * as translationMemories from './2026-11-24T1400_translation_memories.js'
 import * as tmTransfers from './2026-11-24T1410_tm_transfers.js';
 import * as tmUnitsImportKeys from './2026-11-25T0900_tm_units_import_keys.js';
 import * as netRateSchemesAndPriceLists from './2026-11-25T1000_net_rate_schemes_and_price_lists.js';
+import * as analyses from './2026-11-25T1100_analyses.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T1410_tm_transfers': tmTransfers,
   '2026-11-25T0900_tm_units_import_keys': tmUnitsImportKeys,
   '2026-11-25T1000_net_rate_schemes_and_price_lists': netRateSchemesAndPriceLists,
+  '2026-11-25T1100_analyses': analyses,
 };

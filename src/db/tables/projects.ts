@@ -72,6 +72,8 @@ export interface ProjectsTable {
   deletedAt: Timestamp | null;
   /** The last `innerId` given to an uploaded file of the project. */
   lastJobInnerId: Generated<number>;
+  /** The last `innerId` given to an analysis of the project. */
+  lastAnalysisInnerId: Generated<number>;
   /** JSON object of settings documents the service stores and returns. */
   settings: Generated<string>;
 }

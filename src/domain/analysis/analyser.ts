@@ -119,3 +119,34 @@ export function editedScore(given: string | null, final: string | null): number 
 export function editedBand(given: string | null, final: string | null): Category {
   return `transMemoryMatches.${bandOf(Math.min(EXACT, editedScore(given, final)))}`;
 }
+
+export interface EditedSegment {
+  job: number;
+  /** The translation the job started from (tags as placeholders), or null. */
+  given: string | null;
+  /** The translation it ended with. */
+  final: string | null;
+  /** What is counted: the source, or with `countSourceUnits: false` the final target. */
+  counted: string;
+  confirmed: boolean;
+  locked: boolean;
+}
+
+/** Post-editing and compare analyses of one language part: each counted segment in the TM band of `editedScore`. */
+export class EditingAnalyser {
+  readonly jobs: Tallies[] = [];
+
+  constructor(
+    private readonly settings: AnalysisSettings,
+    private readonly options: AnalyserOptions,
+  ) {}
+
+  add(segment: EditedSegment): Category | null {
+    const tallies = (this.jobs[segment.job] ??= {});
+    if (!isCounted(this.settings, segment)) return null;
+    const { wordHundredths, characters } = countSegmentText(segment.counted, this.options.countLanguage, this.settings.includeNumbers);
+    const category = editedBand(segment.given, segment.final);
+    addTo(tallies, category, wordHundredths, characters);
+    return category;
+  }
+}

@@ -154,7 +154,7 @@ describe('wire records and net rates', () => {
     const data = dataDto({ ...tallies });
     expect(data.all).toMatchObject({ segments: 4, words: 20, characters: 3650 });
     expect(data.repetitions.percent).toBe(30);
-    expect(data.transMemoryMatches.match101.words).toBe(0);
+    expect(data.transMemoryMatches.match101!.words).toBe(0);
     expect(Object.keys(data.machineTranslationMatches)).toEqual(['match100', 'match95', 'match85', 'match75', 'match50', 'match0']);
     expect(Object.keys(dataDtoV1({ ...tallies }).nonTranslatablesMatches)).toEqual(['match100', 'match99']);
   });

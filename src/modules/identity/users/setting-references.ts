@@ -6,17 +6,20 @@ import type { ReferenceKind } from '../../../domain/users/role-settings.js';
 
 /**
  * The records that users' role settings point at (clients, domains, subdomains, business units,
- * workflow steps), which the settings hold by uid inside the `role_settings` JSON: looking them
- * up for validation and display, and removing a deleted record from every user's settings.
+ * workflow steps, a linguist's net rate scheme and price list), which the settings hold by uid
+ * inside the `role_settings` JSON: looking them up for validation and display, and removing a
+ * deleted record from every user's settings.
  */
 
-/** The table of each kind that exists; kinds missing here (price lists, net rate schemes, …) have no records yet. */
+/** The table of each kind that exists; kinds missing here (automation widgets) have no records yet. */
 const REFERENCE_TABLES: Partial<Record<ReferenceKind, string>> = {
   client: 'clients',
   domain: 'domains',
   subDomain: 'sub_domains',
   businessUnit: 'business_units',
   workflowStep: 'workflow_steps',
+  netRateScheme: 'net_rate_schemes',
+  priceList: 'price_lists',
 };
 
 export interface ReferencedRecord {

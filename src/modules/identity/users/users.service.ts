@@ -104,8 +104,7 @@ async function resolveRoleSettings(
   let guestClientId: string | null = null;
   for (const [kind, keys] of referencedKeys(role, settings)) {
     if (!hasReferenceTable(kind)) {
-      // NOTE: price lists, net rate schemes and automation widgets arrive in later issues; until
-      // then no reference to them can be valid.
+      // NOTE: automation widgets arrive in a later issue; until then no reference to one can be valid.
       throw errors.ReferenceNotFound({ what: kind, key: [...keys][0]! });
     }
     const found = await findReferencedRecords(db, organizationId, kind, keys);

@@ -291,3 +291,71 @@ export async function searchResultsDto(
     }),
   };
 }
+
+/** A segment of an analysis, as the TM's best-match lookup sees it. */
+export interface BestScoreQuery {
+  /** The source, inline tags as display tokens. */
+  text: string;
+  previous: string | null;
+  next: string | null;
+  key: string | null;
+}
+
+/** Descending minimum scores the index tries in turn: the bands of an analysis (docs/analysis.md). */
+export const BEST_SCORE_STAGES = [100, 95, 85, 75, 50] as const;
+
+/** Most sources read in one query while checking the context of exact matches. */
+const CONTEXT_CHUNK = 500;
+
+/**
+ * The best score of each query over the given TMs, as `fuzzySearch` would rank it (the same
+ * index, score, 101 in context and per-TM penalty), in one batch per TM: 0 where no TM has a
+ * match of at least the last stage (50) after its penalty. For analyses.
+ */
+export async function bestScores(
+  deps: AppDeps,
+  targets: readonly SearchTarget[],
+  queries: readonly BestScoreQuery[],
+  targetLang: string,
+): Promise<number[]> {
+  const db = deps.database.db;
+  const index = tmIndexOf(deps.database);
+  const best = new Array<number>(queries.length).fill(0);
+  if (queries.length === 0) return best;
+  const texts = queries.map((q) => q.text);
+  for (const target of targets) {
+    const matches = await index.bestMatches(target.tm.id, texts, { stages: BEST_SCORE_STAGES, langs: [targetLang] });
+    const exact = new Map<string, number[]>();
+    matches.forEach((match, i) => {
+      if (match && match[1] === EXACT) {
+        const list = exact.get(match[0]);
+        if (list) list.push(i);
+        else exact.set(match[0], [i]);
+      }
+    });
+    const inContextAt = new Set<number>();
+    const keys = [...exact.keys()];
+    for (let from = 0; from < keys.length; from += CONTEXT_CHUNK) {
+      const units = await unitsOfSources(db, target.tm.id, keys.slice(from, from + CONTEXT_CHUNK), [targetLang]);
+      for (const unit of units) {
+        for (const i of exact.get(unit.sourceHash) ?? []) {
+          const q = queries[i]!;
+          if (
+            !inContextAt.has(i) &&
+            inContext({ text: q.text, previous: q.previous, next: q.next, key: q.key, targetLangs: null, minScore: 0, maxResults: 1 }, unit)
+          ) {
+            inContextAt.add(i);
+          }
+        }
+      }
+    }
+    matches.forEach((match, i) => {
+      if (!match) return;
+      const gross = inContextAt.has(i) ? IN_CONTEXT : match[1];
+      const applies = !target.applyPenaltyTo101Only || gross === IN_CONTEXT;
+      const score = Math.max(0, gross - (applies ? target.penalty : 0));
+      if (score > best[i]!) best[i] = score;
+    });
+  }
+  return best;
+}

@@ -8,7 +8,7 @@ import { containsText } from '../../../db/text-match.js';
 import { pageWindow } from '../../../http/paging.js';
 import type { PageRequest } from '../../../http/paging.js';
 import { userReferenceLookup } from '../../identity/users/index.js';
-import { inWorkflowOrder, workflowStepReferences } from '../setup-records/index.js';
+import { inWorkflowOrder, priceListReferences, workflowStepReferences } from '../setup-records/index.js';
 import type { ServiceSchema } from './services.schemas.js';
 
 export type ServiceRow = Selectable<ServicesTable>;
@@ -79,7 +79,7 @@ export async function toServiceDtos(db: Kysely<DB>, organizationId: string, rows
         .map(String),
     ),
   ];
-  const [users, steps, templates] = await Promise.all([
+  const [users, steps, templates, priceLists] = await Promise.all([
     userReferenceLookup(
       db,
       organizationId,
@@ -92,6 +92,11 @@ export async function toServiceDtos(db: Kysely<DB>, organizationId: string, rows
     templateIds.length
       ? db.selectFrom('projectTemplates').select(['id', 'uid', 'name']).where('id', 'in', templateIds).execute()
       : Promise.resolve([]),
+    priceListReferences(
+      db,
+      organizationId,
+      rows.map((r) => r.priceListId),
+    ),
   ]);
   const templateById = new Map(templates.map((t) => [t.id, { id: t.id, uid: t.uid, name: t.name }]));
   return rows.map((row) => ({
@@ -106,8 +111,7 @@ export async function toServiceDtos(db: Kysely<DB>, organizationId: string, rows
         .map((l) => steps.get(l.workflowStepId))
         .filter((s) => s !== undefined),
     ),
-    // Price lists do not exist yet: no service can reference one.
-    priceList: null,
+    priceList: row.priceListId === null ? null : (priceLists.get(String(row.priceListId)) ?? null),
     projectTemplate: row.projectTemplateId === null ? null : (templateById.get(row.projectTemplateId) ?? null),
     createdBy: users(row.createdById),
     dateCreated: row.createdAt,

@@ -55,7 +55,7 @@ export function servicesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'createService',
           summary: 'Create service (OpenTMS extension)',
           description:
-            'Names are unique in the organization, ignoring case (409 NameAlreadyExists). Price lists do not exist yet: a non-null priceList is 400 ReferenceNotFound.',
+            "Names are unique in the organization, ignoring case (409 NameAlreadyExists). priceList and projectTemplate name the organization's records by uid (400 ReferenceNotFound for others).",
           body: CreateServiceBody,
           response: { 201: ServiceSchema },
         },

@@ -6,7 +6,7 @@ import type { DB } from '../../../db/schema.js';
 import type { ServicesTable } from '../../../db/tables/vendors.js';
 import type { Caller } from '../../../http/access.js';
 import { errors } from '../../../errors/index.js';
-import { referenceNotFound, resolveReferences } from '../setup-records/index.js';
+import { pricingReferenceColumn, referenceNotFound, resolveReferences } from '../setup-records/index.js';
 import {
   deleteServicesByIds,
   findProjectTemplate,
@@ -38,7 +38,6 @@ export async function getService(deps: AppDeps, caller: Caller, uid: string): Pr
 async function write(deps: AppDeps, caller: Caller, body: ServiceFields, existing: ServiceRow | null): Promise<ServiceRow> {
   if (body.name !== undefined && body.name.trim() === '')
     throw errors.InvalidArguments({ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] });
-  if (body.priceList) throw referenceNotFound('priceList', 'price list', body.priceList.uid);
   const now = deps.clock().toISOString();
   try {
     return await deps.database.db.transaction().execute(async (trx: Kysely<DB>) => {
@@ -52,7 +51,8 @@ async function write(deps: AppDeps, caller: Caller, body: ServiceFields, existin
       if (body.name !== undefined) changes.name = body.name;
       if (body.description !== undefined) changes.description = body.description;
       if (body.active !== undefined) changes.active = body.active;
-      if (body.priceList === null) changes.priceListId = null;
+      const priceListId = await pricingReferenceColumn(trx, caller.organizationId, 'priceList', 'priceList', body.priceList);
+      if (priceListId !== undefined) changes.priceListId = priceListId;
       if (body.projectTemplate === null) changes.projectTemplateId = null;
       else if (body.projectTemplate !== undefined) {
         const template = await findProjectTemplate(trx, caller.organizationId, body.projectTemplate.uid);
@@ -66,7 +66,7 @@ async function write(deps: AppDeps, caller: Caller, body: ServiceFields, existin
             name: body.name!,
             description: body.description ?? null,
             active: body.active ?? true,
-            priceListId: null,
+            priceListId: priceListId ?? null,
             projectTemplateId: changes.projectTemplateId ?? null,
             createdAt: now,
             createdById: caller.userId,
@@ -82,7 +82,7 @@ async function write(deps: AppDeps, caller: Caller, body: ServiceFields, existin
   }
 }
 
-/** Names are unique in the organization, ignoring case (409); price lists do not exist yet (a non-null one is 400). */
+/** Names are unique in the organization, ignoring case (409); a price list or template the organization does not have is 400. */
 export function createService(deps: AppDeps, caller: Caller, body: Static<typeof CreateServiceBody>): Promise<ServiceRow> {
   return write(deps, caller, body, null);
 }

@@ -11,3 +11,16 @@ export {
 export { setupRecordsRoutes } from './setup-records.routes.js';
 export { idReferenceNotFound, isNumericId, REFERENCE_LABEL, resolveReference, resolveReferenceList } from './id-references.js';
 export type { SetupReferenceKind } from './id-references.js';
+export {
+  NetRateSchemeReference,
+  PriceListReference,
+  clearNetRateSchemeReferences,
+  clearPriceListReferences,
+  netRateSchemeReferences,
+  priceListReferences,
+  pricingReferenceColumn,
+  pricingReferenceLookup,
+  resolvePricingReference,
+  storedFinancialSettings,
+} from './pricing-references.js';
+export type { PricingReferenceKind, StoredFinancialSettings } from './pricing-references.js';

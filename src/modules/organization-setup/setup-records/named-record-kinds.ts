@@ -8,6 +8,7 @@ import { forgetSettingReferences } from '../../identity/users/index.js';
 import type { KindContext, NamedRecordKind } from './named-record-kit.js';
 import { findNamedRecordsByIds, findNamedRecordsByUids } from './named-records.repository.js';
 import type { NamedRow } from './named-records.repository.js';
+import { pricingReferenceColumn, pricingReferenceLookup } from './pricing-references.js';
 import { clearCostCenterReferences } from './reference-clearing.js';
 import {
   BusinessUnitBody,
@@ -37,8 +38,7 @@ const SETUP: NamedRecordKind['access'] = {
   delete: withRight('setupServer'),
 };
 
-const referenceNotFound = (field: string, what: string, key: string) =>
-  errors.ReferenceNotFound({ what, key, keyName: field === 'priceList' || field === 'netRateScheme' ? 'id' : 'uid', field });
+const referenceNotFound = (field: string, what: string, key: string) => errors.ReferenceNotFound({ what, key, field });
 
 // ---------------------------------------------------------------------------------------------
 // Clients
@@ -55,22 +55,23 @@ interface ClientBodyValue {
 }
 
 async function clientColumns(
-  _ctx: KindContext,
-  _db: Kysely<DB>,
+  ctx: KindContext,
+  db: Kysely<DB>,
   body: ClientBodyValue,
   existing: NamedRow | null,
 ): Promise<Record<string, unknown>> {
-  // Price lists and net rate schemes are not built yet, so no reference to one can be valid;
-  // null clears the association (description, "Behaviour of other operations" 1).
-  if (body.priceList) throw referenceNotFound('priceList', 'price list', body.priceList.id);
-  if (body.netRateScheme) throw referenceNotFound('netRateScheme', 'net rate scheme', body.netRateScheme.id);
+  const organizationId = ctx.caller.organizationId;
   const columns: Record<string, unknown> = {};
-  // Fields left out keep their values on edit; null clears them.
+  // Fields left out keep their values on edit; null clears them (for priceList and netRateScheme:
+  // description, "Behaviour of other operations" 1). A list or scheme the organization does not
+  // have is 400 ReferenceNotFound (by id or uid, as the spec's IdReference).
   if (body.externalId !== undefined || !existing) columns.externalId = body.externalId ?? null;
   if (body.note !== undefined || !existing) columns.note = body.note ?? null;
   if (body.displayNoteInProject !== undefined || !existing) columns.displayNoteInProject = body.displayNoteInProject ?? false;
-  if (body.priceList === null) columns.priceListId = null;
-  if (body.netRateScheme === null) columns.netRateSchemeId = null;
+  const priceListId = await pricingReferenceColumn(db, organizationId, 'priceList', 'priceList', body.priceList);
+  if (priceListId !== undefined) columns.priceListId = priceListId;
+  const netRateSchemeId = await pricingReferenceColumn(db, organizationId, 'netRateScheme', 'netRateScheme', body.netRateScheme);
+  if (netRateSchemeId !== undefined) columns.netRateSchemeId = netRateSchemeId;
   return columns;
 }
 
@@ -87,6 +88,11 @@ async function writeContacts(_ctx: KindContext, trx: Transaction<DB>, row: Named
 
 async function clientViews(ctx: KindContext, rows: NamedRow[]) {
   const ids = rows.map((r) => r.id);
+  const pricing = await pricingReferenceLookup(
+    ctx.deps.database.db,
+    ctx.caller.organizationId,
+    rows.map((r) => ({ priceListId: r.priceListId as string | null, netRateSchemeId: r.netRateSchemeId as string | null })),
+  );
   const contacts =
     ids.length === 0
       ? []
@@ -101,9 +107,8 @@ async function clientViews(ctx: KindContext, rows: NamedRow[]) {
     externalId: (row.externalId as string | null) ?? null,
     note: (row.note as string | null) ?? null,
     displayNoteInProject: bool(row.displayNoteInProject as number | boolean),
-    // Price lists and net rate schemes do not exist yet, so no client can point at one.
-    priceList: null,
-    netRateScheme: null,
+    priceList: pricing.priceList(row.priceListId as string | null),
+    netRateScheme: pricing.netRateScheme(row.netRateSchemeId as string | null),
     contacts: contacts.filter((c) => c.clientId === row.id).map((c) => ({ name: c.name, email: c.email, phone: c.phone })),
   });
 }

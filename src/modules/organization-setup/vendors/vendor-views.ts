@@ -4,8 +4,8 @@ import { bool } from '../../../db/database.js';
 import type { DB, Id } from '../../../db/schema.js';
 import { toUserReference } from '../../identity/users/index.js';
 import type { UserReference } from '../../identity/users/index.js';
-import { inWorkflowOrder, namedReferences, workflowStepReferences } from '../setup-records/index.js';
-import type { NamedReference } from '../setup-records/index.js';
+import { inWorkflowOrder, namedReferences, pricingReferenceLookup, workflowStepReferences } from '../setup-records/index.js';
+import type { NamedReference, NetRateSchemeReference, PriceListReference } from '../setup-records/index.js';
 import { linkReferenceIds } from './vendors.repository.js';
 import type { VendorLinkRow } from './vendors.repository.js';
 import type { BuyerSchema, VendorSchema } from './vendors.schemas.js';
@@ -24,13 +24,40 @@ async function userLookup(db: Kysely<DB>, ids: (Id | null)[]): Promise<(id: Id |
 
 const locales = (json: string) => JSON.parse(json) as string[];
 
+/** The price list and net rate scheme of each link, looked up in its buyer's organization. */
+async function pricingLookup(
+  db: Kysely<DB>,
+  rows: VendorLinkRow[],
+): Promise<(row: VendorLinkRow) => { priceList: PriceListReference | null; netRateScheme: NetRateSchemeReference | null }> {
+  const buyers = [...new Set(rows.map((r) => String(r.buyerOrganizationId)))];
+  const lookups = new Map(
+    await Promise.all(
+      buyers.map(
+        async (buyer) =>
+          [
+            buyer,
+            await pricingReferenceLookup(
+              db,
+              buyer,
+              rows.filter((r) => String(r.buyerOrganizationId) === buyer),
+            ),
+          ] as const,
+      ),
+    ),
+  );
+  return (row) => {
+    const lookup = lookups.get(String(row.buyerOrganizationId))!;
+    return { priceList: lookup.priceList(row.priceListId), netRateScheme: lookup.netRateScheme(row.netRateSchemeId) };
+  };
+}
+
 export async function toVendorDtos(db: Kysely<DB>, rows: VendorLinkRow[]): Promise<Static<typeof VendorSchema>[]> {
   const refs = await linkReferenceIds(
     db,
     rows.map((r) => r.id),
   );
   const all = (map: Map<string, Id[]>) => [...map.values()].flat();
-  const [users, clients, domains, subDomains, steps] = await Promise.all([
+  const [users, clients, domains, subDomains, steps, pricing] = await Promise.all([
     userLookup(
       db,
       rows.flatMap((r) => [r.createdById, r.buyerOwnerId]),
@@ -39,6 +66,8 @@ export async function toVendorDtos(db: Kysely<DB>, rows: VendorLinkRow[]): Promi
     namedReferences(db, 'domain', all(refs.domains)),
     namedReferences(db, 'subDomain', all(refs.subDomains)),
     workflowStepReferences(db, all(refs.workflowSteps)),
+    // The price list and net rate scheme are the buyer's (the links of one page share their buyer).
+    pricingLookup(db, rows),
   ]);
   const pick = <T>(map: Map<string, Id[]>, lookup: Map<string, T>, id: Id): T[] =>
     (map.get(id) ?? []).map((ref) => lookup.get(ref)).filter((r): r is T => r !== undefined);
@@ -48,9 +77,8 @@ export async function toVendorDtos(db: Kysely<DB>, rows: VendorLinkRow[]): Promi
     uid: row.uid,
     name: row.partnerName,
     vendorToken: row.vendorToken,
-    // Price lists and net rate schemes do not exist yet: no link can reference one.
-    priceList: null,
-    netRateScheme: null,
+    priceList: pricing(row).priceList,
+    netRateScheme: pricing(row).netRateScheme,
     sourceLocales: locales(row.sourceLocales),
     targetLocales: locales(row.targetLocales),
     clients: byName(pick(refs.clients, clients, row.id)),

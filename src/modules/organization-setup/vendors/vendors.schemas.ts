@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { PageOf, PagingQuery } from '../../../http/paging.js';
 import { Nullable, recordUid } from '../../../http/schema-helpers.js';
 import { UserReference } from '../../identity/users/index.js';
-import { NamedReference, UidReference, WorkflowStepReference } from '../setup-records/index.js';
+// Spec definitions PriceListReference and DiscountSchemeReference (the fields of NetRateSchemeReference).
+import { NamedReference, NetRateSchemeReference, PriceListReference, UidReference, WorkflowStepReference } from '../setup-records/index.js';
 
 /** Wire shapes of vendors (the buyer's view of a link), buyers (the vendor's view) and vendor tokens. */
 
@@ -26,10 +27,6 @@ export const CreateVendorBody = Type.Object({
   subDomains: Type.Optional(References),
   workflowSteps: Type.Optional(References),
 });
-
-/** Spec definitions PriceListReference and DiscountSchemeReference (always null until those records exist). */
-const PriceListReference = Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() });
-const NetRateSchemeReference = Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() });
 
 /**
  * Spec definition `VendorDto`, with the fields the changelog adds (`active`, `buyerOwner`,

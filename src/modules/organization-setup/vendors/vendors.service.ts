@@ -9,7 +9,7 @@ import type { Caller } from '../../../http/access.js';
 import { errors } from '../../../errors/index.js';
 import type { PageRequest } from '../../../http/paging.js';
 import { assertTimezone, findUserByUid } from '../../identity/users/index.js';
-import { referenceNotFound, resolveReferences } from '../setup-records/index.js';
+import { pricingReferenceColumn, referenceNotFound, resolveReferences } from '../setup-records/index.js';
 import {
   deleteLinks,
   findLink,
@@ -58,14 +58,13 @@ export function listVendors(
 
 /**
  * Links the organization whose vendor token is given as a vendor, with references to the
- * caller's own records; price lists and net rate schemes do not exist yet (400 ReferenceNotFound).
+ * caller's own records (clients, domains, subdomains, workflow steps, a price list and a net rate
+ * scheme, by uid; 400 ReferenceNotFound for one the organization does not have).
  */
 export async function createVendor(deps: AppDeps, caller: Caller, body: Static<typeof CreateVendorBody>): Promise<VendorLinkRow> {
   const db = deps.database.db;
   const sourceLocales = assertLanguages('sourceLocales', body.sourceLocales ?? []);
   const targetLocales = assertLanguages('targetLocales', body.targetLocales ?? []);
-  if (body.priceList) throw referenceNotFound('priceList', 'price list', body.priceList.uid);
-  if (body.netRateScheme) throw referenceNotFound('netRateScheme', 'net rate scheme', body.netRateScheme.uid);
   const vendor = await organizationByVendorToken(db, body.vendorToken);
   if (!vendor) {
     throw errors.InvalidVendorToken();
@@ -78,6 +77,14 @@ export async function createVendor(deps: AppDeps, caller: Caller, body: Static<t
   try {
     uid = await db.transaction().execute(async (trx) => {
       if (await linkExists(trx, caller.organizationId, vendor.id)) throw alreadyLinked(vendor.name);
+      const priceListId = await pricingReferenceColumn(trx, caller.organizationId, 'priceList', 'priceList', body.priceList);
+      const netRateSchemeId = await pricingReferenceColumn(
+        trx,
+        caller.organizationId,
+        'netRateScheme',
+        'netRateScheme',
+        body.netRateScheme,
+      );
       const refs = {
         clients: await resolveReferences(trx, caller.organizationId, 'client', 'clients', body.clients ?? []),
         domains: await resolveReferences(trx, caller.organizationId, 'domain', 'domains', body.domains ?? []),
@@ -88,8 +95,8 @@ export async function createVendor(deps: AppDeps, caller: Caller, body: Static<t
         buyerOrganizationId: caller.organizationId,
         vendorOrganizationId: vendor.id,
         vendorToken: body.vendorToken,
-        priceListId: null,
-        netRateSchemeId: null,
+        priceListId: priceListId ?? null,
+        netRateSchemeId: netRateSchemeId ?? null,
         sourceLocales: JSON.stringify(sourceLocales),
         targetLocales: JSON.stringify(targetLocales),
         active: true,

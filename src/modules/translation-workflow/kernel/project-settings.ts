@@ -14,6 +14,7 @@ export const SETTINGS_KEYS = [
   'importSettings',
   'projectWorkflowSettings',
   'contentGroup',
+  'analyseSettings',
 ] as const;
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
 export type ProjectSettings = Partial<Record<SettingsKey, unknown>>;

@@ -5,7 +5,13 @@ import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf } from '../../../http/access.js';
 import { errors } from '../../../errors/index.js';
-import { projectReferenceNotFound } from '../kernel/index.js';
+import {
+  NetRateSchemeReference,
+  PriceListReference,
+  pricingReferenceColumn,
+  pricingReferenceLookup,
+  storedFinancialSettings,
+} from '../../organization-setup/setup-records/index.js';
 import { ACCESS_SETTINGS_DEFAULTS, accessSettingsOf, fileNamingSettingsOf, importSettingsOf, parseSettings } from '../kernel/index.js';
 import { FileImportSettingsCreateDto, FileImportSettingsDto } from '../kernel/index.js';
 import { ProjectUidParams } from './projects.schemas.js';
@@ -49,17 +55,30 @@ const AccessSettingsSchema = Type.Object(
 );
 
 const IdRef = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+/** Spec `SetFinancialSettingsDto`: the organization's net rate scheme and price list, by id (or uid). */
 const SetFinancialSettingsBody = Type.Object({
   netRateScheme: Type.Optional(Type.Union([IdRef, Type.Null()])),
   priceList: Type.Optional(Type.Union([IdRef, Type.Null()])),
 });
+/** Spec `FinancialSettingsDto`. */
 const FinancialSettingsSchema = Type.Object(
   {
-    netRateScheme: Type.Union([Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() }), Type.Null()]),
-    priceList: Type.Union([Type.Object({ id: Type.String(), uid: Type.String(), name: Type.String() }), Type.Null()]),
+    netRateScheme: Type.Union([NetRateSchemeReference, Type.Null()]),
+    priceList: Type.Union([PriceListReference, Type.Null()]),
   },
   { title: 'FinancialSettingsDto' },
 );
+
+/**
+ * The financial settings of a settings document with their references, looked up in the
+ * project's organization (a vendor's user may reach a buyer's project). A list or scheme deleted
+ * since reads as null (deleting one also clears it here: setup-records' clearing rules).
+ */
+async function financialSettingsOf(deps: AppDeps, organizationId: string, settings: Record<string, unknown>) {
+  const stored = storedFinancialSettings(settings.financialSettings);
+  const pricing = await pricingReferenceLookup(deps.database.db, organizationId, [stored]);
+  return { netRateScheme: pricing.netRateScheme(stored.netRateSchemeId), priceList: pricing.priceList(stored.priceListId) };
+}
 
 /** Spec `FileNamingSettingsDto`. */
 const FileNamingSettings = Type.Object(
@@ -130,8 +149,7 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           response: { 200: FinancialSettingsSchema },
         },
       },
-      // Price lists and net rate schemes are later capabilities: no project can have one yet.
-      async () => ({ netRateScheme: null, priceList: null }),
+      async (request) => financialSettingsOf(deps, projectAccessOf(request).project.organizationId, settingsOf(request)),
     );
 
     app.put(
@@ -142,7 +160,8 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           tags: TAGS,
           operationId: 'setFinancialSettings',
           summary: 'Edit financial settings',
-          description: 'Price lists and net rate schemes do not exist yet: a non-null reference is 400 ReferenceNotFound; null clears.',
+          description:
+            'Replaces the settings: `priceList` and `netRateScheme` name the project organization\'s price list and net rate scheme by id (or uid); null or left out clears one (description, "Behaviour of other operations" 1). One the organization does not have is 400 ReferenceNotFound.',
           params: ProjectUidParams,
           body: SetFinancialSettingsBody,
           response: { 200: FinancialSettingsSchema },
@@ -150,10 +169,16 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const { netRateScheme, priceList } = request.body;
-        if (priceList) throw projectReferenceNotFound('priceList', 'price list', priceList.id);
-        if (netRateScheme) throw projectReferenceNotFound('netRateScheme', 'net rate scheme', netRateScheme.id);
-        await replaceProjectSetting(deps, callerOf(request), projectAccessOf(request), 'financialSettings', null);
-        return { netRateScheme: null, priceList: null };
+        const access = projectAccessOf(request);
+        const organizationId = access.project.organizationId;
+        const db = deps.database.db;
+        const stored = {
+          priceListId: (await pricingReferenceColumn(db, organizationId, 'priceList', 'priceList', priceList)) ?? null,
+          netRateSchemeId: (await pricingReferenceColumn(db, organizationId, 'netRateScheme', 'netRateScheme', netRateScheme)) ?? null,
+        };
+        const document = stored.priceListId === null && stored.netRateSchemeId === null ? null : stored;
+        const settings = await replaceProjectSetting(deps, callerOf(request), access, 'financialSettings', document);
+        return financialSettingsOf(deps, organizationId, settings);
       },
     );
 

@@ -107,6 +107,26 @@ export class TmIndexHost {
     });
   }
 
+  /**
+   * The best match of each query in one TM (index scores: no context bonus, no TM penalty), or
+   * null when none reaches the last of `stages` (descending minimum scores, searched in turn).
+   * One catch-up and one message for the whole batch.
+   */
+  async bestMatches(
+    tmId: Id,
+    queries: readonly string[],
+    options: { stages: readonly number[]; langs: readonly string[] | null },
+  ): Promise<([key: string, score: number] | null)[]> {
+    await this.catchUp(tmId);
+    return this.call<([string, number] | null)[]>({
+      op: 'best',
+      tm: tmId,
+      queries: queries.map(withTagPlaceholders),
+      stages: [...options.stages],
+      langs: options.langs ? [...options.langs] : null,
+    });
+  }
+
   /** Brings the index of one TM up to the database's current version (see above). */
   async catchUp(tmId: Id): Promise<void> {
     for (;;) {

@@ -13,6 +13,7 @@ export type IndexRequest =
   | { id: number; op: 'reset'; tm: string }
   | { id: number; op: 'apply'; tm: string; puts: [key: string, text: string, langs: string[]][]; removes: string[] }
   | { id: number; op: 'search'; tm: string; query: string; minScore: number; limit: number; langs: string[] | null }
+  | { id: number; op: 'best'; tm: string; queries: string[]; stages: number[]; langs: string[] | null }
   | { id: number; op: 'drop'; tm: string }
   | { id: number; op: 'stats' };
 
@@ -27,6 +28,19 @@ function indexOf(tm: string): CandidateIndex {
     indexes.set(tm, index);
   }
   return index;
+}
+
+/**
+ * The best match of a query, searched band by band from the top (`stages`, descending minimum
+ * scores, each with a limit of 1): the first stage with a result gives the best score, and the
+ * narrow stages (100, 95, …) cost little, so only texts without a good match pay for a wide search.
+ */
+function bestMatch(index: CandidateIndex, query: string, stages: readonly number[], langs: string[] | null): [string, number] | null {
+  for (const minScore of stages) {
+    const match = index.search(query, { minScore, limit: 1, langs })[0];
+    if (match) return [match.key, match.score];
+  }
+  return null;
 }
 
 function handle(request: IndexRequest): unknown {
@@ -44,6 +58,10 @@ function handle(request: IndexRequest): unknown {
       const index = indexes.get(request.tm);
       if (!index) return [] satisfies IndexMatch[];
       return index.search(request.query, { minScore: request.minScore, limit: request.limit, langs: request.langs });
+    }
+    case 'best': {
+      const index = indexes.get(request.tm);
+      return request.queries.map((query) => (index ? bestMatch(index, query, request.stages, request.langs) : null));
     }
     case 'drop':
       indexes.delete(request.tm);

@@ -1,0 +1,1 @@
+export { netRateSchemesRoutes } from './net-rate-schemes.routes.js';
