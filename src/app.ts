@@ -56,7 +56,13 @@ import { jobUpdatesRoutes } from './modules/translation-workflow/job-updates/ind
 import { referenceFilesRoutes } from './modules/translation-workflow/reference-files/index.js';
 import { filesRoutes } from './modules/translation-workflow/files/index.js';
 import { translationMemoriesRoutes, translationMemoryTransfersRoutes } from './modules/language-resources/translation-memories/index.js';
-import { analysesRoutes } from './modules/quoting/analyses/index.js';
+import {
+  analyseSettingsRoutes,
+  analysesOlderVersionsRoutes,
+  analysesRoutes,
+  analysisDownloadRoutes,
+} from './modules/quoting/analyses/index.js';
+import { quotesRoutes } from './modules/quoting/quotes/index.js';
 import { installUploadParsing } from './http/uploads.js';
 import { installRequestBodies } from './http/request-bodies.js';
 
@@ -152,6 +158,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(translationMemoryTransfersRoutes(deps));
         await api.register(projectsRoutes(deps));
         await api.register(analysesRoutes(deps));
+        await api.register(quotesRoutes(deps));
+        await api.register(analysisDownloadRoutes(deps));
+        await api.register(analyseSettingsRoutes(deps));
+        await api.register(analysesOlderVersionsRoutes(deps));
         await api.register(projectTemplatesRoutes(deps));
         await api.register(customFieldInstancesRoutes(deps));
         await api.register(jobsRoutes(deps));

@@ -83,6 +83,12 @@ export interface Config {
   readonly allowPrivateCallbacks: boolean;
   /** Time a webhook or callback receiver gets to answer, in milliseconds. */
   readonly outboundTimeoutMilliseconds: number;
+  /**
+   * Outgoing email (emailing quotes; src/outbound/mail.ts): `smtpUrl` (OPENTMS_SMTP_URL,
+   * `smtp://[user:password@]host[:port]` or `smtps://…`) is null when unset, and the operations
+   * that send email then answer 400 MailNotConfigured; `from` (OPENTMS_MAIL_FROM) is the sender.
+   */
+  readonly mail: { readonly smtpUrl: string | null; readonly from: string };
 }
 
 export class ConfigError extends Error {}
@@ -148,6 +154,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     }),
     allowPrivateCallbacks: flag(env, 'OPENTMS_ALLOW_PRIVATE_CALLBACKS'),
     outboundTimeoutMilliseconds: integer(env, 'OPENTMS_OUTBOUND_TIMEOUT_MS', 10_000, 100, 300_000),
+    mail: Object.freeze({ smtpUrl: smtpUrl(env), from: text(env, 'OPENTMS_MAIL_FROM') ?? 'OpenTMS <opentms@localhost>' }),
     // Revocation does not wait for expiry (every request re-checks the token's source), so the
     // lifetime only bounds how long a stolen JWT of a still-valid source stays usable.
     accessTokenTtlSeconds: integer(env, 'OPENTMS_ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
@@ -178,6 +185,22 @@ function redisUrl(env: Env): string | null {
     throw new ConfigError(
       'REDIS_URL must be a URL starting with redis:// or rediss:// (leave it unset to keep rate-limit counters in memory)',
     );
+  return url;
+}
+
+function smtpUrl(env: Env): string | null {
+  const url = text(env, 'OPENTMS_SMTP_URL');
+  if (url === null) return null;
+  // The URL may hold a password: never repeat it in the message.
+  let valid = /^smtps?:\/\//.test(url);
+  try {
+    if (valid) valid = new URL(url).hostname !== '';
+  } catch {
+    valid = false;
+  }
+  if (!valid) {
+    throw new ConfigError('OPENTMS_SMTP_URL must be a URL starting with smtp:// or smtps:// (leave it unset to send no email)');
+  }
   return url;
 }
 

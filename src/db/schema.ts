@@ -4,6 +4,7 @@ import type { CustomFieldTables } from './tables/custom-fields.js';
 import type { HandoverFileTables } from './tables/handover-files.js';
 import type { PricingTables } from './tables/pricing.js';
 import type { ProjectTables } from './tables/projects.js';
+import type { QuoteTables } from './tables/quotes.js';
 import type { SetupRecordTables } from './tables/setup-records.js';
 import type { TranslationMemoryTables } from './tables/translation-memories.js';
 import type { VendorTables } from './tables/vendors.js';
@@ -268,7 +269,8 @@ export interface DB
     HandoverFileTables,
     TranslationMemoryTables,
     PricingTables,
-    AnalysisTables {
+    AnalysisTables,
+    QuoteTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

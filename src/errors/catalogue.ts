@@ -221,6 +221,33 @@ export const TMS_ERRORS = {
       `The jobs hold ${segments} segments; one analysis request may analyse at most ${limit} segments. Analyse fewer jobs at a time.`,
     details: ({ limit }) => [{ field: 'jobs', message: `more than ${limit} segments` }],
   }),
+  /** A quote whose price list has no price set for a language pair of the analysis (docs/analysis.md, "Quotes"). */
+  NoPriceForLanguagePair: define({
+    status: 400,
+    message: ({ sourceLang, targetLang }: { sourceLang: string; targetLang: string }) =>
+      `The price list has no prices for ${sourceLang} → ${targetLang}; add that language pair to the price list first.`,
+    details: ({ sourceLang, targetLang }) => [{ field: 'priceList', message: `no price set for ${sourceLang} → ${targetLang}` }],
+  }),
+  /** Create quote v1 with a price list billed by the hour (description, version map: v1 does not support it). */
+  HourBillingNotSupported: define({
+    status: 400,
+    message: 'Create quote v1 does not support price lists with the billing unit Hour; use POST /api2/v2/quotes.',
+    details: () => [{ field: 'priceList', message: 'billing unit Hour' }],
+  }),
+  /** Email quotes naming a quote without a provider, or whose provider has no email address (description, "Behaviour of other operations" 14). */
+  QuoteWithoutProvider: define({
+    status: 400,
+    message: ({ quoteUid, noEmail }: { quoteUid: string; noEmail?: boolean }) =>
+      noEmail
+        ? `The provider of quote ${quoteUid} has no email address; no quote was emailed.`
+        : `Quote ${quoteUid} has no provider; every quote to email needs one. No quote was emailed.`,
+    details: ({ noEmail }) => [{ field: 'quotes', message: noEmail ? 'provider without email address' : 'quote without provider' }],
+  }),
+  /** Email operations of an installation without a mail server (OPENTMS_SMTP_URL unset; docs/analysis.md, "Quotes"). */
+  MailNotConfigured: define({
+    status: 400,
+    message: 'This installation has no mail server configured (OPENTMS_SMTP_URL), so it cannot send email.',
+  }),
   /** A language code not on the supported list (GET /api2/v1/languages). */
   UnsupportedLanguage: define({
     status: 400,
@@ -234,7 +261,7 @@ export const TMS_ERRORS = {
    */
   ReferenceNotFound: define({
     status: 400,
-    message: ({ what, key, keyName = 'uid' }: { what: string; key: string; keyName?: 'uid' | 'id'; field?: string }) =>
+    message: ({ what, key, keyName = 'uid' }: { what: string; key: string; keyName?: 'uid' | 'id' | 'name'; field?: string }) =>
       `No ${what} with ${keyName} ${key} exists in this organization.`,
     details: ({ key, keyName = 'uid', field }) => (field ? [{ field, message: `unknown ${keyName} "${key}"` }] : []),
   }),
@@ -382,6 +409,15 @@ export const TMS_ERRORS = {
     status: 409,
     message: ({ name }: { name: string }) => `The workflow step "${name}" is used by projects or project templates; it cannot be deleted.`,
   }),
+  /** A quote of an analysis that has not finished (still running, or failed): it has no figures to price. */
+  AnalysisNotFinished: define({
+    status: 409,
+    message: ({ analysisUid, status }: { analysisUid: string; status: string }) =>
+      status === 'ERROR'
+        ? `The analysis ${analysisUid} failed; recalculate it before making a quote of it.`
+        : `The analysis ${analysisUid} is not finished yet (status ${status}); make the quote once it is.`,
+    details: () => [{ field: 'analyse', message: 'analysis not finished' }],
+  }),
   /** A stored upload that a concurrent delete removed before its record was written. */
   UploadRaced: define({ status: 409, message: 'The file was removed while it was being stored; send it again.' }),
 
@@ -433,6 +469,12 @@ export const TMS_ERRORS = {
       'option' in params
         ? [{ field: LATER_OPTIONS[params.option].field, message: LATER_OPTIONS[params.option].detail }]
         : params.fields.map((field) => ({ field, message: 'not supported yet' })),
+  }),
+  /** The mail server refused a message or could not be reached (src/outbound/mail.ts); `sent` messages went out before. */
+  MailDeliveryFailed: define({
+    status: 500,
+    message: ({ sent, total }: { sent: number; total: number }) =>
+      `The mail server did not accept the message; ${sent} of ${total} ${plural(total, 'message was', 'messages were')} sent. Try again later.`,
   }),
   /** A form of an operation this installation does not implement (501); the reason says what works instead. */
   NotImplemented: define({ status: 501, message: ({ reason }: { reason: string }) => reason }),
@@ -505,6 +547,17 @@ export const TMS_ERRORS = {
   JobChanged: define({
     status: 409,
     message: ({ jobUid }: { jobUid: string }) => `Job ${jobUid} was split or changed meanwhile; read it again and retry.`,
+  }),
+  /**
+   * Downloading an analysis whose figures are not there: it is still being computed (its async
+   * request has not finished), or its computation failed (`reason`: the task's error).
+   */
+  AnalysisNotReady: define({
+    status: 409,
+    message: ({ failed, reason }: { failed?: boolean; reason?: string | null }) =>
+      failed
+        ? `The analysis could not be computed${reason ? ` (${reason})` : ''}; recalculate it, then download it.`
+        : 'The analysis is still being computed; download it once its async request has finished.',
   }),
   /** Downloading a target file that is still being built. */
   TargetFileNotReady: define({

@@ -3,8 +3,9 @@ import { makeJobs, makeProject } from '../support/workflow-factories.js';
 
 /**
  * Analyses: a project of organization A with one job, and analyses of it (unfinished: no worker
- * runs in the matrix). Deleting routes get analyses of their own, so that they do not take away
- * the one the other routes read.
+ * runs in the matrix, so a download answers 409). Deleting routes get analyses of their own, so
+ * that they do not take away the one the other routes read; GET v1 shares its path pattern with
+ * the delete, so it reads the deleted one (404 for allowed callers).
  */
 const build: FixtureBuilder = async ({ t, organization, admin, adminHeaders, client }) => {
   const project = await makeProject(t, organization.id, { createdById: admin.id, clientId: client.id, targetLangs: ['de'] });
@@ -43,8 +44,16 @@ const build: FixtureBuilder = async ({ t, organization, admin, adminHeaders, cli
       'PUT /api2/v2/analyses/bulk': { analyses: [{ id: read.id }] },
       'PUT /api2/v2/analyses/:analyseUid': {},
       'DELETE /api2/v1/analyses/bulk': { analyses: [{ id: bulkDeleted.id }] },
+      // Older versions (analyses-older-versions.routes.ts) and the template's analysis settings.
+      'POST /api2/v1/analyses': jobs_,
+      'PUT /api2/v1/analyses/bulk': { analyses: [{ id: read.id }] },
+      'PUT /api2/v1/projectTemplates/:projectTemplateUid/analyseSettings': { analyzeByLanguage: true },
     },
-    queries: { 'GET /api2/v3/analyses': `projectUid=${project.uid}` },
+    queries: {
+      'GET /api2/v3/analyses': `projectUid=${project.uid}`,
+      // The fixture analyses never finish (no worker): an allowed caller gets 409 AnalysisNotReady.
+      'GET /api2/v1/analyses/:analyseUid/download': 'format=CSV',
+    },
   };
 };
 export default build;

@@ -17,10 +17,10 @@ import { countSegmentText, isNonTranslatable } from './segment-text.js';
  *    100 % non-translatable;
  * 3. a text met before in this part (whitespace folded, otherwise exact: case, numbers, tags) is
  *    a repetition; its first occurrence counts in its own band;
- * 4. otherwise its band is the best of the TM score (the caller's: the project's TMs with read
- *    enabled, their penalties, 101 in context) and, with `includeFuzzyRepetitions`, the score of
- *    the best earlier segment of the part (the TM's score; an internal fuzzy match). An internal
- *    fuzzy match that beats the TM counts under `internalFuzzyMatches` with
+ * 4. otherwise its band is the better of the TM's band (the caller's score: the project's TMs with
+ *    read enabled, their penalties, 101 in context) and, with `includeFuzzyRepetitions`, the band
+ *    of the best earlier segment of the part (the TM's score; an internal fuzzy match). An
+ *    internal fuzzy match in a higher band than the TM's counts under `internalFuzzyMatches` with
  *    `separateFuzzyRepetitions`, else in the TM bands. Nothing ≥ 50 is `match0`.
  *
  * Post-editing and compare analyses score the text a job was given against the text it left
@@ -29,6 +29,15 @@ import { countSegmentText, isNonTranslatable } from './segment-text.js';
 
 /** Fuzzy scores below this are `match0`: searching lower would not change a band. */
 export const MIN_FUZZY = 50;
+
+/** The lowest score of each band. */
+const BAND_FLOORS = { match101: 101, match100: 100, match95: 95, match85: 85, match75: 75, match50: 50, match0: 0 } as const;
+
+/**
+ * The internal fuzzy search, band by band from the top (an exact earlier text is a repetition,
+ * so 95 is the highest band to look for); the last stage only decides whether 50 is reached.
+ */
+const INTERNAL_STAGES = [95, 85, 75, MIN_FUZZY] as const;
 
 export interface PreTranslationSegment {
   /** The job (0-based, in analysis order) whose tallies the segment counts in. */
@@ -91,13 +100,18 @@ export class PreTranslationAnalyser {
     const tmScore = this.settings.includeTransMemory ? segment.tmScore : 0;
     let internal = 0;
     if (this.earlier) {
-      if (tmScore < EXACT) {
-        const best = this.earlier.search(key, { minScore: Math.max(MIN_FUZZY, tmScore + 1), limit: 1, langs: null })[0];
-        internal = best?.score ?? 0;
+      // Only a better band counts: search from the band above the TM's, top band first.
+      for (const [i, minScore] of INTERNAL_STAGES.entries()) {
+        if (minScore <= tmScore) break;
+        const best = this.earlier.search(key, { minScore, limit: 1, langs: null, any: i === INTERNAL_STAGES.length - 1 && i > 0 })[0];
+        if (best) {
+          internal = best.score;
+          break;
+        }
       }
       this.earlier.put(String(this.nextKey++), key, ['']);
     }
-    if (internal > tmScore) {
+    if (BAND_FLOORS[bandOf(internal)] > BAND_FLOORS[bandOf(tmScore)]) {
       return this.settings.separateFuzzyRepetitions ? `internalFuzzyMatches.${bandOf(internal)}` : `transMemoryMatches.${bandOf(internal)}`;
     }
     return `transMemoryMatches.${bandOf(tmScore)}`;

@@ -102,6 +102,11 @@ export interface IndexSearchOptions {
   limit: number;
   /** When given, only entries having at least one of these target languages. */
   langs?: readonly string[] | null;
+  /**
+   * Stop at the first match of at least `minScore`, in the order of promise, instead of looking
+   * for the best (analyses: once the higher bands found nothing, any match decides the band).
+   */
+  any?: boolean;
 }
 
 /** What the last `search` did (for benches and tuning). */
@@ -626,10 +631,12 @@ export class CandidateIndex {
     let verified = 0;
     this.countBigrams(q.stored.compared);
     try {
+      const any = options.any === true;
       for (let k = 0; k < ordered.length && verified < this.maxVerified; k++) {
         const i = ordered[k]!;
         if (bounds[i]! < top.need()) continue;
         if (this.verify(candidates[i]!, q, top)) verified++;
+        if (any && top.scores.length > 0) break;
       }
     } finally {
       this.clearBigrams(q.stored.compared);

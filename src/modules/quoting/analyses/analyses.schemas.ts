@@ -148,7 +148,7 @@ export const AnalyseJobReference = Type.Object(
   { uid: Type.String(), filename: Type.String(), innerId: Type.String() },
   { title: 'AnalyseJobReference' },
 );
-const NetRateSchemeReference = Type.Object(
+export const NetRateSchemeReference = Type.Object(
   {
     id: Type.String(),
     uid: Type.String(),

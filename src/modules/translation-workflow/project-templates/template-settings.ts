@@ -16,6 +16,8 @@ export const TEMPLATE_SETTINGS_KEYS = [
   'projectWorkflowSettings',
   'notifyProviders',
   'financialSettings',
+  // Written by the analyses module (getAnalyseSettingsForProjectTemplate; docs/analysis.md).
+  'analyseSettings',
 ] as const;
 export type TemplateSettingsKey = (typeof TEMPLATE_SETTINGS_KEYS)[number];
 export type TemplateSettings = Partial<Record<TemplateSettingsKey, unknown>>;
