@@ -1,4 +1,4 @@
-import { CandidateIndex, EXACT, foldWhitespace, normalize, scoreMatch } from '../translation-memory/index.js';
+import { bandMatch, CandidateIndex, EXACT, foldWhitespace, normalize, scoreMatch } from '../translation-memory/index.js';
 import { addTo, bandOf } from './bands.js';
 import type { Category, Tallies } from './bands.js';
 import type { AnalysisSettings } from './settings.js';
@@ -34,8 +34,8 @@ export const MIN_FUZZY = 50;
 const BAND_FLOORS = { match101: 101, match100: 100, match95: 95, match85: 85, match75: 75, match50: 50, match0: 0 } as const;
 
 /**
- * The internal fuzzy search, band by band from the top (an exact earlier text is a repetition,
- * so 95 is the highest band to look for); the last stage only decides whether 50 is reached.
+ * The internal fuzzy search, band by band from the top (`bandMatch`; an exact earlier text is a
+ * repetition, so 95 is the highest band to look for).
  */
 const INTERNAL_STAGES = [95, 85, 75, MIN_FUZZY] as const;
 
@@ -100,15 +100,9 @@ export class PreTranslationAnalyser {
     const tmScore = this.settings.includeTransMemory ? segment.tmScore : 0;
     let internal = 0;
     if (this.earlier) {
-      // Only a better band counts: search from the band above the TM's, top band first.
-      for (const [i, minScore] of INTERNAL_STAGES.entries()) {
-        if (minScore <= tmScore) break;
-        const best = this.earlier.search(key, { minScore, limit: 1, langs: null, any: i === INTERNAL_STAGES.length - 1 && i > 0 })[0];
-        if (best) {
-          internal = best.score;
-          break;
-        }
-      }
+      // Only a better band counts: search the bands above the TM's, top band first.
+      const stages = INTERNAL_STAGES.filter((floor) => floor > tmScore);
+      internal = stages.length ? (bandMatch(this.earlier, key, stages, null)?.score ?? 0) : 0;
       this.earlier.put(String(this.nextKey++), key, ['']);
     }
     if (BAND_FLOORS[bandOf(internal)] > BAND_FLOORS[bandOf(tmScore)]) {

@@ -107,6 +107,9 @@ export interface IndexSearchOptions {
    * for the best (analyses: once the higher bands found nothing, any match decides the band).
    */
   any?: boolean;
+  /** This search's postings budget and verification cap, instead of the index's (a cheap first try). */
+  maxPostingsRead?: number;
+  maxVerified?: number;
 }
 
 /** What the last `search` did (for benches and tuning). */
@@ -531,7 +534,8 @@ export class CandidateIndex {
 
     // 2. Merge into each entry's META_HITS, within the budget.
     const touched: number[] = [];
-    let budget = this.maxPostingsRead;
+    const postingsBudget = options.maxPostingsRead ?? this.maxPostingsRead;
+    let budget = postingsBudget;
     const meta = this.meta;
     const bits = this.touchedBits;
     for (const ref of refs) {
@@ -580,7 +584,7 @@ export class CandidateIndex {
         }
       }
     }
-    stats.postingsRead = this.maxPostingsRead - budget;
+    stats.postingsRead = postingsBudget - budget;
     stats.met = touched.length;
 
     // 3. Bounds and share, then the candidates by promise (a counting sort on LEVELS levels).
@@ -632,7 +636,8 @@ export class CandidateIndex {
     this.countBigrams(q.stored.compared);
     try {
       const any = options.any === true;
-      for (let k = 0; k < ordered.length && verified < this.maxVerified; k++) {
+      const maxVerified = options.maxVerified ?? this.maxVerified;
+      for (let k = 0; k < ordered.length && verified < maxVerified; k++) {
         const i = ordered[k]!;
         if (bounds[i]! < top.need()) continue;
         if (this.verify(candidates[i]!, q, top)) verified++;

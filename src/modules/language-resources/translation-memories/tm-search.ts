@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../deps.js';
 import type { DB, Id } from '../../../db/schema.js';
 import { isRightToLeft } from '../../../domain/languages/supported-languages.js';
-import { compareMatches, EXACT, foldWhitespace, IN_CONTEXT } from '../../../domain/translation-memory/index.js';
+import { bandStages, compareMatches, EXACT, foldWhitespace, IN_CONTEXT } from '../../../domain/translation-memory/index.js';
 import { displayTokensOf, wildcardMatcher } from '../../../domain/translation-memory/tm-text.js';
 import type { InlineTag } from '../../../formats/types.js';
 import { userReferenceLookup } from '../../identity/users/index.js';
@@ -301,16 +301,14 @@ export interface BestScoreQuery {
   key: string | null;
 }
 
-/** Descending minimum scores the index tries in turn: the bands of an analysis (docs/analysis.md). */
-export const BEST_SCORE_STAGES = [100, 95, 85, 75, 50] as const;
-
 /** Most sources read in one query while checking the context of exact matches. */
 const CONTEXT_CHUNK = 500;
 
 /**
- * The best score of each query over the given TMs, as `fuzzySearch` would rank it (the same
- * index, score, 101 in context and per-TM penalty), in one batch per TM: 0 where no TM has a
- * match of at least the last stage (50) after its penalty. For analyses.
+ * A score of each query's best band over the given TMs (the same index, score, 101 in context
+ * and per-TM penalty as `fuzzySearch`), in one batch per TM: a score in the band of the best
+ * match (not always the band's best score: docs/analysis.md, "Performance"), 0 where no TM
+ * has a match of at least 50 after its penalty. For analyses.
  */
 export async function bestScores(
   deps: AppDeps,
@@ -324,7 +322,10 @@ export async function bestScores(
   if (queries.length === 0) return best;
   const texts = queries.map((q) => q.text);
   for (const target of targets) {
-    const matches = await index.bestMatches(target.tm.id, texts, { stages: BEST_SCORE_STAGES, langs: [targetLang] });
+    // The index's stages are the net bands' floors plus the TM's penalty: a match found at a stage
+    // is then in one net band, whatever its score within it.
+    const stages = bandStages(target.applyPenaltyTo101Only ? 0 : target.penalty);
+    const matches = await index.bestMatches(target.tm.id, texts, { stages, langs: [targetLang] });
     const exact = new Map<string, number[]>();
     matches.forEach((match, i) => {
       if (match && match[1] === EXACT) {

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import { CandidateIndex } from '../../../../domain/translation-memory/index.js';
+import { bandMatch, CandidateIndex } from '../../../../domain/translation-memory/index.js';
 import type { IndexMatch } from '../../../../domain/translation-memory/index.js';
 
 /**
@@ -30,22 +30,6 @@ function indexOf(tm: string): CandidateIndex {
   return index;
 }
 
-/**
- * The best match of a query, searched band by band from the top (`stages`, descending minimum
- * scores, each with a limit of 1): the first stage with a result gives the best score, and the
- * narrow stages (100, 95, …) cost little, so only texts without a good match pay for a wide search.
- * The last stage stops at the first match it verifies: its band is all that is left to decide,
- * so its score is a score of that band, not always the band's best.
- */
-function bestMatch(index: CandidateIndex, query: string, stages: readonly number[], langs: string[] | null): [string, number] | null {
-  for (const [i, minScore] of stages.entries()) {
-    // The last stage only decides whether the lowest band is reached: any match will do.
-    const match = index.search(query, { minScore, limit: 1, langs, any: i === stages.length - 1 && i > 0 })[0];
-    if (match) return [match.key, match.score];
-  }
-  return null;
-}
-
 function handle(request: IndexRequest): unknown {
   switch (request.op) {
     case 'reset':
@@ -64,7 +48,10 @@ function handle(request: IndexRequest): unknown {
     }
     case 'best': {
       const index = indexes.get(request.tm);
-      return request.queries.map((query) => (index ? bestMatch(index, query, request.stages, request.langs) : null));
+      return request.queries.map((query) => {
+        const match = index ? bandMatch(index, query, request.stages, request.langs) : null;
+        return match ? [match.key, match.score] : null;
+      });
     }
     case 'drop':
       indexes.delete(request.tm);
