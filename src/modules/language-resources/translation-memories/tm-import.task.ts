@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Readable } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import type { AppDeps, AppTaskHandler } from '../../../deps.js';
@@ -194,6 +195,20 @@ async function releaseUpload(deps: AppDeps, asyncRequestId: string, sha256: stri
 const warningsOf = (warnings: readonly ImportWarning[]) =>
   warnings.map((w) => ({ code: w.code, message: w.message, ...(w.args ? { args: w.args } : {}) }));
 
+/** Units after which an import refreshes PostgreSQL's statistics of the units table. */
+const ANALYZE_AFTER_UNITS = 10_000;
+
+/**
+ * After a large import on PostgreSQL, the planner's statistics of `tm_units` are refreshed at
+ * once (`analyze`, a sample: about a second at millions of rows). Without them, a server whose
+ * autovacuum has not run yet plans lookups by source hash (analyses' 101 check, search results)
+ * as a scan of the whole TM: 7–16 s a query at 1 M units, measured by bench/analysis.bench.ts.
+ */
+async function refreshStatistics(deps: AppDeps, units: number): Promise<void> {
+  if (deps.database.dialect !== 'postgres' || units < ANALYZE_AFTER_UNITS) return;
+  await sql`analyze tm_units`.execute(deps.database.db);
+}
+
 /** Runs the import of one async request (idempotent: a finished request is left as it is). */
 export async function runTmImport(deps: AppDeps, payload: TmImportPayload, signal: AbortSignal): Promise<void> {
   const db = deps.database.db;
@@ -231,6 +246,7 @@ export async function runTmImport(deps: AppDeps, payload: TmImportPayload, signa
       warnings,
     });
   } else {
+    await refreshStatistics(deps, result.units);
     await completeAsyncRequest(deps, db, asyncRequestId, { acceptedSegmentsCount: result.units, warnings });
   }
   await releaseUpload(deps, asyncRequestId, transfer.uploadSha256);
