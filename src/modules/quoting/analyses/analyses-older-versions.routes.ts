@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf, roles } from '../../../http/access.js';
-import { PageOf, pageWindow, toPage } from '../../../http/paging.js';
+import { PageOf } from '../../../http/paging.js';
 import { Nullable } from '../../../http/schema-helpers.js';
 import { UserReference } from '../../identity/users/index.js';
 import { onProject, projectAccessOf, ProjectUidParams, ProviderReference } from '../../translation-workflow/kernel/index.js';
-import { listAnalyses } from './analyses.repository.js';
 import type { AnalysisRow } from './analyses.repository.js';
 import {
   AnalyseUidParams,
@@ -20,7 +19,7 @@ import {
   NetRateSchemeReference,
 } from './analyses.schemas.js';
 import { createAnalyses, editAnalyses, requireAnalysis } from './analyses.service.js';
-import { analysisViewContext, toAnalyseV2, toLanguagePartV1 } from './analyses.views.js';
+import { analysesPage, analysisViewContext, toAnalyseV2, toLanguagePartV1 } from './analyses.views.js';
 import type { AnalysisViewContext } from './analyses.views.js';
 
 /**
@@ -185,20 +184,9 @@ export function analysesOlderVersionsRoutes(deps: AppDeps): FastifyPluginAsyncTy
       async (request) => {
         const caller = callerOf(request);
         const project = projectAccessOf(request).project;
-        const { pageNumber, pageSize, name, uid, sort, order } = request.query;
-        const page = { pageNumber, pageSize };
-        const { rows, total } = await listAnalyses(
-          db,
-          { organizationId: project.organizationId, projectId: project.id, name, uid },
-          { sort: sort ?? 'DATE_CREATED', descending: (order ?? 'DESC').toUpperCase() === 'DESC' },
-          pageWindow(page),
-        );
-        const context = await analysisViewContext(db, caller.organizationId, rows);
-        return toPage(
-          rows.map((r) => toAnalyseV2(r, context)),
-          total,
-          page,
-        );
+        const { name, uid } = request.query;
+        const filter = { organizationId: project.organizationId, projectId: project.id, name, uid };
+        return analysesPage(db, caller.organizationId, filter, request.query, toAnalyseV2);
       },
     );
   };

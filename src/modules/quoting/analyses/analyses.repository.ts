@@ -158,9 +158,17 @@ export async function writeResults(
 }
 
 /** The analyses of a project the list shows (not deleted), newest first by default. */
+export interface AnalysisFilter {
+  organizationId: Id;
+  projectId?: Id;
+  jobUid?: string;
+  name?: string | undefined;
+  uid?: string | undefined;
+}
+
 export async function listAnalyses(
   db: Kysely<DB>,
-  filter: { organizationId: Id; projectId?: Id; jobUid?: string; name?: string; uid?: string },
+  filter: AnalysisFilter,
   order: { sort: 'NAME' | 'DATE_CREATED'; descending: boolean },
   window: { offset: number; limit: number },
 ): Promise<{ rows: AnalysisRow[]; total: number }> {

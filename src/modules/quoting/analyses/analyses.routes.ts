@@ -5,7 +5,6 @@ import type { Access } from '../../../http/access.js';
 import { errors } from '../../../errors/index.js';
 import { pageWindow, toPage } from '../../../http/paging.js';
 import { JobUidParams, onJob, onProject, jobAccessOf, projectAccessOf, ProjectUidParams } from '../../translation-workflow/kernel/index.js';
-import { listAnalyses } from './analyses.repository.js';
 import type { AnalysisRow } from './analyses.repository.js';
 import {
   AnalyseJob,
@@ -32,7 +31,15 @@ import {
 } from './analyses.schemas.js';
 import { createAnalyses, deleteAnalyses, editAnalyses, recalculate, requireAnalysis } from './analyses.service.js';
 import type { CreatedAnalysis } from './analyses.service.js';
-import { analysisViewContext, toAnalyseJob, toAnalyseReference, toAnalyseV2, toAnalyseV3, toLanguagePartV1 } from './analyses.views.js';
+import {
+  analysesPage,
+  analysisViewContext,
+  toAnalyseJob,
+  toAnalyseReference,
+  toAnalyseV2,
+  toAnalyseV3,
+  toLanguagePartV1,
+} from './analyses.views.js';
 import { Type } from 'typebox';
 import { PagingQuery } from '../../../http/paging.js';
 
@@ -136,7 +143,7 @@ export function analysesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const caller = callerOf(request);
-        const { projectUid, pageNumber, pageSize, name, uid, sort, order } = request.query;
+        const { projectUid, name, uid } = request.query;
         if (!projectUid) {
           throw errors.InvalidArguments({ reason: 'projectUid is required.', details: [{ field: 'projectUid', message: 'required' }] });
         }
@@ -147,18 +154,12 @@ export function analysesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           .where('organizationId', '=', caller.organizationId)
           .executeTakeFirst();
         if (!project) throw errors.ResourceNotFound({ what: 'Project' });
-        const page = { pageNumber, pageSize };
-        const { rows, total } = await listAnalyses(
+        return analysesPage(
           db,
+          caller.organizationId,
           { organizationId: caller.organizationId, projectId: project.id, name, uid },
-          { sort: sort ?? 'DATE_CREATED', descending: (order ?? 'DESC').toUpperCase() === 'DESC' },
-          pageWindow(page),
-        );
-        const ctx = await context(caller.organizationId, rows);
-        return toPage(
-          rows.map((r) => toAnalyseReference(r, ctx)),
-          total,
-          page,
+          request.query,
+          toAnalyseReference,
         );
       },
     );
@@ -179,19 +180,13 @@ export function analysesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const project = projectAccessOf(request).project;
-        const { pageNumber, pageSize, name, uid, sort, order } = request.query;
-        const page = { pageNumber, pageSize };
-        const { rows, total } = await listAnalyses(
+        const { name, uid } = request.query;
+        return analysesPage(
           db,
+          caller.organizationId,
           { organizationId: project.organizationId, projectId: project.id, name, uid },
-          { sort: sort ?? 'DATE_CREATED', descending: (order ?? 'DESC').toUpperCase() === 'DESC' },
-          pageWindow(page),
-        );
-        const ctx = await context(caller.organizationId, rows);
-        return toPage(
-          rows.map((r) => toAnalyseReference(r, ctx)),
-          total,
-          page,
+          request.query,
+          toAnalyseReference,
         );
       },
     );
@@ -212,19 +207,8 @@ export function analysesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const { job, project } = jobAccessOf(request);
-        const page = request.query;
-        const { rows, total } = await listAnalyses(
-          db,
-          { organizationId: project.project.organizationId, projectId: project.project.id, jobUid: job.uid },
-          { sort: 'DATE_CREATED', descending: true },
-          pageWindow(page),
-        );
-        const ctx = await context(caller.organizationId, rows);
-        return toPage(
-          rows.map((r) => toAnalyseReference(r, ctx)),
-          total,
-          page,
-        );
+        const filter = { organizationId: project.project.organizationId, projectId: project.project.id, jobUid: job.uid };
+        return analysesPage(db, caller.organizationId, filter, request.query, toAnalyseReference);
       },
     );
 

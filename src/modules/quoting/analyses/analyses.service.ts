@@ -8,6 +8,7 @@ import type { Caller } from '../../../http/access.js';
 import { enqueue } from '../../../queue/queue.js';
 import type { Db } from '../../../queue/types.js';
 import { createAsyncRequest } from '../../integration/async-requests/index.js';
+import { resolvePricingReference } from '../../organization-setup/setup-records/index.js';
 import type { AsyncRequestRow } from '../../integration/async-requests/index.js';
 import { currentProviders, parseSettings, requireProject, resolveProviders } from '../../translation-workflow/kernel/index.js';
 import type { ProjectAccess, ResolvedProvider } from '../../translation-workflow/kernel/index.js';
@@ -33,19 +34,6 @@ const ACTIONS = { PreAnalyse: 'PRE_ANALYSE', PostAnalyse: 'POST_ANALYSE', Compar
 export interface CreatedAnalysis {
   analysis: AnalysisRow;
   asyncRequest: AsyncRequestRow;
-}
-
-/** The net rate scheme `key` (id or uid) of the organization, or 400. */
-export async function requireNetRateScheme(db: Db, organizationId: Id, key: string, field = 'netRateScheme'): Promise<Id> {
-  const numeric = /^\d{1,18}$/.test(key);
-  const row = await db
-    .selectFrom('netRateSchemes')
-    .select('id')
-    .where('organizationId', '=', organizationId)
-    .where((eb) => eb.or([eb('uid', '=', key), ...(numeric ? [eb('id', '=', key)] : [])]))
-    .executeTakeFirst();
-  if (!row) throw errors.ReferenceNotFound({ what: 'net rate scheme', key, keyName: numeric ? 'id' : 'uid', field });
-  return row.id;
 }
 
 /** The project's stored analysis settings (GET …/analyseSettings), as analysis settings. */
@@ -104,7 +92,7 @@ export async function createAnalyses(deps: AppDeps, caller: Caller, body: Create
   const netRateSchemeId =
     body.netRateScheme === undefined || body.netRateScheme === null
       ? projectNetRateScheme(project.settings)
-      : await requireNetRateScheme(db, caller.organizationId, String(body.netRateScheme.id));
+      : await resolvePricingReference(db, caller.organizationId, 'netRateScheme', 'netRateScheme', { id: String(body.netRateScheme.id) });
   const requestedProvider = body.provider ? (await resolveProviders(db, caller.organizationId, 'provider', [body.provider]))[0]! : null;
 
   const groups = await groupJobs(deps, access, jobs, mode, requestedProvider);
@@ -323,7 +311,8 @@ export async function editAnalyses(
       : undefined;
   let schemeId: Id | null | undefined;
   if (body.netRateScheme === null) schemeId = null;
-  else if (body.netRateScheme) schemeId = await requireNetRateScheme(db, caller.organizationId, body.netRateScheme.uid);
+  else if (body.netRateScheme)
+    schemeId = await resolvePricingReference(db, caller.organizationId, 'netRateScheme', 'netRateScheme', body.netRateScheme);
   else if (bulk && provider) schemeId = (await providerNetRateScheme(db, provider)) ?? undefined;
   const name = body.name?.trim();
   return db.transaction().execute(async (trx) => {

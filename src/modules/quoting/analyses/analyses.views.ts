@@ -4,7 +4,9 @@ import type { DB, Id } from '../../../db/schema.js';
 import type { Tallies } from '../../../domain/analysis/bands.js';
 import { dataDto, dataDtoV1, discounted } from '../../../domain/analysis/counts-dto.js';
 import { userReferenceLookup } from '../../identity/users/index.js';
-import { jobsOfParts, languagePartsOf } from './analyses.repository.js';
+import { pageWindow, toPage } from '../../../http/paging.js';
+import { jobsOfParts, languagePartsOf, listAnalyses } from './analyses.repository.js';
+import type { AnalysisFilter } from './analyses.repository.js';
 import type { AnalysisJobRow, AnalysisRow, LanguagePartRow } from './analyses.repository.js';
 
 /** The wire records of analyses (spec AnalyseV3Dto, AnalyseV2Dto, AnalyseReference, AnalyseLanguagePartDto, AnalyseJobDto). */
@@ -247,4 +249,23 @@ export function toLanguagePartV1(row: AnalysisRow, part: LanguagePartRow, contex
 /** Spec AnalyseJobDto. */
 export function toAnalyseJob(row: AnalysisRow, job: AnalysisJobRow, context: AnalysisViewContext) {
   return { uid: job.jobUid, filename: job.filename, ...figures(job.tallies, schemeRates(row, context), true) };
+}
+
+/** A page of the analyses `filter` selects, each shown by `view` (the list operations of every version). */
+export async function analysesPage<T>(
+  db: Kysely<DB>,
+  organizationId: Id,
+  filter: AnalysisFilter,
+  query: { pageNumber: number; pageSize: number; sort?: 'NAME' | 'DATE_CREATED'; order?: string },
+  view: (row: AnalysisRow, context: AnalysisViewContext) => T,
+) {
+  const page = { pageNumber: query.pageNumber, pageSize: query.pageSize };
+  const order = { sort: query.sort ?? 'DATE_CREATED', descending: (query.order ?? 'DESC').toUpperCase() === 'DESC' } as const;
+  const { rows, total } = await listAnalyses(db, filter, order, pageWindow(page));
+  const context = await analysisViewContext(db, organizationId, rows);
+  return toPage(
+    rows.map((row) => view(row, context)),
+    total,
+    page,
+  );
 }
