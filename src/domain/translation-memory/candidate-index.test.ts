@@ -86,6 +86,42 @@ describe('CandidateIndex: table', () => {
     expect(index.search('Delete the selected item number 3 from the list', { minScore: 75, limit: 0 })).toEqual([]);
   });
 
+  it('with band floors, keeps looking only for a better band', () => {
+    const index = indexOf({
+      far: 'Open the file in the editor window now',
+      near: 'Open the file in the editor window',
+      exact: 'Open the file in the editor',
+    });
+    const query = 'Open the file in the editor';
+    const scores = Object.fromEntries(index.scan(query, { minScore: 0, limit: 3 }).map((m) => [m.key, m.score]));
+    expect(scores.exact).toBe(100);
+    // Whatever the order of verification, the band found is the best one.
+    for (const floors of [
+      [100, 95, 85, 75, 50],
+      [85, 75, 50],
+      [75, 50],
+    ]) {
+      const found = index.search(query, { minScore: floors[floors.length - 1]!, limit: 1, floors });
+      expect(found).toHaveLength(1);
+      const band = (score: number) => floors.find((floor) => score >= floor);
+      expect(band(found[0]!.score)).toBe(band(100));
+    }
+    // Without the exact text, the near one is the band's.
+    index.remove('exact');
+    const found = index.search(query, { minScore: 50, limit: 1, floors: [95, 85, 75, 50] });
+    expect(found[0]?.key).toBe('near');
+  });
+
+  it('examines at most maxExamined candidates', () => {
+    const texts: Record<string, string> = {};
+    for (let i = 0; i < 50; i++) texts[`k${i}`] = `Remove the selected entry ${'x'.repeat(i % 7)} from list ${i}`;
+    const index = indexOf(texts);
+    const query = 'Remove the selected entry from the list';
+    expect(index.search(query, { minScore: 50, limit: 50 }).length).toBeGreaterThan(1);
+    expect(index.search(query, { minScore: 50, limit: 50, maxExamined: 1 })).toHaveLength(1);
+    expect(index.search(query, { minScore: 50, limit: 50, maxExamined: 0 })).toEqual([]);
+  });
+
   it('orders ties by key (code units)', () => {
     const index = new CandidateIndex();
     // Inserted in an order that is not the key order.

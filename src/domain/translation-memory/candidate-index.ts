@@ -21,26 +21,38 @@
  *    one block of a size class (1, 2, 3, 4, 6, 8, 12, …), moved up a class when full, freed blocks
  *    reused per class; a feature met once keeps its one posting inline in the hash table (half the
  *    features). The feature table is open addressing over two `Int32Array`s, the key → id table
- *    too; per entry, four integers in one `Int32Array` (length, language set, counts, the search's
- *    accumulator). No object per list, posting or entry beyond the two strings below.
+ *    too; per entry, typed arrays: length, trigram count, the search's accumulator, the bigram
+ *    signature, and two integers of `meta` (language set, counts). No object per list, posting
+ *    or entry beyond the two strings below.
  * 3. Merge, rarest list first, each posting out of the exact length range dropped: an entry met
  *    accumulates the weight of the words it shares (token length + 1) and the number of trigrams.
  *    Prefix filtering: once the lists not yet read of a bucket cannot bring a new entry to
  *    `minShare` of the query's weight (nor to what the trigram bound needs), they add no new
  *    candidate: they are read only for the entries already met (a bit test an id, no cache miss),
- *    while the postings read stay within `maxPostingsRead`; a list not read is credited to every
- *    candidate of its bucket, so the bounds below stay sound.
+ *    while the postings read stay within `maxPostingsRead`; such a list longer than
+ *    CLOSED_READ_RATIO × the entries met is not read at all (its postings would mostly be
+ *    others'). A list not read is credited to every candidate of its bucket, so the bounds below
+ *    stay sound. The accumulators, lengths and trigram counts are arrays of their own (a few bytes
+ *    an entry), so the random accesses of the merge mostly hit the processor's caches.
  * 4. Bounds before any edit distance (sound): d ≥ |n − m|, and for trigram-indexed entries
  *    d ≥ ⌈(max(Gq, Ge) − shared) / 3⌉ (an edit destroys at most 3 padded trigrams of either side).
  *    Candidates whose upper bound on the base is below what they need (the minimum score, or the
  *    current last of `limit` results) are dropped; so are those (not trigram-indexed) sharing less
  *    than `minShare` of the longer text's characters in words (the one heuristic cut: recall is
  *    measured against `scan`).
+ *    The bounds run when a candidate's turn comes in step 5 (most never get one), together with
+ *    the bigram signature's (128 bits an entry: a bit set on one side only stands for a padded
+ *    bigram the other lacks, and an edit removes at most two, so d ≥ ⌈one-sided bits / 2⌉; for
+ *    searches needing 70 or more), and at most `maxExamined` candidates are examined.
  * 5. Verification, best promise first: the bigram count filter (sound: an edit destroys at most 2
  *    padded bigrams, so a text within distance d shares at least max(n, m) + 1 − 2d of them; one
  *    pass over the candidate's stored compared form), then at most `maxVerified` times `baseScore`
  *    (the bounded bit-parallel Levenshtein, cut off at the distance the needed score allows), and
  *    only for those that reach it the full `normalize` of the text and `scoreMatch`.
+ *
+ * A search at 100 reads one list: that of the whole compared form, a feature of its own.
+ * With `floors` (band floors), a match kept raises what the next candidate needs to the floor of
+ * the band above it, so a search at the lowest floor finds the best band in one pass.
  *
  * `scan` answers the same question by verifying EVERY entry of the exact length range (the same
  * bigram filter and verification), for recall measurement and tests.
@@ -107,9 +119,21 @@ export interface IndexSearchOptions {
    * for the best (analyses: once the higher bands found nothing, any match decides the band).
    */
   any?: boolean;
+  /**
+   * Band floors, descending: only a better band counts. Once `limit` matches are kept, a candidate
+   * must reach the floor above the band of the worst of them (a match of 88 with floors 85 and 95
+   * makes the search look for 95 or more only), and the search ends when no floor is above.
+   */
+  floors?: readonly number[] | null;
   /** This search's postings budget and verification cap, instead of the index's (a cheap first try). */
   maxPostingsRead?: number;
   maxVerified?: number;
+  /**
+   * Candidates examined at most (past the length and trigram bounds: each costs a signature test
+   * and maybe the bigram filter and an edit distance), best promise first; default no cap. The
+   * band search of analyses caps its wide searches (band-search.ts).
+   */
+  maxExamined?: number;
 }
 
 /** What the last `search` did (for benches and tuning). */
@@ -142,32 +166,39 @@ export const CANDIDATE_INDEX_DEFAULTS = {
 const EXACT_BUCKETS = 16;
 /** Compaction runs once the dead postings are at least this many and half of the live ones. */
 const MIN_COMPACTION = 4096;
+/**
+ * A list read only for the entries already met (past the prefix filter) is read when it is at
+ * most this many times as long as the entries met; a longer one is credited to every candidate of
+ * its bucket instead (as a list left out by the budget): its postings would mostly be others'.
+ */
+const CLOSED_READ_RATIO = 4;
 /** Promise levels for ordering candidates (a counting sort, so ordering is linear). */
 const LEVELS = 64;
 const NO_SPACE_SCRIPT = /[\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
 const WORD_SEED = 0x811c9dc5;
 const GRAM_SEED = 0x2545f491;
 const KEY_SEED = 0x6b43a9b5;
+/** Seed of the whole compared form's feature (the exact path of a search at 100). */
+const EXACT_SEED = 0x1b873593;
 const SLOT_SEED = 0x5bd1e995;
 /** Pads n-grams at both ends. */
 const BOUNDARY = 0x0001;
 /** Slots of the hashed bigram count table (a power of two; a collision only weakens the filter). */
 const BIGRAM_SLOTS = 8192;
 
-/** Per entry, META_STRIDE integers (four entries a cache line). */
-const META_STRIDE = 4;
-/** The compared length, −1 for a free or removed id (so the length filter drops it). */
-const META_LENGTH = 0;
+/**
+ * Per entry, META_STRIDE integers of what a search reads only for the candidates it verifies. What
+ * it reads for every entry met (length, trigram count, accumulator) is in arrays of their own, a
+ * few bytes an entry, so that the random accesses of a merge stay in the processor's caches.
+ */
+const META_STRIDE = 2;
 /** The interned set of target languages. */
-const META_LANGS = 1;
-/** Distinct trigrams (0: not trigram-indexed) | TRUNCATED_BIT | postings << POSTINGS_SHIFT. */
-const META_COUNTS = 2;
-/** The search's accumulator: shared word weight + GRAM_HIT × shared trigrams; 0 when not met. */
-const META_HITS = 3;
-const GRAM_COUNT_MASK = 0x1fff;
-const TRUNCATED_BIT = 1 << 13;
-const POSTINGS_SHIFT = 14;
-/** A shared trigram in META_HITS (below it, the shared word weight, at most maxTextLength + 1 < 2^13). */
+const META_LANGS = 0;
+/** TRUNCATED_BIT | postings << POSTINGS_SHIFT. */
+const META_COUNTS = 1;
+const TRUNCATED_BIT = 1;
+const POSTINGS_SHIFT = 1;
+/** A shared trigram in the accumulator (below it, the shared word weight, at most maxTextLength + 1 < 2^13). */
 const GRAM_HIT = 1 << 13;
 
 interface Features {
@@ -186,6 +217,8 @@ interface PreparedQuery {
   truncated: boolean;
   n: number;
   features: Features;
+  /** The compared form's bigram signature (`signatureOf`). */
+  signature: Int32Array;
 }
 
 interface ListRef {
@@ -206,10 +239,23 @@ class TopResults {
   constructor(
     readonly limit: number,
     readonly minScore: number,
+    /** Band floors, descending (`IndexSearchOptions.floors`), or null. */
+    readonly floors: readonly number[] | null = null,
   ) {}
-  /** The score a newcomer needs at least (it may still lose a tie on its key). */
+  /**
+   * The score a newcomer needs at least (it may still lose a tie on its key); with floors, the
+   * floor above the band of the worst kept (more than 100 when no band is above).
+   */
   need(): number {
-    return this.scores.length < this.limit ? this.minScore : this.scores[this.scores.length - 1]!;
+    if (this.scores.length < this.limit) return this.minScore;
+    const worst = this.scores[this.scores.length - 1]!;
+    if (this.floors === null) return worst;
+    let above = EXACT + 2;
+    for (const floor of this.floors) {
+      if (floor <= worst) break;
+      above = floor;
+    }
+    return above;
   }
   offer(score: number, key: string): void {
     const size = this.scores.length;
@@ -251,9 +297,15 @@ export class CandidateIndex {
 
   // Entries, by id.
   private keys: (string | undefined)[] = [];
-  /** The stored compared form followed by the text as given (META_LENGTH tells them apart). */
+  /** The stored compared form followed by the text as given (its length in `lengths` tells them apart). */
   private texts: (string | undefined)[] = [];
   private meta = new Int32Array(0);
+  /** Per id, the compared length; −1 for a free or removed id (so the length filter drops it). */
+  private lengths = new Int16Array(0);
+  /** Per id, the distinct trigrams (0: not trigram-indexed). */
+  private gramCounts = new Uint16Array(0);
+  /** Per entry, SIGNATURE_WORDS integers: the compared form's bigram signature (`signatureOf`). */
+  private signatures = new Int32Array(0);
   private keyHashes = new Int32Array(0);
   private nextId = 0;
   private freeIds: number[] = [];
@@ -267,8 +319,14 @@ export class CandidateIndex {
   // Key → id: open addressing, linear probing, id + 1 a slot (0 empty), at load ≤ ½.
   private keySlots = new Int32Array(1024);
 
-  /** One bit an id: met in this search (a cheap test before touching its META_HITS). */
+  /** One bit an id: met in this search (a cheap test before touching its accumulator). */
   private touchedBits = new Int32Array(0);
+  /** Per id, the search's accumulator (shared word weight + GRAM_HIT × shared trigrams); 0 when not met. */
+  private hits = new Int32Array(0);
+  /** Scratch of a search's candidates (ids and promise levels), grown as needed. */
+  private candidateIds = new Int32Array(1024);
+  private candidateLevels = new Uint8Array(1024);
+  private candidateGrams = new Int32Array(1024);
   /** A one-posting "list" for reading an inline posting like a list. */
   private readonly single = new Int32Array(1);
 
@@ -338,7 +396,7 @@ export class CandidateIndex {
     const existing = this.findKey(key);
     if (existing >= 0) {
       const stored = this.texts[existing]!;
-      if (stored.length - this.meta[existing * META_STRIDE + META_LENGTH]! === text.length && stored.endsWith(text)) {
+      if (stored.length - this.lengths[existing]! === text.length && stored.endsWith(text)) {
         // The same text: only the languages may have changed.
         this.meta[existing * META_STRIDE + META_LANGS] = langSet;
         return;
@@ -352,7 +410,7 @@ export class CandidateIndex {
     const m = compared.length;
     const bucket = this.bucketOfLength[m]!;
     // Distinct postings: two features with the same bucketed hash post once.
-    const posted = new Set<number>();
+    const posted = new Set<number>([bucketHash(hashString(compared, EXACT_SEED), bucket)]);
     for (const word of features.words) posted.add(bucketHash(word, bucket));
     if (features.grams) {
       for (const gram of features.grams) posted.add(bucketHash(gram, bucket));
@@ -364,11 +422,12 @@ export class CandidateIndex {
     this.texts[id] = joined;
     this.insertKey(key, id);
     const at = id * META_STRIDE;
-    this.meta[at + META_LENGTH] = m;
+    this.lengths[id] = m;
+    this.gramCounts[id] = features.grams ? features.grams.length : 0;
     this.meta[at + META_LANGS] = langSet;
-    this.meta[at + META_COUNTS] =
-      (features.grams ? features.grams.length : 0) | (truncated ? TRUNCATED_BIT : 0) | (posted.size << POSTINGS_SHIFT);
-    this.meta[at + META_HITS] = 0;
+    this.meta[at + META_COUNTS] = (truncated ? TRUNCATED_BIT : 0) | (posted.size << POSTINGS_SHIFT);
+    this.hits[id] = 0;
+    signatureOf(compared, this.signatures, id * SIGNATURE_WORDS);
     this.liveCount++;
     this.livePostings += posted.size;
     this.stringBytes += stringBytes(key) + stringBytes(joined);
@@ -381,10 +440,11 @@ export class CandidateIndex {
     const at = id * META_STRIDE;
     const counts = this.meta[at + META_COUNTS]!;
     const postings = counts >>> POSTINGS_SHIFT;
-    if ((counts & GRAM_COUNT_MASK) > 0) this.gramEntries[this.bucketOfLength[this.meta[at + META_LENGTH]!]!]!--;
+    if (this.gramCounts[id]! > 0) this.gramEntries[this.bucketOfLength[this.lengths[id]!]!]!--;
     this.keys[id] = undefined;
     this.texts[id] = undefined;
-    this.meta[at + META_LENGTH] = -1;
+    this.lengths[id] = -1;
+    this.gramCounts[id] = 0;
     this.meta[at + META_LANGS] = -1;
     this.liveCount--;
     this.livePostings -= postings;
@@ -401,8 +461,8 @@ export class CandidateIndex {
     const oldStart = this.listStart;
     const oldLength = this.listLength;
     const oldPool = this.pool;
-    const meta = this.meta;
-    const live = (id: number) => meta[id * META_STRIDE + META_LENGTH]! >= 0;
+    const lengths = this.lengths;
+    const live = (id: number) => lengths[id]! >= 0;
     // Live postings per feature, to size the new arrays.
     const counts = new Int32Array(oldEntry.length);
     let features = 0;
@@ -485,11 +545,12 @@ export class CandidateIndex {
     stats.listsRead = stats.postingsRead = stats.listsSkipped = stats.met = stats.candidates = stats.verified = 0;
     if (limit === 0 || minScore > EXACT || this.liveCount === 0) return [];
     const q = this.prepare(query);
-    const top = new TopResults(limit, minScore);
+    const top = new TopResults(limit, minScore, options.floors ?? null);
     const [lo, hi] = this.lengthRange(q.n, minScore);
     if (lo > hi) return [];
     const stamp = this.startSearch();
     const langs = options.langs ?? null;
+    if (minScore === EXACT) return this.exactSearch(q, top, langs, stamp);
     const n = q.n;
     const { words, weights } = q.features;
 
@@ -528,20 +589,30 @@ export class CandidateIndex {
       if (ref.gram) unreadGrams[ref.bucket]!++;
       else unreadWeight[ref.bucket]! += ref.weight;
     }
-    const wordNeed = this.minShare * (n + 1);
+    // The share is of the longer text: an entry of bucket b needs minShare × (max(n, m) + 1).
+    const wordNeed = new Float64Array(this.bucketCount);
+    for (let b = bLo; b <= bHi; b++) wordNeed[b] = this.minShare * (Math.max(n, this.bucketMin[b]!, lo) + 1);
     // The trigram bound for an entry no longer than the query: shared ≥ Gq − 3 × allowed distance.
     const gramNeed = Math.max(1, queryGrams.length - 3 * Math.floor(((EXACT - minScore) * n) / EXACT));
 
-    // 2. Merge into each entry's META_HITS, within the budget.
+    // 2. Merge into each entry's accumulator (`hits`), within the budget.
     const touched: number[] = [];
     const postingsBudget = options.maxPostingsRead ?? this.maxPostingsRead;
     let budget = postingsBudget;
     const meta = this.meta;
+    const lengths = this.lengths;
+    const gramCounts = this.gramCounts;
     const bits = this.touchedBits;
+    const hits = this.hits;
     for (const ref of refs) {
       const bucket = ref.bucket;
-      const open = unreadWeight[bucket]! >= wordNeed || unreadGrams[bucket]! >= gramNeed;
+      const open = unreadWeight[bucket]! >= wordNeed[bucket]! || unreadGrams[bucket]! >= gramNeed;
       let length = ref.length;
+      if (!open && length > CLOSED_READ_RATIO * touched.length) {
+        // Read for the entries met only, it would cost more than it tells: credited instead.
+        stats.listsSkipped++;
+        continue;
+      }
       if (length > budget) {
         stats.listsSkipped++;
         // Read part of the rarest list rather than nothing at all (it still counts as unread).
@@ -563,7 +634,7 @@ export class CandidateIndex {
         // Only for the entries already met.
         for (let p = start; p < end; p++) {
           const id = postings[p]!;
-          if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0) meta[id * META_STRIDE + META_HITS]! += add;
+          if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0) hits[id]! += add;
         }
       } else {
         // A removed entry (length −1) is dropped with the candidates when `inside`.
@@ -571,7 +642,7 @@ export class CandidateIndex {
         for (let p = start; p < end; p++) {
           const id = postings[p]!;
           if (check) {
-            const m = meta[id * META_STRIDE + META_LENGTH]!;
+            const m = lengths[id]!;
             if (m < lo || m > hi) continue;
           }
           const word = id >>> 5;
@@ -580,73 +651,140 @@ export class CandidateIndex {
             bits[word]! |= bit;
             touched.push(id);
           }
-          meta[id * META_STRIDE + META_HITS]! += add;
+          hits[id]! += add;
         }
       }
     }
     stats.postingsRead = postingsBudget - budget;
     stats.met = touched.length;
 
-    // 3. Bounds and share, then the candidates by promise (a counting sort on LEVELS levels).
+    // 3. The share, then the candidates by promise (a counting sort on LEVELS levels). The bounds
+    //    wait for a candidate's turn in step 4: most candidates never get one.
     const gq = queryGrams.length;
-    const candidates: number[] = [];
-    const bounds: number[] = [];
-    const levels: number[] = [];
+    if (this.candidateIds.length < touched.length) {
+      this.candidateIds = new Int32Array(touched.length * 2);
+      this.candidateLevels = new Uint8Array(touched.length * 2);
+      this.candidateGrams = new Int32Array(touched.length * 2);
+    }
+    const candidateGrams = this.candidateGrams;
+    const candidateIds = this.candidateIds;
+    const candidateLevels = this.candidateLevels;
+    let count = 0;
     const levelCounts = new Int32Array(LEVELS + 1);
-    const need = top.need();
-    for (const id of touched) {
-      const at = id * META_STRIDE;
-      const packed = meta[at + META_HITS]!;
-      meta[at + META_HITS] = 0;
+    const minShare = this.minShare;
+    for (let t = 0; t < touched.length; t++) {
+      const id = touched[t]!;
+      const packed = hits[id]!;
+      hits[id] = 0;
       bits[id >>> 5] = 0;
-      const m = meta[at + META_LENGTH]!;
+      const m = lengths[id]!;
       if (m < 0) continue;
-      if (langs !== null && !this.langsAllowed(meta[at + META_LANGS]!, langs, stamp)) continue;
       // Shared counts, with the lists not read credited.
       const b = this.bucketOfLength[m]!;
-      const gramShared = Math.floor(packed / GRAM_HIT) + unreadGrams[b]!;
       const weight = (packed & (GRAM_HIT - 1)) + unreadWeight[b]!;
-      const max = Math.max(n, m);
-      let dLow = Math.abs(n - m);
-      const ge = meta[at + META_COUNTS]! & GRAM_COUNT_MASK;
-      if (ge > 0) dLow = Math.max(dLow, Math.ceil((Math.max(gq, ge) - gramShared) / 3));
-      const bound = max === 0 ? EXACT : Math.floor((EXACT * (max - Math.min(dLow, max))) / max);
-      if (bound < need) continue;
-      const wordShare = Math.min(1, weight / (max + 1));
-      if (wordShare < this.minShare && ge === 0) continue;
-      const gramShare = ge > 0 ? Math.min(1, gramShared / Math.max(gq, ge, 1)) : 0;
-      const level = Math.floor(Math.max(wordShare, gramShare) * LEVELS);
-      candidates.push(id);
-      bounds.push(bound);
-      levels.push(level);
+      const max = n > m ? n : m;
+      const wordShare = weight >= max + 1 ? 1 : weight / (max + 1);
+      const ge = gramCounts[id]!;
+      let share = wordShare;
+      let gramShared = 0;
+      if (ge > 0) {
+        gramShared = ((packed / GRAM_HIT) | 0) + unreadGrams[b]!;
+        const most = gq > ge ? gq : ge;
+        const gramShare = gramShared >= most ? 1 : gramShared / (most || 1);
+        if (gramShare > share) share = gramShare;
+      } else if (wordShare < minShare) continue;
+      const level = (share * LEVELS) | 0;
+      candidateIds[count] = id;
+      candidateLevels[count] = level;
+      candidateGrams[count] = gramShared;
+      count++;
       levelCounts[level]!++;
     }
-    stats.candidates = candidates.length;
+    stats.candidates = count;
     // Best level first; within a level, in the order met.
     const firstAt = new Int32Array(LEVELS + 1);
     for (let level = LEVELS, at = 0; level >= 0; level--) {
       firstAt[level] = at;
       at += levelCounts[level]!;
     }
-    const ordered = new Int32Array(candidates.length);
-    for (let i = 0; i < candidates.length; i++) ordered[firstAt[levels[i]!]!++] = i;
+    const ordered = new Int32Array(count);
+    for (let i = 0; i < count; i++) ordered[firstAt[candidateLevels[i]!]!++] = i;
 
-    // 4. Verify: the bigram filter, then at most maxVerified edit distances.
+    // 4. Verify, best promise first: the sound bounds (length, trigrams, bigram signature), the
+    //    bigram filter, then at most maxVerified edit distances.
     let verified = 0;
+    const signatures = this.signatures;
+    const qs = q.signature;
+    const qs0 = qs[0]!;
+    const qs1 = qs[1]!;
+    const qs2 = qs[2]!;
+    const qs3 = qs[3]!;
     this.countBigrams(q.stored.compared);
     try {
       const any = options.any === true;
       const maxVerified = options.maxVerified ?? this.maxVerified;
-      for (let k = 0; k < ordered.length && verified < maxVerified; k++) {
+      const maxExamined = options.maxExamined ?? Infinity;
+      let examined = 0;
+      for (let k = 0; k < count && verified < maxVerified; k++) {
         const i = ordered[k]!;
-        if (bounds[i]! < top.need()) continue;
-        if (this.verify(candidates[i]!, q, top)) verified++;
+        const id = candidateIds[i]!;
+        const need = top.need();
+        if (need > EXACT) break;
+        const at = id * META_STRIDE;
+        if (langs !== null && !this.langsAllowed(meta[at + META_LANGS]!, langs, stamp)) continue;
+        const m = lengths[id]!;
+        const max = n > m ? n : m;
+        // The most edits a match may have: base ≥ need ⇔ d ≤ ⌊(100 − need) × max / 100⌋.
+        const allowed = Math.floor(((EXACT - need) * max) / EXACT);
+        if ((n > m ? n - m : m - n) > allowed) continue;
+        const ge = gramCounts[id]!;
+        // An edit destroys at most 3 padded trigrams of either side.
+        if (ge > 0 && Math.max(gq, ge) - candidateGrams[i]! > 3 * allowed) continue;
+        if (++examined > maxExamined) break;
+        // Low minimums allow more edits than one-sided bigrams of unrelated texts usually make.
+        if (need >= SIGNATURE_MIN_SCORE && signatureDistance(qs0, qs1, qs2, qs3, signatures, id * SIGNATURE_WORDS) > allowed) continue;
+        if (this.verify(id, q, top)) verified++;
         if (any && top.scores.length > 0) break;
       }
     } finally {
       this.clearBigrams(q.stored.compared);
     }
     stats.verified = verified;
+    return top.matches();
+  }
+
+  /**
+   * A search at 100: only an entry with the query's compared form can score 100 (base 100 is edit
+   * distance 0), and those are the postings of the whole compared form's feature.
+   */
+  private exactSearch(q: PreparedQuery, top: TopResults, langs: readonly string[] | null, stamp: number): IndexMatch[] {
+    const entry = this.findEntry(bucketHash(hashString(q.stored.compared, EXACT_SEED), this.bucketOfLength[q.n]!));
+    if (entry === 0) return [];
+    let postings = this.pool;
+    let start = 0;
+    if (entry < 0) {
+      postings = this.single;
+      postings[0] = -entry - 1;
+    } else start = this.listStart[entry - 1]!;
+    const end = start + this.lengthOf(entry);
+    const stats = this.lastSearch;
+    stats.listsRead = 1;
+    stats.postingsRead = end - start;
+    this.countBigrams(q.stored.compared);
+    try {
+      for (let p = start; p < end; p++) {
+        const id = postings[p]!;
+        const at = id * META_STRIDE;
+        // Another text of the bucket whose hash collides, or a removed entry: not this form.
+        if (this.lengths[id] !== q.n || !this.texts[id]!.startsWith(q.stored.compared)) continue;
+        if (langs !== null && !this.langsAllowed(this.meta[at + META_LANGS]!, langs, stamp)) continue;
+        stats.met++;
+        stats.candidates++;
+        if (this.verify(id, q, top)) stats.verified++;
+      }
+    } finally {
+      this.clearBigrams(q.stored.compared);
+    }
     return top.matches();
   }
 
@@ -661,7 +799,7 @@ export class CandidateIndex {
     this.countBigrams(q.stored.compared);
     try {
       for (let id = 0; id < this.nextId; id++) {
-        const m = this.meta[id * META_STRIDE + META_LENGTH]!;
+        const m = this.lengths[id]!;
         if (m < lo || m > hi) continue;
         if (langs !== null && !this.langsAllowed(this.meta[id * META_STRIDE + META_LANGS]!, langs, stamp)) continue;
         this.verify(id, q, top);
@@ -675,6 +813,10 @@ export class CandidateIndex {
   approximateBytes(): number {
     const typed =
       this.meta.byteLength +
+      this.lengths.byteLength +
+      this.gramCounts.byteLength +
+      this.hits.byteLength +
+      this.signatures.byteLength +
       this.keyHashes.byteLength +
       this.keySlots.byteLength +
       this.touchedBits.byteLength +
@@ -706,10 +848,20 @@ export class CandidateIndex {
     const meta = new Int32Array(capacity * META_STRIDE).fill(-1);
     meta.set(this.meta);
     this.meta = meta;
+    const lengths = new Int16Array(capacity).fill(-1);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
+    const gramCounts = new Uint16Array(capacity);
+    gramCounts.set(this.gramCounts);
+    this.gramCounts = gramCounts;
+    const signatures = new Int32Array(capacity * SIGNATURE_WORDS);
+    signatures.set(this.signatures);
+    this.signatures = signatures;
     const keyHashes = new Int32Array(capacity);
     keyHashes.set(this.keyHashes);
     this.keyHashes = keyHashes;
     this.touchedBits = new Int32Array(capacity >>> 5);
+    this.hits = new Int32Array(capacity);
   }
 
   /** The id of a key, or −1. */
@@ -851,10 +1003,29 @@ export class CandidateIndex {
   }
 
   private prepare(query: string): PreparedQuery {
+    // The stages of a band search ask the same query in a row.
+    if (this.lastPrepared?.original === query) return this.lastPrepared;
+    this.lastPrepared = this.prepareAnew(query);
+    return this.lastPrepared;
+  }
+
+  private lastPrepared: PreparedQuery | null = null;
+
+  private prepareAnew(query: string): PreparedQuery {
     const truncated = query.length > this.maxTextLength;
     const norm = normalize(truncated ? cut(query, this.maxTextLength) : query);
     const compared = storedForm(norm.compared);
-    return { norm, stored: { ...norm, compared }, original: query, truncated, n: compared.length, features: this.featuresOf(compared) };
+    const signature = new Int32Array(SIGNATURE_WORDS);
+    signatureOf(compared, signature, 0);
+    return {
+      norm,
+      stored: { ...norm, compared },
+      original: query,
+      truncated,
+      n: compared.length,
+      features: this.featuresOf(compared),
+      signature,
+    };
   }
 
   /** The compared lengths an entry can have and still reach `minScore` against a query of length n. */
@@ -871,7 +1042,7 @@ export class CandidateIndex {
   private verify(id: number, q: PreparedQuery, top: TopResults): boolean {
     const need = top.need();
     const joined = this.texts[id]!;
-    const m = this.meta[id * META_STRIDE + META_LENGTH]!;
+    const m = this.lengths[id]!;
     const max = Math.max(q.n, m);
     const allowed = Math.floor(((EXACT - need) * max) / EXACT);
     if (!this.bigramsCanMatch(joined, m, max + 1 - 2 * allowed)) return false;
@@ -1151,6 +1322,51 @@ function bigramSlot(a: number, b: number): number {
 /** A feature's hash within a length bucket. */
 function bucketHash(hash: number, bucket: number): number {
   return fmix(hash ^ Math.imul(bucket + 1, 0x9e3779b1));
+}
+
+/**
+ * The signature test runs for searches needing at least this score: below, the edits allowed
+ * outnumber the one-sided bigrams of unrelated texts, and the test only costs time.
+ */
+const SIGNATURE_MIN_SCORE = 70;
+/** Integers of a bigram signature. */
+const SIGNATURE_WORDS = 4;
+
+/**
+ * The bigram signature of a compared form: bit h(a, b) of SIGNATURE_WORDS × 32 set for each padded
+ * bigram. An edit destroys at most two bigram occurrences of either side, so a bigram of one side
+ * that the other lacks altogether needs an edit for every two, and a bit set on one side only
+ * stands for at least one such bigram (collisions only clear differences): the edit distance is at
+ * least half the larger count of one-sided bits (`signatureDistance`). No string is read: the test
+ * runs on the candidate's four integers before any other filter.
+ */
+function signatureOf(compared: string, into: Int32Array, at: number): void {
+  into.fill(0, at, at + SIGNATURE_WORDS);
+  let previous = BOUNDARY;
+  for (let i = 0; i <= compared.length; i++) {
+    const code = i < compared.length ? compared.charCodeAt(i) : BOUNDARY;
+    const bit = (Math.imul(previous, 0x2c1b3c6d) ^ Math.imul(code, 0x297a2d39)) >>> 25;
+    into[at + (bit >>> 5)]! |= 1 << (bit & 31);
+    previous = code;
+  }
+}
+
+/** A lower bound of the edit distance from two signatures (see `signatureOf`). */
+function signatureDistance(q0: number, q1: number, q2: number, q3: number, signatures: Int32Array, at: number): number {
+  const e0 = signatures[at]!;
+  const e1 = signatures[at + 1]!;
+  const e2 = signatures[at + 2]!;
+  const e3 = signatures[at + 3]!;
+  const onlyQuery = popcount(q0 & ~e0) + popcount(q1 & ~e1) + popcount(q2 & ~e2) + popcount(q3 & ~e3);
+  const onlyEntry = popcount(e0 & ~q0) + popcount(e1 & ~q1) + popcount(e2 & ~q2) + popcount(e3 & ~q3);
+  return (Math.max(onlyQuery, onlyEntry) + 1) >>> 1;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** Rough bytes of a string: header plus one or two bytes a code unit. */
