@@ -16,7 +16,7 @@ import { effectiveTexts, loadSegmentVersions } from '../../translation-workflow/
 import { projectTransMemoryTargets } from '../../translation-workflow/job-trans-memories/index.js';
 import type { JobSourceRow } from '../../translation-workflow/kernel/index.js';
 import { confirmedIndexes, findAnalysisById, jobSegmentPages, jobsOfParts, languagePartsOf, writeResults } from './analyses.repository.js';
-import type { AnalysisJobRow, AnalysisRow, LanguagePartRow } from './analyses.repository.js';
+import type { AnalysisJobRow, AnalysisRow, JobSegment, LanguagePartRow } from './analyses.repository.js';
 import type { PartMessage, PartReply } from './analysis.thread.js';
 
 /** Task kind that computes (or recomputes) one analysis. */
@@ -211,6 +211,13 @@ async function analysePart(
   }
 }
 
+/** A page whose TM lookups are on their way. */
+interface PendingPage {
+  page: JobSegment[];
+  lookupAt: number[];
+  scores: Promise<number[]>;
+}
+
 async function preTranslationJob(
   deps: AppDeps,
   settings: AnalysisSettings,
@@ -223,6 +230,9 @@ async function preTranslationJob(
   signal: AbortSignal,
 ): Promise<void> {
   let previous: string | null = null;
+  // The lookups of a page are asked before the page before it is sent on, so the index thread
+  // works on them while this thread checks the 101s and reads the next page.
+  let pending: PendingPage | null = null;
   for await (const page of jobSegmentPages(deps.database.db, job, PAGE)) {
     if (signal.aborted) throw signal.reason;
     // The TM is asked once per text: not for repetitions, nor twice in one page.
@@ -245,22 +255,32 @@ async function preTranslationJob(
         lookupAt.push(q);
       }
     });
-    const scores = queries.length ? await bestScores(deps, targets, queries, part.targetLang) : [];
-    const segments: PreTranslationSegment[] = page.map((s, i) => {
-      const source = withTagPlaceholders(s.source);
-      const target = s.target ?? s.importedTarget ?? '';
-      return {
-        job: position,
-        source,
-        counted: settings.countSourceUnits ? source : withTagPlaceholders(target),
-        confirmed: s.confirmed,
-        locked: false,
-        tmScore: lookupAt[i]! >= 0 ? scores[lookupAt[i]!]! : 0,
-      };
-    });
+    const scores = queries.length ? bestScores(deps, targets, queries, part.targetLang) : Promise.resolve([]);
+    // Awaited below (or abandoned with the task when an earlier page fails).
+    scores.catch(() => {});
     previous = page[page.length - 1]!.source;
-    await channel.send({ op: 'pre', segments });
+    if (pending) await sendPage(settings, position, pending, channel);
+    pending = { page, lookupAt, scores };
   }
+  if (pending) await sendPage(settings, position, pending, channel);
+}
+
+async function sendPage(settings: AnalysisSettings, position: number, pending: PendingPage, channel: PartChannel): Promise<void> {
+  const scores = await pending.scores;
+  const segments: PreTranslationSegment[] = pending.page.map((s, i) => {
+    const source = withTagPlaceholders(s.source);
+    const target = s.target ?? s.importedTarget ?? '';
+    const at = pending.lookupAt[i]!;
+    return {
+      job: position,
+      source,
+      counted: settings.countSourceUnits ? source : withTagPlaceholders(target),
+      confirmed: s.confirmed,
+      locked: false,
+      tmScore: at >= 0 ? scores[at]! : 0,
+    };
+  });
+  await channel.send({ op: 'pre', segments });
 }
 
 async function editedJob(
