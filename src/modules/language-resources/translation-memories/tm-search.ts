@@ -8,7 +8,7 @@ import type { InlineTag } from '../../../formats/types.js';
 import { userReferenceLookup } from '../../identity/users/index.js';
 import type { TransMemoryRow } from './translation-memories.repository.js';
 import { tmIndexOf } from './tm-index/index.js';
-import { unitsOfSources, unitsPage } from './tm-units.repository.js';
+import { contextsOfSources, unitsOfSources, unitsPage } from './tm-units.repository.js';
 import type { TmUnitRow } from './tm-units.repository.js';
 import type { TagMetadata } from './translation-memories.schemas.js';
 
@@ -58,7 +58,7 @@ const sameContextText = (a: string | null | undefined, b: string | null | undefi
   (b === null || b === undefined || b === '' ? null : foldWhitespace(b));
 
 /** In context: the same key when both have one, else the same previous and next source. */
-function inContext(query: FuzzyQuery, unit: TmUnitRow): boolean {
+function inContext(query: FuzzyQuery, unit: Pick<TmUnitRow, 'contextKey' | 'previousSource' | 'nextSource'>): boolean {
   const queryKey = query.key ?? null;
   if (queryKey !== null && queryKey !== '' && unit.contextKey !== null && unit.contextKey !== '') return queryKey === unit.contextKey;
   if ((query.previous ?? null) === null && (query.next ?? null) === null && queryKey === null) return false;
@@ -337,7 +337,7 @@ export async function bestScores(
     const inContextAt = new Set<number>();
     const keys = [...exact.keys()];
     for (let from = 0; from < keys.length; from += CONTEXT_CHUNK) {
-      const units = await unitsOfSources(db, target.tm.id, keys.slice(from, from + CONTEXT_CHUNK), [targetLang]);
+      const units = await contextsOfSources(db, target.tm.id, keys.slice(from, from + CONTEXT_CHUNK), [targetLang]);
       for (const unit of units) {
         for (const i of exact.get(unit.sourceHash) ?? []) {
           const q = queries[i]!;

@@ -270,6 +270,27 @@ export async function unitsOfSources(
     .execute();
 }
 
+/** What decides a 101: the context of each live unit of these sources in these languages. */
+export type UnitContext = Pick<TmUnitRow, 'sourceHash' | 'contextKey' | 'previousSource' | 'nextSource'>;
+
+/** The contexts of the live units of these sources (the 101 check of analyses: no texts, no metadata). */
+export async function contextsOfSources(
+  db: Kysely<DB>,
+  tmId: Id,
+  sourceHashes: readonly string[],
+  targetLangs: readonly string[],
+): Promise<UnitContext[]> {
+  if (sourceHashes.length === 0) return [];
+  return db
+    .selectFrom('tmUnits')
+    .select(['sourceHash', 'contextKey', 'previousSource', 'nextSource'])
+    .where('tmId', '=', tmId)
+    .where('sourceHash', 'in', [...sourceHashes])
+    .where('deleted', '=', false)
+    .where('targetLang', 'in', targetLangs.length ? [...targetLangs] : [''])
+    .execute();
+}
+
 /** Whether the TM has a live unit of this source (in this language, when given). */
 export async function hasSource(db: Kysely<DB>, tmId: Id, sourceHash: string, targetLang: string | null): Promise<boolean> {
   const row = await db
