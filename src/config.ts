@@ -78,8 +78,6 @@ export interface Config {
   /** Pending asynchronous requests an organization may have; one more gets 429. */
   readonly asyncPendingLimit: number;
   /** Analyses (docs/analysis.md, "Limits"): segments per batch, and most segments one request may analyse (more is 400). */
-  /** Threads holding this process's TM indexes (`OPENTMS_TM_INDEX_THREADS`; default the CPUs, at most 4). */
-  readonly tmIndexThreads: number;
   readonly analysisLimits: { readonly batchSegments: number; readonly maxSegments: number };
   /** Let webhooks and callbacks target loopback, private and link-local addresses (off: they are refused). */
   readonly allowPrivateCallbacks: boolean;
@@ -150,9 +148,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       maxSegmentChars: integer(env, 'OPENTMS_IMPORT_MAX_SEGMENT_CHARS', 100_000, 1, 10_000_000),
     }),
     asyncPendingLimit: integer(env, 'OPENTMS_ASYNC_PENDING_LIMIT', 200, 1, 1_000_000),
-    // Threads holding this process's TM indexes, each a part of every TM: searches run on as
-    // many cores at once, in the same memory as one index.
-    tmIndexThreads: integer(env, 'OPENTMS_TM_INDEX_THREADS', Math.max(1, Math.min(4, availableParallelism())), 1, 64),
     analysisLimits: Object.freeze({
       batchSegments: integer(env, 'OPENTMS_ANALYSIS_BATCH_SEGMENTS', 100_000, 1, 10_000_000),
       maxSegments: integer(env, 'OPENTMS_ANALYSIS_MAX_SEGMENTS', 300_000, 1, 100_000_000),

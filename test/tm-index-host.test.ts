@@ -91,38 +91,5 @@ describe('the TM index host over many pages', () => {
     hosts.push(other);
     expect(await exact(other, UNITS + 7002)).toEqual([textHash(text(UNITS + 7002))]);
     expect((await other.stats()).entries).toBe(UNITS + 7003 - 3);
-
-    // A host of three threads, each holding a part of the TM, answers at least as well as one
-    // index (each part is searched with the whole budget): rank by rank a score as high, a key
-    // both return with the same score, and for each query a best match as good.
-    const sharded = new TmIndexHost(database.db, 3);
-    hosts.push(sharded);
-    const queries = [0, 17, 5001, 9999, UNITS + 12].map((i) => text(i).replace('written', 'written out').replace('Entry', 'An entry'));
-    for (const query of queries) {
-      const options = { minScore: 60, limit: 7, langs: null };
-      const parts = await sharded.search(tmId, query, options);
-      const whole = await other.search(tmId, query, options);
-      expect(parts).toHaveLength(whole.length);
-      parts.forEach((match, rank) => expect(match.score).toBeGreaterThanOrEqual(whole[rank]!.score));
-      const wholeScores = new Map(whole.map((m) => [m.key, m.score]));
-      for (const match of parts) if (wholeScores.has(match.key)) expect(match.score).toBe(wholeScores.get(match.key));
-      // Best first, ties by key.
-      expect(parts).toEqual([...parts].sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1)));
-    }
-    const stages = [100, 95, 85, 75, 50];
-    const bestOfParts = await sharded.bestMatches(tmId, queries, { stages, langs: null });
-    const bestOfWhole = await other.bestMatches(tmId, queries, { stages, langs: null });
-    bestOfParts.forEach((match, i) => expect(match?.[1] ?? 0).toBeGreaterThanOrEqual(bestOfWhole[i]?.[1] ?? 0));
-    // An exact match is the same text's, whichever thread holds it.
-    expect(await sharded.bestMatches(tmId, [text(5001)], { stages, langs: null })).toEqual([[textHash(text(5001)), 100]]);
-    expect((await sharded.stats()).entries).toBe(UNITS + 7003 - 3);
-    // Changes reach the thread that holds each source.
-    await database.db.transaction().execute(async (trx) => {
-      const version = await bumpVersion(trx, tmId);
-      for (const i of [0, 1, 2]) await deleteSourceUnits(trx, tmId, version, textHash(text(i)), null);
-    });
-    for (const i of [0, 1, 2]) expect(await exact(sharded, i)).toEqual([]);
-    expect(await exact(sharded, 4)).toEqual([textHash(text(4))]);
-    expect((await sharded.stats()).entries).toBe(UNITS + 7003 - 6);
   }, 60_000);
 });

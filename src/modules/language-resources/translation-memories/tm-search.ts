@@ -68,7 +68,7 @@ function inContext(query: FuzzyQuery, unit: Pick<TmUnitRow, 'contextKey' | 'prev
 /** Fuzzy search of `query` in the given TMs: the best `maxResults` sources, best first. */
 export async function fuzzySearch(deps: AppDeps, targets: readonly SearchTarget[], query: FuzzyQuery): Promise<SearchHit[]> {
   const db = deps.database.db;
-  const index = tmIndexOf(deps);
+  const index = tmIndexOf(deps.database);
   const hits: SearchHit[] = [];
   for (const target of targets) {
     const penalty = target.applyPenaltyTo101Only ? 0 : target.penalty;
@@ -317,7 +317,7 @@ export async function bestScores(
   targetLang: string,
 ): Promise<number[]> {
   const db = deps.database.db;
-  const index = tmIndexOf(deps);
+  const index = tmIndexOf(deps.database);
   const best = new Array<number>(queries.length).fill(0);
   if (queries.length === 0) return best;
   const texts = queries.map((q) => q.text);

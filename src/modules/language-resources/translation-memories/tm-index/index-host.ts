@@ -1,7 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
-import type { Config } from '../../../../config.js';
 import { num } from '../../../../db/database.js';
 import type { Database } from '../../../../db/database.js';
 import type { DB, Id } from '../../../../db/schema.js';
@@ -17,14 +16,7 @@ const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './tm-index.thre
 
 /**
  * This process's TM indexes (docs/translation-memory.md, "Where the index lives"): they live in
- * long-lived threads (tm-index.thread.ts); this host reads the database and keeps them current.
- *
- * With several threads (`shards`), each TM's sources are split among them by a hash of their key,
- * so each thread holds a part of every TM and the memory stays that of one index. A search asks
- * every thread at once and merges: the best `limit` by score, ties by key; a batch of best
- * matches takes each query's best over the threads (ties by key). So the threads search in
- * parallel, on as many cores. Each part is searched with the whole postings budget, so the
- * answers are at least as good as one index's (a match a budget left out may be found).
+ * one long-lived thread (tm-index.thread.ts); this host reads the database and keeps them current.
  *
  * Before every search of a TM the host reads the TM's `version` (one primary-key read). When the
  * index is behind, it reads the units written since (`version > theirs`) and sends the current
@@ -45,104 +37,57 @@ interface TmState {
 
 type ThreadRequest = IndexRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
-type Put = [key: string, text: string, langs: string[]];
-
-interface Shard {
-  pool: ThreadPool;
-  port: MessagePort;
-}
-
 export class TmIndexHost {
-  private shards: Shard[] | null = null;
+  private pool: ThreadPool | null = null;
+  private port: MessagePort | null = null;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private readonly states = new Map<Id, TmState>();
   private closed = false;
-  private readonly shardCount: number;
 
-  /** `shards`: index threads (1 to 64); each holds the part of every TM whose keys hash to it. */
-  constructor(
-    private readonly db: Kysely<DB>,
-    shards = 1,
-  ) {
-    this.shardCount = Math.max(1, Math.min(64, Math.floor(shards)));
-  }
+  constructor(private readonly db: Kysely<DB>) {}
 
-  private connect(): Shard[] {
-    if (this.shards) return this.shards;
+  private connect(): MessagePort {
+    if (this.port) return this.port;
     if (this.closed) throw new Error('the TM index host is closed');
-    const shards: Shard[] = [];
-    for (let i = 0; i < this.shardCount; i++) {
-      const { port1, port2 } = new MessageChannel();
-      const pool = createThreadPool(1);
-      port1.on('message', (reply: IndexReply) => {
-        const waiter = this.waiting.get(reply.id);
-        if (!waiter) return;
-        this.waiting.delete(reply.id);
-        if (reply.ok) waiter.resolve(reply.result);
-        else waiter.reject(new Error(`TM index: ${reply.error}`));
-      });
-      port1.unref();
-      shards.push({ pool, port: port1 });
-      // The call lasts as long as the thread; when one ends (a crash), every index is dropped,
-      // in every thread, and loads again at the next search.
-      pool.run(THREAD_MODULE, 'serveIndexes', null, { port: port2 }).catch((error: unknown) => {
-        if (this.closed || this.shards !== shards) return;
-        const reason = error instanceof Error ? error : new Error(String(error));
-        for (const waiter of this.waiting.values()) waiter.reject(reason);
-        this.waiting.clear();
-        this.states.clear();
-        this.shards = null;
-        for (const shard of shards) {
-          shard.port.close();
-          void shard.pool.close();
-        }
-      });
-    }
-    this.shards = shards;
-    return shards;
+    const { port1, port2 } = new MessageChannel();
+    this.pool = createThreadPool(1);
+    this.port = port1;
+    port1.on('message', (reply: IndexReply) => {
+      const waiter = this.waiting.get(reply.id);
+      if (!waiter) return;
+      this.waiting.delete(reply.id);
+      if (reply.ok) waiter.resolve(reply.result);
+      else waiter.reject(new Error(`TM index: ${reply.error}`));
+    });
+    port1.unref();
+    // The call lasts as long as the thread; when it ends (a crash), every index is gone.
+    this.pool.run(THREAD_MODULE, 'serveIndexes', null, { port: port2 }).catch((error: unknown) => {
+      if (this.closed) return;
+      const reason = error instanceof Error ? error : new Error(String(error));
+      for (const waiter of this.waiting.values()) waiter.reject(reason);
+      this.waiting.clear();
+      this.states.clear();
+      this.port?.close();
+      this.port = null;
+      const pool = this.pool;
+      this.pool = null;
+      void pool?.close();
+    });
+    return port1;
   }
 
-  /** One request to one thread. */
-  private call<T>(shard: number, request: ThreadRequest): Promise<T> {
-    const { port } = this.connect()[shard]!;
+  private call<T>(request: ThreadRequest): Promise<T> {
+    const port = this.connect();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
       // Keep the process alive only while a request is in flight.
-      port.ref();
+      if (this.waiting.size === 1) port.ref();
       port.postMessage({ ...request, id } as IndexRequest);
     }).finally(() => {
-      if (this.waiting.size === 0) for (const s of this.shards ?? []) s.port.unref();
+      if (this.waiting.size === 0) this.port?.unref();
     });
-  }
-
-  /** The same request to every thread, answers in thread order. */
-  private callAll<T>(request: ThreadRequest): Promise<T[]> {
-    const count = this.connect().length;
-    return Promise.all(Array.from({ length: count }, (_, shard) => this.call<T>(shard, request)));
-  }
-
-  /** The thread that holds a key's source. */
-  private shardOf(key: string): number {
-    if (this.shardCount === 1) return 0;
-    let hash = 0x811c9dc5;
-    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-    return (hash >>> 0) % this.shardCount;
-  }
-
-  /** Sends puts and removes, each to the thread of its key. */
-  private async apply(tmId: Id, puts: readonly Put[], removes: readonly string[]): Promise<void> {
-    const parts = Array.from({ length: this.shardCount }, () => ({ puts: [] as Put[], removes: [] as string[] }));
-    for (const put of puts) parts[this.shardOf(put[0])]!.puts.push(put);
-    for (const key of removes) parts[this.shardOf(key)]!.removes.push(key);
-    await Promise.all(
-      parts.map((part, shard) =>
-        part.puts.length || part.removes.length
-          ? this.call(shard, { op: 'apply', tm: tmId, puts: part.puts, removes: part.removes })
-          : null,
-      ),
-    );
   }
 
   /** The fuzzy matches of `query` in one TM (index scores: no context bonus, no TM penalty). */
@@ -152,7 +97,7 @@ export class TmIndexHost {
     options: { minScore: number; limit: number; langs: readonly string[] | null },
   ): Promise<IndexMatch[]> {
     await this.catchUp(tmId);
-    const answers = await this.callAll<IndexMatch[]>({
+    return this.call<IndexMatch[]>({
       op: 'search',
       tm: tmId,
       query: withTagPlaceholders(query),
@@ -160,11 +105,6 @@ export class TmIndexHost {
       limit: options.limit,
       langs: options.langs ? [...options.langs] : null,
     });
-    if (answers.length === 1) return answers[0]!;
-    return answers
-      .flat()
-      .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .slice(0, options.limit);
   }
 
   /**
@@ -178,21 +118,12 @@ export class TmIndexHost {
     options: { stages: readonly number[]; langs: readonly string[] | null },
   ): Promise<([key: string, score: number] | null)[]> {
     await this.catchUp(tmId);
-    const answers = await this.callAll<([string, number] | null)[]>({
+    return this.call<([string, number] | null)[]>({
       op: 'best',
       tm: tmId,
       queries: queries.map(withTagPlaceholders),
       stages: [...options.stages],
       langs: options.langs ? [...options.langs] : null,
-    });
-    if (answers.length === 1) return answers[0]!;
-    return queries.map((_, i) => {
-      let best: [string, number] | null = null;
-      for (const answer of answers) {
-        const match = answer[i] ?? null;
-        if (match && (!best || match[1] > best[1] || (match[1] === best[1] && match[0] < best[0]))) best = match;
-      }
-      return best;
     });
   }
 
@@ -232,12 +163,12 @@ export class TmIndexHost {
 
   /** Loads a TM from scratch: every live unit up to `toVersion`, by source (rows of one source are contiguous). */
   private async load(tmId: Id, toVersion: number): Promise<void> {
-    await this.callAll({ op: 'reset', tm: tmId });
+    await this.call({ op: 'reset', tm: tmId });
     let after: UnitKey | null = null;
-    let carried: Put | null = null;
+    let carried: [string, string, string[]] | null = null;
     for (;;) {
       const rows = await liveUnitsBySource(this.db, tmId, toVersion, after, PAGE);
-      const puts: Put[] = [];
+      const puts: [string, string, string[]][] = [];
       for (const row of rows) {
         if (carried && carried[0] === row.sourceHash) {
           if (!carried[2].includes(row.targetLang)) carried[2].push(row.targetLang);
@@ -248,10 +179,10 @@ export class TmIndexHost {
       }
       if (rows.length < PAGE) {
         if (carried) puts.push(carried);
-        if (puts.length) await this.apply(tmId, puts, []);
+        if (puts.length) await this.call({ op: 'apply', tm: tmId, puts, removes: [] });
         return;
       }
-      if (puts.length) await this.apply(tmId, puts, []);
+      if (puts.length) await this.call({ op: 'apply', tm: tmId, puts, removes: [] });
       const last = rows[rows.length - 1]!;
       after = { sourceHash: last.sourceHash, targetLang: last.targetLang, targetHash: last.targetHash };
     }
@@ -268,14 +199,14 @@ export class TmIndexHost {
       if (changed.length === 0) return;
       const keys = [...new Set(changed.map((c) => c.sourceHash))];
       const live = await liveLanguagesOfSources(this.db, tmId, keys);
-      const puts: Put[] = [];
+      const puts: [string, string, string[]][] = [];
       const removes: string[] = [];
       for (const key of keys) {
         const entry = live.get(key);
         if (entry) puts.push([key, withTagPlaceholders(entry.source), entry.langs]);
         else removes.push(key);
       }
-      await this.apply(tmId, puts, removes);
+      await this.call({ op: 'apply', tm: tmId, puts, removes });
       if (changed.length < PAGE) return;
       const last = changed[changed.length - 1]!;
       after = { version: last.version, id: last.id };
@@ -286,42 +217,34 @@ export class TmIndexHost {
   async forget(tmIds: readonly Id[]): Promise<void> {
     for (const tmId of tmIds) {
       const had = this.states.delete(tmId);
-      if (had && this.shards) await this.callAll({ op: 'drop', tm: tmId });
+      if (had && this.port) await this.call({ op: 'drop', tm: tmId });
     }
   }
 
   /** What the thread holds (for benchmarks and diagnostics). */
-  async stats(): Promise<{ indexes: number; entries: number; bytes: number }> {
-    const answers = await this.callAll<{ indexes: number; entries: number; bytes: number }>({ op: 'stats' });
-    return {
-      indexes: Math.max(...answers.map((a) => a.indexes)),
-      entries: answers.reduce((sum, a) => sum + a.entries, 0),
-      bytes: answers.reduce((sum, a) => sum + a.bytes, 0),
-    };
+  stats(): Promise<{ indexes: number; entries: number; bytes: number }> {
+    return this.call({ op: 'stats' });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const waiter of this.waiting.values()) waiter.reject(new Error('the TM index host is closed'));
     this.waiting.clear();
-    const shards = this.shards ?? [];
-    this.shards = null;
-    for (const shard of shards) shard.port.close();
-    await Promise.all(shards.map((shard) => shard.pool.close()));
+    this.port?.close();
+    this.port = null;
+    await this.pool?.close();
+    this.pool = null;
   }
 }
 
 const hosts = new WeakMap<Database, TmIndexHost>();
 
-/**
- * The index host of a database (one per process and database; tests build an app per database),
- * with `config.tmIndexThreads` threads.
- */
-export function tmIndexOf(deps: { database: Database; config: Pick<Config, 'tmIndexThreads'> }): TmIndexHost {
-  let host = hosts.get(deps.database);
+/** The index host of a database (one per process and database; tests build an app per database). */
+export function tmIndexOf(database: Database): TmIndexHost {
+  let host = hosts.get(database);
   if (!host) {
-    host = new TmIndexHost(deps.database.db, deps.config.tmIndexThreads);
-    hosts.set(deps.database, host);
+    host = new TmIndexHost(database.db);
+    hosts.set(database, host);
   }
   return host;
 }

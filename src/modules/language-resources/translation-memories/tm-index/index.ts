@@ -6,7 +6,7 @@ export { closeTmIndex, tmIndexOf, TmIndexHost } from './index-host.js';
 
 /** Drops this process's indexes of deleted TMs (other processes drop theirs when they find the TM gone). */
 export function forgetIndexes(deps: AppDeps, tmIds: readonly Id[]): void {
-  void tmIndexOf(deps)
+  void tmIndexOf(deps.database)
     .forget(tmIds)
     .catch(() => {});
 }
