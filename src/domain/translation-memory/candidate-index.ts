@@ -327,6 +327,8 @@ export class CandidateIndex {
   private candidateIds = new Int32Array(1024);
   private candidateLevels = new Uint8Array(1024);
   private candidateGrams = new Int32Array(1024);
+  /** The last query prepared: the stages of a band search ask the same query in a row. */
+  private lastPrepared: PreparedQuery | null = null;
   /** A one-posting "list" for reading an inline posting like a list. */
   private readonly single = new Int32Array(1);
 
@@ -1003,13 +1005,10 @@ export class CandidateIndex {
   }
 
   private prepare(query: string): PreparedQuery {
-    // The stages of a band search ask the same query in a row.
     if (this.lastPrepared?.original === query) return this.lastPrepared;
     this.lastPrepared = this.prepareAnew(query);
     return this.lastPrepared;
   }
-
-  private lastPrepared: PreparedQuery | null = null;
 
   private prepareAnew(query: string): PreparedQuery {
     const truncated = query.length > this.maxTextLength;
