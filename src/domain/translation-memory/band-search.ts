@@ -24,14 +24,14 @@ import type { CandidateIndex, IndexMatch } from './candidate-index.js';
 export const BAND_FLOORS = [100, 95, 85, 75, 50] as const;
 
 /** Budget of the cheap first search of a wide stage. */
-export const CHEAP_SEARCH = { maxPostingsRead: 3000, maxVerified: 30 } as const;
+const CHEAP_SEARCH = { maxPostingsRead: 3000, maxVerified: 30 } as const;
 
 /**
  * The full search of the wide stages: the index's postings budget and verification cap, and at
  * most this many candidates examined (measured on 1,200 texts without a match of 95: against no
  * cap, 30 % less time and the same bands; with 200, 12 bands lower).
  */
-export const WIDE_SEARCH = { maxExamined: 400 } as const;
+const WIDE_SEARCH = { maxExamined: 400 } as const;
 
 /** Stages at or below this are searched in one pass. */
 const ONE_PASS_FROM = 85;

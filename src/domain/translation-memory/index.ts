@@ -9,4 +9,4 @@ export { baseScore, compareMatches, EXACT, IN_CONTEXT, isInContext, PENALTIES, p
 export type { MatchContext, RankedMatch, ScoreOptions } from './score.js';
 export { CandidateIndex, CANDIDATE_INDEX_DEFAULTS } from './candidate-index.js';
 export type { CandidateIndexOptions, IndexMatch, IndexSearchOptions, SearchStats } from './candidate-index.js';
-export { BAND_FLOORS, bandMatch, bandStages, CHEAP_SEARCH, WIDE_SEARCH } from './band-search.js';
+export { BAND_FLOORS, bandMatch, bandStages } from './band-search.js';

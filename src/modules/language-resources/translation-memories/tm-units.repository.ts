@@ -259,15 +259,17 @@ export async function unitsOfSources(
   targetLangs: readonly string[] | null,
 ): Promise<TmUnitRow[]> {
   if (sourceHashes.length === 0) return [];
+  return liveUnitsOfSources(db, tmId, sourceHashes, targetLangs).selectAll().orderBy('id').execute();
+}
+
+/** The live units of these sources (in these languages, when given), to select from. */
+function liveUnitsOfSources(db: Kysely<DB>, tmId: Id, sourceHashes: readonly string[], targetLangs: readonly string[] | null) {
   return db
     .selectFrom('tmUnits')
-    .selectAll()
     .where('tmId', '=', tmId)
     .where('sourceHash', 'in', [...sourceHashes])
     .where('deleted', '=', false)
-    .$if(targetLangs !== null, (q) => q.where('targetLang', 'in', targetLangs!.length ? [...targetLangs!] : ['']))
-    .orderBy('id')
-    .execute();
+    .$if(targetLangs !== null, (q) => q.where('targetLang', 'in', targetLangs!.length ? [...targetLangs!] : ['']));
 }
 
 /** What decides a 101: the context of each live unit of these sources in these languages. */
@@ -281,13 +283,8 @@ export async function contextsOfSources(
   targetLangs: readonly string[],
 ): Promise<UnitContext[]> {
   if (sourceHashes.length === 0) return [];
-  return db
-    .selectFrom('tmUnits')
+  return liveUnitsOfSources(db, tmId, sourceHashes, targetLangs)
     .select(['sourceHash', 'contextKey', 'previousSource', 'nextSource'])
-    .where('tmId', '=', tmId)
-    .where('sourceHash', 'in', [...sourceHashes])
-    .where('deleted', '=', false)
-    .where('targetLang', 'in', targetLangs.length ? [...targetLangs] : [''])
     .execute();
 }
 
