@@ -46,8 +46,9 @@
  *    searches needing 70 or more), and at most `maxExamined` candidates are examined.
  * 5. Verification, best promise first: the bigram count filter (sound: an edit destroys at most 2
  *    padded bigrams, so a text within distance d shares at least max(n, m) + 1 − 2d of them; one
- *    pass over the candidate's stored compared form), then at most `maxVerified` times `baseScore`
- *    (the bounded bit-parallel Levenshtein, cut off at the distance the needed score allows), and
+ *    pass over the candidate's stored compared form), then at most `maxVerified` times the base
+ *    score (the bounded bit-parallel Levenshtein against the query prepared once, a
+ *    `LevenshteinPattern`, cut off at the distance the needed score allows), and
  *    only for those that reach it the full `normalize` of the text and `scoreMatch`.
  *
  * A search at 100 reads one list: that of the whole compared form, a feature of its own.
@@ -73,7 +74,8 @@
  */
 import { normalize, NUMBER_CHARACTER, TAG_CHARACTERS } from './normalize.js';
 import type { NormalizedText } from './normalize.js';
-import { baseScore, EXACT, scoreMatch } from './score.js';
+import { LevenshteinPattern } from './levenshtein.js';
+import { EXACT, scoreMatch } from './score.js';
 
 export interface CandidateIndexOptions {
   /**
@@ -219,6 +221,8 @@ interface PreparedQuery {
   features: Features;
   /** The compared form's bigram signature (`signatureOf`). */
   signature: Int32Array;
+  /** The compared form prepared for edit distances to many entries. */
+  pattern: LevenshteinPattern;
 }
 
 interface ListRef {
@@ -230,6 +234,138 @@ interface ListRef {
   bucket: number;
   /** Whether every length of the bucket is in the query's range (no length check needed). */
   inside: boolean;
+}
+
+/**
+ * The merge's inner loops (standalone functions over typed arrays, so that they stay small and
+ * monomorphic): add `add` to the accumulator of each posting of `postings[start, end)` (with
+ * `inRange`, only of those whose entry's length is in [lo, hi]), and append the entries met for the
+ * first time to `touched` from `met` on. Returns the new count met.
+ */
+function addAll(
+  postings: Int32Array,
+  start: number,
+  end: number,
+  inRange: { lengths: Int16Array; lo: number; hi: number } | null,
+  bits: Int32Array,
+  hits: Int32Array,
+  add: number,
+  touched: Int32Array,
+  met: number,
+): number {
+  const lengths = inRange?.lengths;
+  const lo = inRange?.lo ?? 0;
+  const hi = inRange?.hi ?? 0;
+  for (let p = start; p < end; p++) {
+    const id = postings[p]!;
+    if (lengths !== undefined) {
+      const m = lengths[id]!;
+      if (m < lo || m > hi) continue;
+    }
+    const word = id >>> 5;
+    const bit = 1 << (id & 31);
+    const old = bits[word]!;
+    if ((old & bit) === 0) {
+      bits[word] = old | bit;
+      touched[met++] = id;
+    }
+    hits[id]! += add;
+  }
+  return met;
+}
+
+/** Adds `add` to the accumulators of the postings' entries already met only. */
+function addToMet(postings: Int32Array, start: number, end: number, bits: Int32Array, hits: Int32Array, add: number): void {
+  for (let p = start; p < end; p++) {
+    const id = postings[p]!;
+    if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0) hits[id]! += add;
+  }
+}
+
+/** Reads the length and accumulator of each entry met into dense arrays, and clears the accumulators. */
+function gatherMet(
+  touched: Int32Array,
+  met: number,
+  lengths: Int16Array,
+  hits: Int32Array,
+  bits: Int32Array,
+  metLengths: Int16Array,
+  metPacked: Int32Array,
+): void {
+  // No branch: the processor overlaps the cache misses of successive entries.
+  for (let t = 0; t < met; t++) {
+    const id = touched[t]!;
+    metLengths[t] = lengths[id]!;
+    metPacked[t] = hits[id]!;
+    hits[id] = 0;
+    bits[id >>> 5] = 0;
+  }
+}
+
+/** What `rankMet` needs of the query and the merge. */
+interface RankInput {
+  n: number;
+  /** The query's trigram count. */
+  gq: number;
+  minShare: number;
+  bucketOfLength: Int32Array;
+  gramEntries: Int32Array;
+  gramCounts: Uint16Array;
+  /** Per bucket, the word weight and trigram lists not read (credited to every entry). */
+  unreadWeight: Float64Array;
+  unreadGrams: Int32Array;
+}
+
+/** The candidates and their promise levels, and the count per level. */
+interface RankOutput {
+  ids: Int32Array;
+  levels: Uint8Array;
+  grams: Int32Array;
+  levelCounts: Int32Array;
+}
+
+/**
+ * The share of each entry met (the larger of its word share and trigram share, with the lists not
+ * read credited) and its promise level; entries not trigram-indexed below `minShare` are dropped.
+ * Returns the number of candidates.
+ */
+function rankMet(
+  input: RankInput,
+  touched: Int32Array,
+  met: number,
+  metLengths: Int16Array,
+  metPacked: Int32Array,
+  out: RankOutput,
+): number {
+  const { n, gq, minShare, bucketOfLength, gramEntries, gramCounts, unreadWeight, unreadGrams } = input;
+  const { ids, levels, grams, levelCounts } = out;
+  let count = 0;
+  for (let t = 0; t < met; t++) {
+    const m = metLengths[t]!;
+    if (m < 0) continue;
+    const packed = metPacked[t]!;
+    const b = bucketOfLength[m]!;
+    const weight = (packed & (GRAM_HIT - 1)) + unreadWeight[b]!;
+    const max = n > m ? n : m;
+    const wordShare = weight >= max + 1 ? 1 : weight / (max + 1);
+    // Only buckets with trigram-indexed entries have trigram counts to read (a cache miss saved).
+    const ge = gramEntries[b]! > 0 ? gramCounts[touched[t]!]! : 0;
+    let share = wordShare;
+    let gramShared = 0;
+    if (ge > 0) {
+      gramShared = ((packed / GRAM_HIT) | 0) + unreadGrams[b]!;
+      const most = gq > ge ? gq : ge;
+      const gramShare = gramShared >= most ? 1 : gramShared / (most || 1);
+      if (gramShare > share) share = gramShare;
+    } else if (wordShare < minShare) continue;
+    const level = (share * LEVELS) | 0;
+    ids[count] = touched[t]!;
+    levels[count] = level;
+    grams[count] = gramShared;
+    count++;
+    levelCounts[level]!++;
+  }
+  return count;
 }
 
 /** The best `limit` results so far, best first, ties by key. */
@@ -321,6 +457,11 @@ export class CandidateIndex {
 
   /** One bit an id: met in this search (a cheap test before touching its accumulator). */
   private touchedBits = new Int32Array(0);
+  /** The entries a search met, in the order met (grown as needed). */
+  private touchedIds = new Int32Array(1024);
+  /** Their lengths and accumulators, gathered. */
+  private metLengths = new Int16Array(1024);
+  private metPacked = new Int32Array(1024);
   /** Per id, the search's accumulator (shared word weight + GRAM_HIT × shared trigrams); 0 when not met. */
   private hits = new Int32Array(0);
   /** Scratch of a search's candidates (ids and promise levels), grown as needed. */
@@ -598,7 +739,8 @@ export class CandidateIndex {
     const gramNeed = Math.max(1, queryGrams.length - 3 * Math.floor(((EXACT - minScore) * n) / EXACT));
 
     // 2. Merge into each entry's accumulator (`hits`), within the budget.
-    const touched: number[] = [];
+    let touched = this.touchedIds;
+    let met = 0;
     const postingsBudget = options.maxPostingsRead ?? this.maxPostingsRead;
     let budget = postingsBudget;
     const meta = this.meta;
@@ -606,11 +748,12 @@ export class CandidateIndex {
     const gramCounts = this.gramCounts;
     const bits = this.touchedBits;
     const hits = this.hits;
+    const inRange = { lengths, lo, hi };
     for (const ref of refs) {
       const bucket = ref.bucket;
       const open = unreadWeight[bucket]! >= wordNeed[bucket]! || unreadGrams[bucket]! >= gramNeed;
       let length = ref.length;
-      if (!open && length > CLOSED_READ_RATIO * touched.length) {
+      if (!open && length > CLOSED_READ_RATIO * met) {
         // Read for the entries met only, it would cost more than it tells: credited instead.
         stats.listsSkipped++;
         continue;
@@ -618,13 +761,13 @@ export class CandidateIndex {
       if (length > budget) {
         stats.listsSkipped++;
         // Read part of the rarest list rather than nothing at all (it still counts as unread).
-        if (touched.length > 0 || budget === 0) continue;
+        if (met > 0 || budget === 0) continue;
         length = budget;
       } else if (ref.gram) unreadGrams[bucket]!--;
       else unreadWeight[bucket]! -= ref.weight;
       budget -= length;
       stats.listsRead++;
-      const add = ref.gram ? GRAM_HIT : ref.weight;
+      const add = ref.gram ? GRAM_HIT : ref.weight | 0;
       let postings = this.pool;
       let start = 0;
       if (ref.entry < 0) {
@@ -632,76 +775,50 @@ export class CandidateIndex {
         postings[0] = -ref.entry - 1;
       } else start = this.listStart[ref.entry - 1]!;
       const end = start + length;
-      if (!open) {
-        // Only for the entries already met.
-        for (let p = start; p < end; p++) {
-          const id = postings[p]!;
-          if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0) hits[id]! += add;
+      if (!open) addToMet(postings, start, end, bits, hits, add);
+      else {
+        if (touched.length < met + length) {
+          const grown = new Int32Array(Math.max(2 * touched.length, met + length));
+          grown.set(touched.subarray(0, met));
+          touched = this.touchedIds = grown;
         }
-      } else {
         // A removed entry (length −1) is dropped with the candidates when `inside`.
-        const check = !ref.inside;
-        for (let p = start; p < end; p++) {
-          const id = postings[p]!;
-          if (check) {
-            const m = lengths[id]!;
-            if (m < lo || m > hi) continue;
-          }
-          const word = id >>> 5;
-          const bit = 1 << (id & 31);
-          if ((bits[word]! & bit) === 0) {
-            bits[word]! |= bit;
-            touched.push(id);
-          }
-          hits[id]! += add;
-        }
+        met = addAll(postings, start, end, ref.inside ? null : inRange, bits, hits, add, touched, met);
       }
     }
     stats.postingsRead = postingsBudget - budget;
-    stats.met = touched.length;
+    stats.met = met;
 
     // 3. The share, then the candidates by promise (a counting sort on LEVELS levels). The bounds
     //    wait for a candidate's turn in step 4: most candidates never get one.
     const gq = queryGrams.length;
-    if (this.candidateIds.length < touched.length) {
-      this.candidateIds = new Int32Array(touched.length * 2);
-      this.candidateLevels = new Uint8Array(touched.length * 2);
-      this.candidateGrams = new Int32Array(touched.length * 2);
+    if (this.candidateIds.length < met) {
+      this.candidateIds = new Int32Array(met * 2);
+      this.candidateLevels = new Uint8Array(met * 2);
+      this.candidateGrams = new Int32Array(met * 2);
     }
     const candidateGrams = this.candidateGrams;
     const candidateIds = this.candidateIds;
     const candidateLevels = this.candidateLevels;
-    let count = 0;
     const levelCounts = new Int32Array(LEVELS + 1);
     const minShare = this.minShare;
-    for (let t = 0; t < touched.length; t++) {
-      const id = touched[t]!;
-      const packed = hits[id]!;
-      hits[id] = 0;
-      bits[id >>> 5] = 0;
-      const m = lengths[id]!;
-      if (m < 0) continue;
-      // Shared counts, with the lists not read credited.
-      const b = this.bucketOfLength[m]!;
-      const weight = (packed & (GRAM_HIT - 1)) + unreadWeight[b]!;
-      const max = n > m ? n : m;
-      const wordShare = weight >= max + 1 ? 1 : weight / (max + 1);
-      const ge = gramCounts[id]!;
-      let share = wordShare;
-      let gramShared = 0;
-      if (ge > 0) {
-        gramShared = ((packed / GRAM_HIT) | 0) + unreadGrams[b]!;
-        const most = gq > ge ? gq : ge;
-        const gramShare = gramShared >= most ? 1 : gramShared / (most || 1);
-        if (gramShare > share) share = gramShare;
-      } else if (wordShare < minShare) continue;
-      const level = (share * LEVELS) | 0;
-      candidateIds[count] = id;
-      candidateLevels[count] = level;
-      candidateGrams[count] = gramShared;
-      count++;
-      levelCounts[level]!++;
+    const bucketOfLength = this.bucketOfLength;
+    const gramEntries = this.gramEntries;
+    if (this.metLengths.length < met) {
+      this.metLengths = new Int16Array(met * 2);
+      this.metPacked = new Int32Array(met * 2);
     }
+    const metLengths = this.metLengths;
+    const metPacked = this.metPacked;
+    gatherMet(touched, met, lengths, hits, bits, metLengths, metPacked);
+    const count = rankMet(
+      { n, gq, minShare, bucketOfLength, gramEntries, gramCounts, unreadWeight, unreadGrams },
+      touched,
+      met,
+      metLengths,
+      metPacked,
+      { ids: candidateIds, levels: candidateLevels, grams: candidateGrams, levelCounts },
+    );
     stats.candidates = count;
     // Best level first; within a level, in the order met.
     const firstAt = new Int32Array(LEVELS + 1);
@@ -1024,6 +1141,7 @@ export class CandidateIndex {
       n: compared.length,
       features: this.featuresOf(compared),
       signature,
+      pattern: new LevenshteinPattern(compared),
     };
   }
 
@@ -1035,8 +1153,6 @@ export class CandidateIndex {
     return [lo, hi];
   }
 
-  private readonly probe: NormalizedText = { text: '', compared: '', cased: '', tags: '', numbers: [], punctuation: '', spacing: '' };
-
   /** Scores entry `id` against the query and offers it to the results; false when the bigram filter alone turned it down. */
   private verify(id: number, q: PreparedQuery, top: TopResults): boolean {
     const need = top.need();
@@ -1045,8 +1161,12 @@ export class CandidateIndex {
     const max = Math.max(q.n, m);
     const allowed = Math.floor(((EXACT - need) * max) / EXACT);
     if (!this.bigramsCanMatch(joined, m, max + 1 - 2 * allowed)) return false;
-    this.probe.compared = joined.slice(0, m);
-    if (baseScore(q.stored, this.probe, need) < need) return true;
+    // The base score (score.ts `baseScore`) of the stored compared forms, the query's pattern prepared once.
+    if (max > 0) {
+      const d = Math.min(q.pattern.distance(joined, 0, m, allowed), max);
+      const kept = EXACT * (max - d);
+      if ((kept - (kept % max)) / max < need) return true;
+    }
     const text = joined.slice(m);
     const truncated = (this.meta[id * META_STRIDE + META_COUNTS]! & TRUNCATED_BIT) !== 0;
     let score = scoreMatch(q.norm, normalize(truncated ? cut(text, this.maxTextLength) : text), { minScore: need });

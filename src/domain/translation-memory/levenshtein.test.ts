@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { levenshtein, levenshteinReference } from './levenshtein.js';
+import { LevenshteinPattern, levenshtein, levenshteinReference } from './levenshtein.js';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -93,5 +93,36 @@ describe('levenshtein', () => {
     const a = randomString(next, 1000, alphabet);
     const b = mutate(next, a, alphabet);
     expect(levenshtein(a, b)).toBe(levenshteinReference(a, b));
+  });
+});
+
+describe('LevenshteinPattern', () => {
+  it('agrees with the dynamic programme on 6,000 random pairs, the pattern shorter or longer, on a slice of the text', () => {
+    const next = random(21);
+    // Code units above 255 take the map's path; astral characters are two of them.
+    const alphabets = [...ALPHABETS, 'aαβγ\u4e00 '];
+    for (let round = 0; round < 6000; round++) {
+      const alphabet = [...alphabets[round % alphabets.length]!];
+      const maxLength = [3, 31, 33, 70, 150][round % 5]!;
+      const a = randomString(next, Math.floor(next() * (maxLength + 1)), alphabet);
+      const b = next() < 0.5 ? mutate(next, a, alphabet) : randomString(next, Math.floor(next() * (maxLength + 1)), alphabet);
+      const prefix = randomString(next, Math.floor(next() * 4), alphabet);
+      const suffix = randomString(next, Math.floor(next() * 4), alphabet);
+      const expected = levenshteinReference(a, b);
+      const pattern = new LevenshteinPattern(a);
+      const exact = pattern.distance(prefix + b + suffix, prefix.length, prefix.length + b.length);
+      if (exact !== expected) expect({ a, b, d: exact }).toEqual({ a, b, d: expected });
+      const bound = Math.floor(next() * (expected + 3));
+      const bounded = pattern.distance(prefix + b + suffix, prefix.length, prefix.length + b.length, bound);
+      if (expected <= bound ? bounded !== expected : bounded <= bound)
+        expect({ a, b, bound, bounded }).toEqual({ a, b, bound, bounded: expected });
+    }
+  });
+
+  it('measures one pattern against many texts (the work arrays are reused)', () => {
+    const sentence = 'the quick brown fox jumps over the lazy dog, again and again';
+    const pattern = new LevenshteinPattern(sentence);
+    const texts = ['the quick brown fox', sentence, '', 'x'.repeat(90), 'the quick brown fox jumped over a lazy dog'];
+    for (const text of texts) expect(pattern.distance(text, 0, text.length)).toBe(levenshteinReference(sentence, text));
   });
 });

@@ -4,7 +4,8 @@
  * string is the pattern, cut into blocks of 32 rows, each block one 32-bit word of vertical deltas;
  * every character of the longer string advances every block by one column, passing the horizontal
  * delta from block to block. Cost: O(n × ⌈m / 32⌉) for lengths n ≥ m, memory O(m), no allocation
- * per column.
+ * per column. `LevenshteinPattern` prepares one string once for distances to many (the TM index
+ * measures each query against hundreds of entries): its table of code units is built once.
  *
  * `maxDistance` bounds the work: as soon as the distance must exceed the bound (the lengths differ
  * by more, or a lower bound from the current column, `columnBound`, is above it) the function
@@ -12,102 +13,149 @@
  */
 export function levenshtein(a: string, b: string, maxDistance = Infinity): number {
   // The pattern (rows) is the shorter string.
-  const pattern = a.length <= b.length ? a : b;
-  const text = a.length <= b.length ? b : a;
-  const m = pattern.length;
-  const n = text.length;
-  const bound = maxDistance < 0 ? -1 : Math.floor(maxDistance);
-  if (n - m > bound) return bound + 1;
-  if (m === 0) return n;
-  return m <= 32 ? singleWord(pattern, text, bound) : multiWord(pattern, text, bound);
+  const shorter = a.length <= b.length ? a : b;
+  const longer = a.length <= b.length ? b : a;
+  return new LevenshteinPattern(shorter).distance(longer, 0, longer.length, maxDistance);
 }
 
-/** Pattern of at most 32 code units: one word. */
-function singleWord(pattern: string, text: string, bound: number): number {
-  const m = pattern.length;
-  const n = text.length;
-  const peq = new Map<number, number>();
-  for (let i = 0; i < m; i++) {
-    const c = pattern.charCodeAt(i);
-    peq.set(c, (peq.get(c) ?? 0) | (1 << i));
-  }
-  const last = 1 << (m - 1);
-  let pv = -1;
-  let mv = 0;
-  let score = m;
-  for (let j = 0; j < n; j++) {
-    const eq = peq.get(text.charCodeAt(j)) ?? 0;
-    const xv = eq | mv;
-    const xh = (((eq & pv) + pv) ^ pv) | eq;
-    let ph = mv | ~(xh | pv);
-    let mh = pv & xh;
-    if (ph & last) score++;
-    else if (mh & last) score--;
-    // The top row grows by one per column (D[0][j] = j): a +1 enters at bit 0.
-    ph = (ph << 1) | 1;
-    mh = mh << 1;
-    pv = mh | ~(xv | ph);
-    mv = ph & xv;
-    if (score - (n - j - 1) > bound) return bound + 1;
-  }
-  return score;
-}
+/** Code units below this have a row of the match table in a typed array; others in a map. */
+const TABLE_CODES = 256;
 
-/** Pattern longer than 32 code units: ⌈m / 32⌉ words, the horizontal delta carried between them. */
-function multiWord(pattern: string, text: string, bound: number): number {
-  const m = pattern.length;
-  const n = text.length;
-  const blocks = (m + 31) >>> 5;
-  const peq = new Map<number, Int32Array>();
-  for (let i = 0; i < m; i++) {
-    const c = pattern.charCodeAt(i);
-    let row = peq.get(c);
-    if (row === undefined) {
-      row = new Int32Array(blocks);
-      peq.set(c, row);
+/**
+ * One string prepared as the pattern (the rows) of `levenshtein`, for measuring its distance to
+ * many texts: the table of where each code unit occurs (one bit a row, one 32-bit word a block) is
+ * built once, typed for code units below 256 (a Latin-1 text never looks up a map), and the work
+ * arrays are reused. The pattern may be longer than the text: edit distance is symmetric, only the
+ * cost, O(text length × ⌈pattern length / 32⌉), is not.
+ */
+export class LevenshteinPattern {
+  readonly length: number;
+  private readonly blocks: number;
+  /** Rows of code units below TABLE_CODES: `blocks` words each. */
+  private readonly table: Int32Array;
+  /** Rows of the other code units. */
+  private readonly others = new Map<number, Int32Array>();
+  private readonly pvs: Int32Array;
+  private readonly mvs: Int32Array;
+  private readonly bottoms: Int32Array;
+
+  constructor(pattern: string) {
+    const m = pattern.length;
+    this.length = m;
+    const blocks = Math.max(1, (m + 31) >>> 5);
+    this.blocks = blocks;
+    this.table = new Int32Array(TABLE_CODES * blocks);
+    for (let i = 0; i < m; i++) {
+      const c = pattern.charCodeAt(i);
+      if (c < TABLE_CODES) this.table[c * blocks + (i >>> 5)]! |= 1 << (i & 31);
+      else {
+        let row = this.others.get(c);
+        if (row === undefined) {
+          row = new Int32Array(blocks);
+          this.others.set(c, row);
+        }
+        row[i >>> 5]! |= 1 << (i & 31);
+      }
     }
-    row[i >>> 5]! |= 1 << (i & 31);
+    this.pvs = new Int32Array(blocks);
+    this.mvs = new Int32Array(blocks);
+    this.bottoms = new Int32Array(blocks);
   }
-  const none = new Int32Array(blocks);
-  const pvs = new Int32Array(blocks).fill(-1);
-  const mvs = new Int32Array(blocks);
-  const lastBlock = blocks - 1;
-  const lastBit = 1 << ((m - 1) & 31);
-  // The value at the bottom row of each block (D[min(32(k + 1), m)][j]), for the bound.
-  const bottoms = new Int32Array(blocks);
-  for (let k = 0; k < blocks; k++) bottoms[k] = Math.min(32 * (k + 1), m);
-  const bounded = bound < m + n;
-  let score = m;
-  for (let j = 0; j < n; j++) {
-    const eqs = peq.get(text.charCodeAt(j)) ?? none;
-    // Horizontal delta entering the top of the block: +1 for the first (D[0][j] = j).
-    let hin = 1;
-    for (let k = 0; k < blocks; k++) {
-      let eq = eqs[k]!;
-      const pv = pvs[k]!;
-      const mv = mvs[k]!;
+
+  /**
+   * The distance between the pattern and `text.slice(start, end)`, or `maxDistance + 1` as soon as
+   * it must exceed `maxDistance` (any result ≤ `maxDistance` is exact).
+   */
+  distance(text: string, start: number, end: number, maxDistance = Infinity): number {
+    const m = this.length;
+    const n = end - start;
+    const bound = maxDistance < 0 ? -1 : Math.floor(maxDistance);
+    if (Math.abs(n - m) > bound) return bound + 1;
+    if (m === 0) return n;
+    if (n === 0) return m;
+    return this.blocks === 1 ? this.singleWord(text, start, end, bound) : this.multiWord(text, start, end, bound);
+  }
+
+  /** Pattern of at most 32 code units: one word. */
+  private singleWord(text: string, start: number, end: number, bound: number): number {
+    const m = this.length;
+    const table = this.table;
+    const others = this.others;
+    const last = 1 << (m - 1);
+    let pv = -1;
+    let mv = 0;
+    let score = m;
+    for (let j = start; j < end; j++) {
+      const c = text.charCodeAt(j);
+      const eq = c < TABLE_CODES ? table[c]! : (others.get(c)?.[0] ?? 0);
       const xv = eq | mv;
-      if (hin < 0) eq |= 1;
       const xh = (((eq & pv) + pv) ^ pv) | eq;
       let ph = mv | ~(xh | pv);
       let mh = pv & xh;
-      const hout = ph < 0 ? 1 : mh < 0 ? -1 : 0;
-      if (k === lastBlock) {
-        if (ph & lastBit) score++;
-        else if (mh & lastBit) score--;
-        bottoms[k] = score;
-      } else bottoms[k]! += hout;
-      ph <<= 1;
-      mh <<= 1;
-      if (hin < 0) mh |= 1;
-      else if (hin > 0) ph |= 1;
-      pvs[k] = mh | ~(xv | ph);
-      mvs[k] = ph & xv;
-      hin = hout;
+      if (ph & last) score++;
+      else if (mh & last) score--;
+      // The top row grows by one per column (D[0][j] = j): a +1 enters at bit 0.
+      ph = (ph << 1) | 1;
+      mh = mh << 1;
+      pv = mh | ~(xv | ph);
+      mv = ph & xv;
+      // The rest of the columns can lower the last row by at most one each.
+      if (score - (end - j - 1) > bound) return bound + 1;
     }
-    if (bounded && columnBound(bottoms, m, n, j + 1) > bound) return bound + 1;
+    return score;
   }
-  return score;
+
+  /**
+   * Any pattern: blocks of 32 rows, the horizontal delta passed down from block to block (Hyyrö).
+   * `bottoms` holds the value at the last row of each block, for the bound (`columnBound`).
+   */
+  private multiWord(text: string, start: number, end: number, bound: number): number {
+    const m = this.length;
+    const n = end - start;
+    const blocks = this.blocks;
+    const table = this.table;
+    const others = this.others;
+    const pvs = this.pvs.fill(-1);
+    const mvs = this.mvs.fill(0);
+    const bottoms = this.bottoms;
+    const lastBlock = blocks - 1;
+    const lastBit = 1 << ((m - 1) & 31);
+    for (let k = 0; k < blocks; k++) bottoms[k] = Math.min(32 * (k + 1), m);
+    const bounded = bound < m + n;
+    let score = m;
+    for (let j = start; j < end; j++) {
+      const c = text.charCodeAt(j);
+      const row = c < TABLE_CODES ? c * blocks : -1;
+      const otherRow = row < 0 ? others.get(c) : undefined;
+      // Horizontal delta entering the top of the block: +1 for the first (D[0][j] = j).
+      let hin = 1;
+      for (let k = 0; k < blocks; k++) {
+        let eq = row >= 0 ? table[row + k]! : otherRow === undefined ? 0 : otherRow[k]!;
+        const pv = pvs[k]!;
+        const mv = mvs[k]!;
+        const xv = eq | mv;
+        if (hin < 0) eq |= 1;
+        const xh = (((eq & pv) + pv) ^ pv) | eq;
+        let ph = mv | ~(xh | pv);
+        let mh = pv & xh;
+        const hout = ph < 0 ? 1 : mh < 0 ? -1 : 0;
+        if (k === lastBlock) {
+          if (ph & lastBit) score++;
+          else if (mh & lastBit) score--;
+          bottoms[k] = score;
+        } else bottoms[k]! += hout;
+        ph <<= 1;
+        mh <<= 1;
+        if (hin < 0) mh |= 1;
+        else if (hin > 0) ph |= 1;
+        pvs[k] = mh | ~(xv | ph);
+        mvs[k] = ph & xv;
+        hin = hout;
+      }
+      if (bounded && columnBound(bottoms, m, n, j - start + 1) > bound) return bound + 1;
+    }
+    return score;
+  }
 }
 
 /**
