@@ -20,6 +20,8 @@ export function levenshtein(a: string, b: string, maxDistance = Infinity): numbe
 
 /** Code units below this have a row of the match table in a typed array; others in a map. */
 const TABLE_CODES = 256;
+/** Patterns of more blocks keep every row in the map (the typed table would cost 1 KB a block to clear). */
+const TABLE_MAX_BLOCKS = 8;
 
 /**
  * One string prepared as the pattern (the rows) of `levenshtein`, for measuring its distance to
@@ -31,7 +33,9 @@ const TABLE_CODES = 256;
 export class LevenshteinPattern {
   readonly length: number;
   private readonly blocks: number;
-  /** Rows of code units below TABLE_CODES: `blocks` words each. */
+  /** Code units below this have their row in `table` (TABLE_CODES, or 0 for long patterns). */
+  private readonly tableCodes: number;
+  /** Rows of code units below `tableCodes`: `blocks` words each. */
   private readonly table: Int32Array;
   /** Rows of the other code units. */
   private readonly others = new Map<number, Int32Array>();
@@ -44,10 +48,11 @@ export class LevenshteinPattern {
     this.length = m;
     const blocks = Math.max(1, (m + 31) >>> 5);
     this.blocks = blocks;
-    this.table = new Int32Array(TABLE_CODES * blocks);
+    this.tableCodes = blocks <= TABLE_MAX_BLOCKS ? TABLE_CODES : 0;
+    this.table = new Int32Array(this.tableCodes * blocks);
     for (let i = 0; i < m; i++) {
       const c = pattern.charCodeAt(i);
-      if (c < TABLE_CODES) this.table[c * blocks + (i >>> 5)]! |= 1 << (i & 31);
+      if (c < this.tableCodes) this.table[c * blocks + (i >>> 5)]! |= 1 << (i & 31);
       else {
         let row = this.others.get(c);
         if (row === undefined) {
@@ -80,6 +85,7 @@ export class LevenshteinPattern {
   private singleWord(text: string, start: number, end: number, bound: number): number {
     const m = this.length;
     const table = this.table;
+    const tableCodes = this.tableCodes;
     const others = this.others;
     const last = 1 << (m - 1);
     let pv = -1;
@@ -87,7 +93,7 @@ export class LevenshteinPattern {
     let score = m;
     for (let j = start; j < end; j++) {
       const c = text.charCodeAt(j);
-      const eq = c < TABLE_CODES ? table[c]! : (others.get(c)?.[0] ?? 0);
+      const eq = c < tableCodes ? table[c]! : (others.get(c)?.[0] ?? 0);
       const xv = eq | mv;
       const xh = (((eq & pv) + pv) ^ pv) | eq;
       let ph = mv | ~(xh | pv);
@@ -114,6 +120,7 @@ export class LevenshteinPattern {
     const n = end - start;
     const blocks = this.blocks;
     const table = this.table;
+    const tableCodes = this.tableCodes;
     const others = this.others;
     const pvs = this.pvs.fill(-1);
     const mvs = this.mvs.fill(0);
@@ -125,7 +132,7 @@ export class LevenshteinPattern {
     let score = m;
     for (let j = start; j < end; j++) {
       const c = text.charCodeAt(j);
-      const row = c < TABLE_CODES ? c * blocks : -1;
+      const row = c < tableCodes ? c * blocks : -1;
       const otherRow = row < 0 ? others.get(c) : undefined;
       // Horizontal delta entering the top of the block: +1 for the first (D[0][j] = j).
       let hin = 1;
