@@ -58,9 +58,9 @@
  * `scan` answers the same question by verifying EVERY entry of the exact length range (the same
  * bigram filter and verification), for recall measurement and tests.
  *
- * Storage per entry: the key, and one string: the compared form (with the number and tag
- * characters swapped for control characters, so a Latin-1 text stays one byte a character)
- * followed by the text as given.
+ * Storage per entry: one record of a `UnitPool` (a byte a code unit when they are all Latin-1):
+ * the key, the compared form (with the number and tag characters swapped for control characters,
+ * so a Latin-1 text stays one byte a character), then the text as given. No string per entry.
  *
  * Costs: a search is linear in the query's length (at most `maxTextLength` code units are
  * compared) plus the postings read (at most `maxPostingsRead`), plus at most `maxVerified`
@@ -75,6 +75,7 @@
 import { normalize, NUMBER_CHARACTER, TAG_CHARACTERS } from './normalize.js';
 import type { NormalizedText } from './normalize.js';
 import { LevenshteinPattern } from './levenshtein.js';
+import { UnitPool } from './unit-pool.js';
 import { EXACT, scoreMatch } from './score.js';
 
 export interface CandidateIndexOptions {
@@ -193,11 +194,14 @@ const BIGRAM_SLOTS = 8192;
  * it reads for every entry met (length, trigram count, accumulator) is in arrays of their own, a
  * few bytes an entry, so that the random accesses of a merge stay in the processor's caches.
  */
-const META_STRIDE = 2;
+const META_STRIDE = 4;
 /** The interned set of target languages. */
 const META_LANGS = 0;
 /** TRUNCATED_BIT | postings << POSTINGS_SHIFT. */
 const META_COUNTS = 1;
+/** The code units of the key, and of the text as given, in the entry's record. */
+const META_KEY_UNITS = 2;
+const META_TEXT_UNITS = 3;
 const TRUNCATED_BIT = 1;
 const POSTINGS_SHIFT = 1;
 /** A shared trigram in the accumulator (below it, the shared word weight, at most maxTextLength + 1 < 2^13). */
@@ -432,9 +436,9 @@ export class CandidateIndex {
   private readonly gramEntries: Int32Array;
 
   // Entries, by id.
-  private keys: (string | undefined)[] = [];
-  /** The stored compared form followed by the text as given (its length in `lengths` tells them apart). */
-  private texts: (string | undefined)[] = [];
+  /** The entries' records: key, compared form, text as given (`UnitPool`); per id, its handle. */
+  private readonly units = new UnitPool();
+  private records = new Uint32Array(0);
   private meta = new Int32Array(0);
   /** Per id, the compared length; −1 for a free or removed id (so the length filter drops it). */
   private lengths = new Int16Array(0);
@@ -450,7 +454,6 @@ export class CandidateIndex {
   private liveCount = 0;
   private livePostings = 0;
   private deadPostings = 0;
-  private stringBytes = 0;
 
   // Key → id: open addressing, linear probing, id + 1 a slot (0 empty), at load ≤ ½.
   private keySlots = new Int32Array(1024);
@@ -538,8 +541,9 @@ export class CandidateIndex {
     const langSet = this.internLangs(langs);
     const existing = this.findKey(key);
     if (existing >= 0) {
-      const stored = this.texts[existing]!;
-      if (stored.length - this.lengths[existing]! === text.length && stored.endsWith(text)) {
+      const at = existing * META_STRIDE;
+      const start = this.meta[at + META_KEY_UNITS]! + this.lengths[existing]!;
+      if (this.meta[at + META_TEXT_UNITS] === text.length && this.units.equals(this.records[existing]!, start, text)) {
         // The same text: only the languages may have changed.
         this.meta[existing * META_STRIDE + META_LANGS] = langSet;
         return;
@@ -560,11 +564,11 @@ export class CandidateIndex {
       this.gramEntries[bucket]!++;
     }
     for (const hash of posted) this.addPosting(hash, id);
-    this.keys[id] = key;
-    const joined = compared + text;
-    this.texts[id] = joined;
-    this.insertKey(key, id);
+    this.records[id] = this.units.add([key, compared, text]);
     const at = id * META_STRIDE;
+    this.meta[at + META_KEY_UNITS] = key.length;
+    this.meta[at + META_TEXT_UNITS] = text.length;
+    this.insertKey(key, id);
     this.lengths[id] = m;
     this.gramCounts[id] = features.grams ? features.grams.length : 0;
     this.meta[at + META_LANGS] = langSet;
@@ -573,19 +577,16 @@ export class CandidateIndex {
     signatureOf(compared, this.signatures, id * SIGNATURE_WORDS);
     this.liveCount++;
     this.livePostings += posted.size;
-    this.stringBytes += stringBytes(key) + stringBytes(joined);
   }
 
   remove(key: string): boolean {
     const id = this.deleteKey(key);
     if (id < 0) return false;
-    this.stringBytes -= stringBytes(key) + stringBytes(this.texts[id]!);
     const at = id * META_STRIDE;
+    this.units.remove(this.records[id]!, this.meta[at + META_KEY_UNITS]! + this.lengths[id]! + this.meta[at + META_TEXT_UNITS]!);
     const counts = this.meta[at + META_COUNTS]!;
     const postings = counts >>> POSTINGS_SHIFT;
     if (this.gramCounts[id]! > 0) this.gramEntries[this.bucketOfLength[this.lengths[id]!]!]!--;
-    this.keys[id] = undefined;
-    this.texts[id] = undefined;
     this.lengths[id] = -1;
     this.gramCounts[id] = 0;
     this.meta[at + META_LANGS] = -1;
@@ -672,6 +673,7 @@ export class CandidateIndex {
       this.listLength[list] = count;
     }
     this.deadPostings = 0;
+    this.compactRecords();
     // Removed ids may be reused now that no list names them; the lowest first, for determinism.
     for (const id of this.pendingIds) this.freeIds.push(id);
     this.pendingIds = [];
@@ -895,7 +897,7 @@ export class CandidateIndex {
         const id = postings[p]!;
         const at = id * META_STRIDE;
         // Another text of the bucket whose hash collides, or a removed entry: not this form.
-        if (this.lengths[id] !== q.n || !this.texts[id]!.startsWith(q.stored.compared)) continue;
+        if (this.lengths[id] !== q.n || !this.units.equals(this.records[id]!, this.meta[at + META_KEY_UNITS]!, q.stored.compared)) continue;
         if (langs !== null && !this.langsAllowed(this.meta[at + META_LANGS]!, langs, stamp)) continue;
         stats.met++;
         stats.candidates++;
@@ -929,6 +931,25 @@ export class CandidateIndex {
     return top.matches();
   }
 
+  /** Copies the live entries' records into a pool of their size, once removed ones are a quarter of it. */
+  private compactRecords(): void {
+    if (this.units.removedBytes * 4 < this.units.usedBytes) return;
+    const live: number[] = [];
+    for (let id = 0; id < this.nextId; id++) if (this.lengths[id]! >= 0) live.push(id);
+    const meta = this.meta;
+    this.units.compact({
+      count: live.length,
+      handle: (i) => this.records[live[i]!]!,
+      units: (i) => {
+        const at = live[i]! * META_STRIDE;
+        return meta[at + META_KEY_UNITS]! + this.lengths[live[i]!]! + meta[at + META_TEXT_UNITS]!;
+      },
+      moved: (i, handle) => {
+        this.records[live[i]!] = handle;
+      },
+    });
+  }
+
   approximateBytes(): number {
     const typed =
       this.meta.byteLength +
@@ -944,10 +965,11 @@ export class CandidateIndex {
       this.listStart.byteLength +
       this.listLength.byteLength +
       this.listClass.byteLength +
-      // The pool's tail past poolTop was never written to: not resident.
-      4 * this.poolTop;
-    // Two arrays of pointers by id.
-    return typed + 2 * 8 * this.keys.length + this.stringBytes;
+      this.records.byteLength +
+      // The pools' tails were never written to: not resident.
+      4 * this.poolTop +
+      this.units.usedBytes;
+    return typed;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -979,8 +1001,21 @@ export class CandidateIndex {
     const keyHashes = new Int32Array(capacity);
     keyHashes.set(this.keyHashes);
     this.keyHashes = keyHashes;
+    const records = new Uint32Array(capacity);
+    records.set(this.records);
+    this.records = records;
     this.touchedBits = new Int32Array(capacity >>> 5);
     this.hits = new Int32Array(capacity);
+  }
+
+  /** Whether entry `id`'s key is `key`. */
+  private keyIs(id: number, key: string): boolean {
+    return this.meta[id * META_STRIDE + META_KEY_UNITS] === key.length && this.units.equals(this.records[id]!, 0, key);
+  }
+
+  /** The key of entry `id`. */
+  private keyOf(id: number): string {
+    return this.units.read(this.records[id]!, 0, this.meta[id * META_STRIDE + META_KEY_UNITS]!);
   }
 
   /** The id of a key, or −1. */
@@ -990,7 +1025,7 @@ export class CandidateIndex {
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = this.keySlots[slot]!;
       if (entry === 0) return -1;
-      if (this.keyHashes[entry - 1] === hash && this.keys[entry - 1] === key) return entry - 1;
+      if (this.keyHashes[entry - 1] === hash && this.keyIs(entry - 1, key)) return entry - 1;
     }
   }
 
@@ -1013,7 +1048,7 @@ export class CandidateIndex {
     for (; ; hole = (hole + 1) & mask) {
       const entry = slots[hole]!;
       if (entry === 0) return -1;
-      if (this.keyHashes[entry - 1] === hash && this.keys[entry - 1] === key) break;
+      if (this.keyHashes[entry - 1] === hash && this.keyIs(entry - 1, key)) break;
     }
     const id = slots[hole]! - 1;
     for (let next = (hole + 1) & mask; slots[next] !== 0; next = (next + 1) & mask) {
@@ -1156,23 +1191,27 @@ export class CandidateIndex {
   /** Scores entry `id` against the query and offers it to the results; false when the bigram filter alone turned it down. */
   private verify(id: number, q: PreparedQuery, top: TopResults): boolean {
     const need = top.need();
-    const joined = this.texts[id]!;
+    const handle = this.records[id]!;
+    const units = this.units.unitsOf(handle);
+    const at = id * META_STRIDE;
+    const keyUnits = this.meta[at + META_KEY_UNITS]!;
+    const start = UnitPool.startOf(handle) + keyUnits;
     const m = this.lengths[id]!;
     const max = Math.max(q.n, m);
     const allowed = Math.floor(((EXACT - need) * max) / EXACT);
-    if (!this.bigramsCanMatch(joined, m, max + 1 - 2 * allowed)) return false;
+    if (!this.bigramsCanMatch(units, start, m, max + 1 - 2 * allowed)) return false;
     // The base score (score.ts `baseScore`) of the stored compared forms, the query's pattern prepared once.
     if (max > 0) {
-      const d = Math.min(q.pattern.distance(joined, 0, m, allowed), max);
+      const d = Math.min(q.pattern.distance(units, start, start + m, allowed), max);
       const kept = EXACT * (max - d);
       if ((kept - (kept % max)) / max < need) return true;
     }
-    const text = joined.slice(m);
-    const truncated = (this.meta[id * META_STRIDE + META_COUNTS]! & TRUNCATED_BIT) !== 0;
+    const text = this.units.read(handle, keyUnits + m, keyUnits + m + this.meta[at + META_TEXT_UNITS]!);
+    const truncated = (this.meta[at + META_COUNTS]! & TRUNCATED_BIT) !== 0;
     let score = scoreMatch(q.norm, normalize(truncated ? cut(text, this.maxTextLength) : text), { minScore: need });
     if (score === null) return true;
     if (score === EXACT && (truncated || q.truncated) && text !== q.original) score = EXACT - 1;
-    top.offer(score, this.keys[id]!);
+    top.offer(score, this.keyOf(id));
     return true;
   }
 
@@ -1199,10 +1238,10 @@ export class CandidateIndex {
   }
 
   /**
-   * Whether the first m code units of `text` share at least `need` padded bigrams (as multisets)
-   * with the query (counted by `countBigrams`). Hash collisions only count more.
+   * Whether the m code units of `units` from `start` share at least `need` padded bigrams (as
+   * multisets) with the query (counted by `countBigrams`). Hash collisions only count more.
    */
-  private bigramsCanMatch(text: string, m: number, need: number): boolean {
+  private bigramsCanMatch(units: Uint8Array | Uint16Array, start: number, m: number, need: number): boolean {
     if (need <= 0) return true;
     const counts = this.bigramCounts;
     const undo = this.bigramUndo;
@@ -1210,7 +1249,7 @@ export class CandidateIndex {
     let used = 0;
     let previous = BOUNDARY;
     for (let i = 0; i <= m; i++) {
-      const code = i < m ? text.charCodeAt(i) : BOUNDARY;
+      const code = i < m ? units[start + i]! : BOUNDARY;
       const slot = bigramSlot(previous, code);
       previous = code;
       if (counts[slot]! > 0) {
@@ -1486,10 +1525,4 @@ function popcount(x: number): number {
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   x = (x + (x >>> 4)) & 0x0f0f0f0f;
   return Math.imul(x, 0x01010101) >>> 24;
-}
-
-/** Rough bytes of a string: header plus one or two bytes a code unit. */
-function stringBytes(text: string): number {
-  // eslint-disable-next-line no-control-regex
-  return 24 + (/^[\u0000-\u00ff]*$/.test(text) ? text.length : 2 * text.length);
 }

@@ -96,6 +96,13 @@ describe('levenshtein', () => {
   });
 });
 
+/** The UTF-16 code units of a string (an astral character is two). */
+function codeUnits(text: string): Uint16Array {
+  const units = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+  return units;
+}
+
 describe('LevenshteinPattern', () => {
   it('agrees with the dynamic programme on 6,000 random pairs, the pattern shorter or longer, on a slice of the text', () => {
     const next = random(21);
@@ -110,10 +117,11 @@ describe('LevenshteinPattern', () => {
       const suffix = randomString(next, Math.floor(next() * 4), alphabet);
       const expected = levenshteinReference(a, b);
       const pattern = new LevenshteinPattern(a);
-      const exact = pattern.distance(prefix + b + suffix, prefix.length, prefix.length + b.length);
+      const units = codeUnits(prefix + b + suffix);
+      const exact = pattern.distance(units, prefix.length, prefix.length + b.length);
       if (exact !== expected) expect({ a, b, d: exact }).toEqual({ a, b, d: expected });
       const bound = Math.floor(next() * (expected + 3));
-      const bounded = pattern.distance(prefix + b + suffix, prefix.length, prefix.length + b.length, bound);
+      const bounded = pattern.distance(units, prefix.length, prefix.length + b.length, bound);
       if (expected <= bound ? bounded !== expected : bounded <= bound)
         expect({ a, b, bound, bounded }).toEqual({ a, b, bound, bounded: expected });
     }
@@ -123,6 +131,8 @@ describe('LevenshteinPattern', () => {
     const sentence = 'the quick brown fox jumps over the lazy dog, again and again';
     const pattern = new LevenshteinPattern(sentence);
     const texts = ['the quick brown fox', sentence, '', 'x'.repeat(90), 'the quick brown fox jumped over a lazy dog'];
-    for (const text of texts) expect(pattern.distance(text, 0, text.length)).toBe(levenshteinReference(sentence, text));
+    for (const text of texts) expect(pattern.distanceToText(text)).toBe(levenshteinReference(sentence, text));
+    const bytes = Uint8Array.from(codeUnits('the quick brown fox'));
+    expect(pattern.distance(bytes, 4, bytes.length)).toBe(levenshteinReference(sentence, 'quick brown fox'));
   });
 });

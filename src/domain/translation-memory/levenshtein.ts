@@ -15,7 +15,7 @@ export function levenshtein(a: string, b: string, maxDistance = Infinity): numbe
   // The pattern (rows) is the shorter string.
   const shorter = a.length <= b.length ? a : b;
   const longer = a.length <= b.length ? b : a;
-  return new LevenshteinPattern(shorter).distance(longer, 0, longer.length, maxDistance);
+  return new LevenshteinPattern(shorter).distanceToText(longer, maxDistance);
 }
 
 /** Code units below this have a row of the match table in a typed array; others in a map. */
@@ -67,11 +67,19 @@ export class LevenshteinPattern {
     this.bottoms = new Int32Array(blocks);
   }
 
+  /** `distance` to a string. */
+  distanceToText(text: string, maxDistance = Infinity): number {
+    const units = new Uint16Array(text.length);
+    for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+    return this.distance(units, 0, units.length, maxDistance);
+  }
+
   /**
-   * The distance between the pattern and `text.slice(start, end)`, or `maxDistance + 1` as soon as
-   * it must exceed `maxDistance` (any result ≤ `maxDistance` is exact).
+   * The distance between the pattern and the code units `text[start, end)` (a byte a code unit in
+   * a Uint8Array, as the TM index keeps Latin-1 texts, or a Uint16Array), or `maxDistance + 1` as
+   * soon as it must exceed `maxDistance` (any result ≤ `maxDistance` is exact).
    */
-  distance(text: string, start: number, end: number, maxDistance = Infinity): number {
+  distance(text: Uint8Array | Uint16Array, start: number, end: number, maxDistance = Infinity): number {
     const m = this.length;
     const n = end - start;
     const bound = maxDistance < 0 ? -1 : Math.floor(maxDistance);
@@ -82,7 +90,7 @@ export class LevenshteinPattern {
   }
 
   /** Pattern of at most 32 code units: one word. */
-  private singleWord(text: string, start: number, end: number, bound: number): number {
+  private singleWord(text: Uint8Array | Uint16Array, start: number, end: number, bound: number): number {
     const m = this.length;
     const table = this.table;
     const tableCodes = this.tableCodes;
@@ -92,7 +100,7 @@ export class LevenshteinPattern {
     let mv = 0;
     let score = m;
     for (let j = start; j < end; j++) {
-      const c = text.charCodeAt(j);
+      const c = text[j]!;
       const eq = c < tableCodes ? table[c]! : (others.get(c)?.[0] ?? 0);
       const xv = eq | mv;
       const xh = (((eq & pv) + pv) ^ pv) | eq;
@@ -115,7 +123,7 @@ export class LevenshteinPattern {
    * Any pattern: blocks of 32 rows, the horizontal delta passed down from block to block (Hyyrö).
    * `bottoms` holds the value at the last row of each block, for the bound (`columnBound`).
    */
-  private multiWord(text: string, start: number, end: number, bound: number): number {
+  private multiWord(text: Uint8Array | Uint16Array, start: number, end: number, bound: number): number {
     const m = this.length;
     const n = end - start;
     const blocks = this.blocks;
@@ -131,7 +139,7 @@ export class LevenshteinPattern {
     const bounded = bound < m + n;
     let score = m;
     for (let j = start; j < end; j++) {
-      const c = text.charCodeAt(j);
+      const c = text[j]!;
       const row = c < tableCodes ? c * blocks : -1;
       const otherRow = row < 0 ? others.get(c) : undefined;
       // Horizontal delta entering the top of the block: +1 for the first (D[0][j] = j).
