@@ -161,11 +161,22 @@ export class TmIndexHost {
     }
   }
 
-  /** Loads a TM from scratch: every live unit up to `toVersion`, by source (rows of one source are contiguous). */
+  /**
+   * Loads a TM from scratch: every live unit up to `toVersion`, by source (rows of one source are
+   * contiguous). The next page is read while the thread indexes the one before.
+   */
   private async load(tmId: Id, toVersion: number): Promise<void> {
     await this.call({ op: 'reset', tm: tmId });
     let after: UnitKey | null = null;
     let carried: [string, string, string[]] | null = null;
+    let indexing: Promise<unknown> = Promise.resolve();
+    const send = async (puts: [string, string, string[]][]) => {
+      await indexing;
+      if (puts.length === 0) return;
+      indexing = this.call({ op: 'apply', tm: tmId, puts, removes: [] });
+      // Handled when awaited (the next send, or the end); until then a failure is not unhandled.
+      indexing.catch(() => {});
+    };
     for (;;) {
       const rows = await liveUnitsBySource(this.db, tmId, toVersion, after, PAGE);
       const puts: [string, string, string[]][] = [];
@@ -179,10 +190,11 @@ export class TmIndexHost {
       }
       if (rows.length < PAGE) {
         if (carried) puts.push(carried);
-        if (puts.length) await this.call({ op: 'apply', tm: tmId, puts, removes: [] });
+        await send(puts);
+        await indexing;
         return;
       }
-      if (puts.length) await this.call({ op: 'apply', tm: tmId, puts, removes: [] });
+      await send(puts);
       const last = rows[rows.length - 1]!;
       after = { sourceHash: last.sourceHash, targetLang: last.targetLang, targetHash: last.targetHash };
     }
