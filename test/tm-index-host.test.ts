@@ -92,4 +92,31 @@ describe('the TM index host over many pages', () => {
     expect(await exact(other, UNITS + 7002)).toEqual([textHash(text(UNITS + 7002))]);
     expect((await other.stats()).entries).toBe(UNITS + 7003 - 3);
   }, 60_000);
+
+  it('splits band searches between the writer and reader threads over one shared index: the same answers as one thread, and changes seen at once', async () => {
+    const single = new TmIndexHost(database.db, { readers: 0 });
+    const shared = new TmIndexHost(database.db, { readers: 2 });
+    hosts.push(single, shared);
+    const stages = [100, 95, 85, 75, 50];
+    // Exact texts, near ones (a word changed) and texts of nothing in the TM.
+    const queries = [...Array(90).keys()].map((n) =>
+      n % 3 === 0 ? text(n * 97) : n % 3 === 1 ? text(n * 89).replace('paged', 'paginated') : `Nothing alike ${letters(n)} here`,
+    );
+    const expected = await single.bestMatches(tmId, queries, { stages, langs: ['de'] });
+    expect(expected.filter((match) => match !== null).length).toBeGreaterThan(40);
+    expect(await shared.bestMatches(tmId, queries, { stages, langs: ['de'] })).toEqual(expected);
+    expect(shared.liveReaders).toBe(2);
+    expect(single.liveReaders).toBe(0);
+    // Several batches at once, as an analysis sends them.
+    const batches = await Promise.all([0, 1, 2].map(() => shared.bestMatches(tmId, queries, { stages, langs: ['de'] })));
+    for (const batch of batches) expect(batch).toEqual(expected);
+
+    // A change is found by every thread's part of the next batch (the readers adopt a new snapshot).
+    const added = [UNITS + 8000, UNITS + 8001, UNITS + 8002, UNITS + 8003];
+    await write(added[0]!, added[added.length - 1]! + 1, 'de');
+    const next = await shared.bestMatches(tmId, [...added.map(text), ...queries, ...added.map(text)], { stages, langs: ['de'] });
+    expect(next.slice(0, 4)).toEqual(added.map((i) => [textHash(text(i)), 100]));
+    expect(next.slice(-4)).toEqual(added.map((i) => [textHash(text(i)), 100]));
+    expect(next.slice(4, -4)).toEqual(expected);
+  }, 60_000);
 });

@@ -356,3 +356,59 @@ describe('CandidateIndex: search against scan', () => {
     }
   });
 });
+
+describe('CandidateIndex: snapshots for readers in other threads', () => {
+  function sharedIndexOf(count: number, seed: number): { index: CandidateIndex; texts: Map<string, string> } {
+    const random = prng(seed);
+    const index = new CandidateIndex({ shared: true });
+    const texts = new Map<string, string>();
+    for (let i = 0; texts.size < count; i++)
+      texts.set(`k${i}`, i % 50 === 0 ? `Ελληνικά ${sentence(random)} ${i}` : `${sentence(random)} ${i}`);
+    for (const [key, text] of texts) index.put(key, text, i(key) % 3 === 0 ? ['fr'] : ['de']);
+    return { index, texts };
+  }
+  const i = (key: string) => Number(key.slice(1));
+
+  it('a reader of a snapshot answers every search as the index does, over the same shared memory', () => {
+    const { index, texts } = sharedIndexOf(2000, 5);
+    const snapshot = index.snapshot();
+    expect(snapshot.pool.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(snapshot.unitBytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const reader = CandidateIndex.reader(snapshot);
+    expect(reader.size).toBe(index.size);
+    const random = prng(9);
+    const queries = [...texts.values()].slice(0, 60).map((text, n) => (n % 2 ? text : `${text.slice(0, -3)} ${sentence(random)}`));
+    for (const query of queries) {
+      for (const options of [
+        { minScore: 100, limit: 1 },
+        { minScore: 60, limit: 5, langs: ['de'] },
+        { minScore: 50, limit: 1, floors: [85, 75, 50], maxExamined: 400 },
+      ]) {
+        expect(reader.search(query, options)).toEqual(index.search(query, options));
+      }
+    }
+    expect(reader.has('k7')).toBe(true);
+    expect(reader.has('nope')).toBe(false);
+  });
+
+  it('a new snapshot shows changes (growth, removals, compaction); a reader cannot change the index', () => {
+    const { index, texts } = sharedIndexOf(500, 6);
+    const before = CandidateIndex.reader(index.snapshot());
+    const removed = [...texts.keys()].filter((key) => i(key) % 2 === 0);
+    for (const key of removed) index.remove(key);
+    const random = prng(10);
+    for (let n = 0; n < 3000; n++) index.put(`n${n}`, `${sentence(random)} added ${n}`, ['de']);
+    index.compact();
+    const after = CandidateIndex.reader(index.snapshot());
+    expect(after.size).toBe(index.size);
+    for (const key of removed.slice(0, 20)) {
+      const text = texts.get(key)!;
+      expect(after.search(text, AT_75)).toEqual(index.search(text, AT_75));
+      expect(after.search(text, AT_75).some((match) => match.key === key)).toBe(false);
+    }
+    expect(after.search('added 2999', { minScore: 50, limit: 3 })).toEqual(index.search('added 2999', { minScore: 50, limit: 3 }));
+    expect(() => before.put('x', 'text', ['de'])).toThrow(/cannot change/);
+    expect(() => after.remove('n1')).toThrow(/cannot change/);
+    expect(() => new CandidateIndex().snapshot()).toThrow(/shared/);
+  });
+});

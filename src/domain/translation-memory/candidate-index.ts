@@ -98,6 +98,11 @@ export interface CandidateIndexOptions {
   /** Candidates verified with an edit distance per search, at most. Default 400. */
   maxVerified?: number;
   /**
+   * Keep the index's data in SharedArrayBuffers, so that other threads can search it through
+   * `snapshot` and `CandidateIndex.reader` (only while nothing changes it). Default false.
+   */
+  shared?: boolean;
+  /**
    * The least share of the longer text's characters (plus one) that a candidate not indexed by
    * trigrams must have in word tokens it shares with the query to be verified. Default 0.3; 0
    * verifies everything met.
@@ -139,6 +144,28 @@ export interface IndexSearchOptions {
   maxExamined?: number;
 }
 
+/** A shared index's data for a reader in another thread (`CandidateIndex.snapshot`). */
+export interface CandidateIndexSnapshot {
+  options: Required<CandidateIndexOptions>;
+  nextId: number;
+  liveCount: number;
+  records: Uint32Array;
+  meta: Int32Array;
+  lengths: Int16Array;
+  gramCounts: Uint16Array;
+  signatures: Int32Array;
+  keyHashes: Int32Array;
+  keySlots: Int32Array;
+  slotHash: Int32Array;
+  slotEntry: Int32Array;
+  listStart: Int32Array;
+  listLength: Int32Array;
+  pool: Int32Array;
+  gramEntries: Int32Array;
+  unitBytes: Uint8Array;
+  langSets: string[][];
+}
+
 /** What the last `search` did (for benches and tuning). */
 export interface SearchStats {
   /** Posting lists read (fully or for the entries already met). */
@@ -163,6 +190,7 @@ export const CANDIDATE_INDEX_DEFAULTS = {
   maxPostingsRead: 60_000,
   maxVerified: 400,
   minShare: 0.3,
+  shared: false,
 } as const;
 
 /** Lengths below this have a bucket each. */
@@ -426,6 +454,11 @@ export class CandidateIndex {
   private readonly maxPostingsRead: number;
   private readonly maxVerified: number;
   private readonly minShare: number;
+  private readonly shared: boolean;
+  /** The options as resolved (for snapshots). */
+  private readonly options: Required<CandidateIndexOptions>;
+  /** A reader of a snapshot (`CandidateIndex.reader`). */
+  private readOnly = false;
   /** Length → bucket, for 0..maxTextLength. */
   private readonly bucketOfLength: Int32Array;
   private readonly bucketCount: number;
@@ -433,20 +466,20 @@ export class CandidateIndex {
   private readonly bucketMin: Int32Array;
   private readonly bucketMax: Int32Array;
   /** Trigram-indexed entries per bucket (a query looks up trigrams only where there are some). */
-  private readonly gramEntries: Int32Array;
+  private gramEntries: Int32Array;
 
   // Entries, by id.
   /** The entries' records: key, compared form, text as given (`UnitPool`); per id, its handle. */
-  private readonly units = new UnitPool();
-  private records = new Uint32Array(0);
-  private meta = new Int32Array(0);
+  private readonly units: UnitPool;
+  private records: Uint32Array = new Uint32Array(0);
+  private meta: Int32Array = new Int32Array(0);
   /** Per id, the compared length; −1 for a free or removed id (so the length filter drops it). */
-  private lengths = new Int16Array(0);
+  private lengths: Int16Array = new Int16Array(0);
   /** Per id, the distinct trigrams (0: not trigram-indexed). */
-  private gramCounts = new Uint16Array(0);
+  private gramCounts: Uint16Array = new Uint16Array(0);
   /** Per entry, SIGNATURE_WORDS integers: the compared form's bigram signature (`signatureOf`). */
-  private signatures = new Int32Array(0);
-  private keyHashes = new Int32Array(0);
+  private signatures: Int32Array = new Int32Array(0);
+  private keyHashes: Int32Array = new Int32Array(0);
   private nextId = 0;
   private freeIds: number[] = [];
   /** Removed ids whose postings are still in the lists: reusable after the next compaction. */
@@ -456,17 +489,17 @@ export class CandidateIndex {
   private deadPostings = 0;
 
   // Key → id: open addressing, linear probing, id + 1 a slot (0 empty), at load ≤ ½.
-  private keySlots = new Int32Array(1024);
+  private keySlots: Int32Array = new Int32Array(1024);
 
   /** One bit an id: met in this search (a cheap test before touching its accumulator). */
-  private touchedBits = new Int32Array(0);
+  private touchedBits: Int32Array = new Int32Array(0);
   /** The entries a search met, in the order met (grown as needed). */
   private touchedIds = new Int32Array(1024);
   /** Their lengths and accumulators, gathered. */
   private metLengths = new Int16Array(1024);
   private metPacked = new Int32Array(1024);
   /** Per id, the search's accumulator (shared word weight + GRAM_HIT × shared trigrams); 0 when not met. */
-  private hits = new Int32Array(0);
+  private hits: Int32Array = new Int32Array(0);
   /** Scratch of a search's candidates (ids and promise levels), grown as needed. */
   private candidateIds = new Int32Array(1024);
   private candidateLevels = new Uint8Array(1024);
@@ -489,17 +522,17 @@ export class CandidateIndex {
 
   // Feature hash → postings: open addressing, linear probing, at load ≤ ½. slotEntry: 0 empty,
   // > 0 list id + 1, < 0 one posting inline, −(entry id + 1).
-  private slotHash = new Int32Array(1024);
-  private slotEntry = new Int32Array(1024);
+  private slotHash: Int32Array = new Int32Array(1024);
+  private slotEntry: Int32Array = new Int32Array(1024);
   private slotsUsed = 0;
   private listCount = 0;
-  private listStart = new Int32Array(256);
-  private listLength = new Int32Array(256);
-  private listClass = new Uint8Array(256);
+  private listStart: Int32Array = new Int32Array(256);
+  private listLength: Int32Array = new Int32Array(256);
+  private listClass: Uint8Array = new Uint8Array(256);
 
   // The postings pool: blocks of CLASS_SIZES[class] ids; freeBlocks[class] heads a chain through
   // the free blocks' first word.
-  private pool = new Int32Array(1 << 16);
+  private pool: Int32Array = new Int32Array(1 << 16);
   private poolTop = 0;
   private readonly freeBlocks = new Int32Array(CLASS_SIZES.length).fill(-1);
 
@@ -526,7 +559,100 @@ export class CandidateIndex {
       if (this.bucketMin[b] === -1) this.bucketMin[b] = m;
       this.bucketMax[b] = m;
     }
-    this.gramEntries = new Int32Array(this.bucketCount);
+    this.shared = Boolean(o.shared);
+    this.options = { ...o, shared: this.shared };
+    this.units = new UnitPool(this.shared);
+    this.gramEntries = this.int32(this.bucketCount);
+    if (this.shared) {
+      this.keySlots = this.int32(this.keySlots.length);
+      this.slotHash = this.int32(this.slotHash.length);
+      this.slotEntry = this.int32(this.slotEntry.length);
+      this.listStart = this.int32(this.listStart.length);
+      this.listLength = this.int32(this.listLength.length);
+      this.listClass = this.uint8(this.listClass.length);
+      this.pool = this.int32(this.pool.length);
+    }
+  }
+
+  /**
+   * What another thread needs to search this index (`CandidateIndex.reader`): its arrays (shared
+   * memory, not copied when posted) and counts. Only for a `shared` index. The reader sees the
+   * index as it is while nothing changes it: after any change, take a new snapshot.
+   */
+  snapshot(): CandidateIndexSnapshot {
+    if (!this.shared) throw new Error('only a shared index has snapshots');
+    return {
+      options: this.options,
+      nextId: this.nextId,
+      liveCount: this.liveCount,
+      records: this.records,
+      meta: this.meta,
+      lengths: this.lengths,
+      gramCounts: this.gramCounts,
+      signatures: this.signatures,
+      keyHashes: this.keyHashes,
+      keySlots: this.keySlots,
+      slotHash: this.slotHash,
+      slotEntry: this.slotEntry,
+      listStart: this.listStart,
+      listLength: this.listLength,
+      pool: this.pool,
+      gramEntries: this.gramEntries,
+      unitBytes: this.units.bytes,
+      langSets: this.langSets.map((set) => [...set]),
+    };
+  }
+
+  /** An index that searches a snapshot of another (in another thread); it cannot be changed. */
+  static reader(snapshot: CandidateIndexSnapshot): CandidateIndex {
+    const index = new CandidateIndex({ ...snapshot.options, shared: false });
+    index.readOnly = true;
+    index.nextId = snapshot.nextId;
+    index.liveCount = snapshot.liveCount;
+    index.records = snapshot.records;
+    index.meta = snapshot.meta;
+    index.lengths = snapshot.lengths;
+    index.gramCounts = snapshot.gramCounts;
+    index.signatures = snapshot.signatures;
+    index.keyHashes = snapshot.keyHashes;
+    index.keySlots = snapshot.keySlots;
+    index.slotHash = snapshot.slotHash;
+    index.slotEntry = snapshot.slotEntry;
+    index.listStart = snapshot.listStart;
+    index.listLength = snapshot.listLength;
+    index.pool = snapshot.pool;
+    index.gramEntries = snapshot.gramEntries;
+    index.units.adopt(snapshot.unitBytes);
+    for (const set of snapshot.langSets) index.langSets.push(set);
+    // This thread's own working arrays.
+    const capacity = snapshot.lengths.length;
+    index.touchedBits = new Int32Array((capacity >>> 5) + 1);
+    index.hits = new Int32Array(capacity);
+    return index;
+  }
+
+  private int32(length: number): Int32Array {
+    return this.shared ? new Int32Array(new SharedArrayBuffer(4 * length)) : new Int32Array(length);
+  }
+
+  private int16(length: number): Int16Array {
+    return this.shared ? new Int16Array(new SharedArrayBuffer(2 * length)) : new Int16Array(length);
+  }
+
+  private uint16(length: number): Uint16Array {
+    return this.shared ? new Uint16Array(new SharedArrayBuffer(2 * length)) : new Uint16Array(length);
+  }
+
+  private uint32(length: number): Uint32Array {
+    return this.shared ? new Uint32Array(new SharedArrayBuffer(4 * length)) : new Uint32Array(length);
+  }
+
+  private uint8(length: number): Uint8Array {
+    return this.shared ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint8Array(length);
+  }
+
+  private checkWritable(): void {
+    if (this.readOnly) throw new Error('a reader of an index snapshot cannot change it');
   }
 
   get size(): number {
@@ -538,6 +664,7 @@ export class CandidateIndex {
   }
 
   put(key: string, text: string, langs: readonly string[]): void {
+    this.checkWritable();
     const langSet = this.internLangs(langs);
     const existing = this.findKey(key);
     if (existing >= 0) {
@@ -580,6 +707,7 @@ export class CandidateIndex {
   }
 
   remove(key: string): boolean {
+    this.checkWritable();
     const id = this.deleteKey(key);
     if (id < 0) return false;
     const at = id * META_STRIDE;
@@ -600,6 +728,7 @@ export class CandidateIndex {
 
   /** Drops the postings of removed entries and repacks the lists; runs by itself as entries are removed. */
   compact(): void {
+    this.checkWritable();
     const oldHash = this.slotHash;
     const oldEntry = this.slotEntry;
     const oldStart = this.listStart;
@@ -629,15 +758,15 @@ export class CandidateIndex {
       }
     }
     const slots = tableSize(features);
-    this.slotHash = new Int32Array(slots);
-    this.slotEntry = new Int32Array(slots);
+    this.slotHash = this.int32(slots);
+    this.slotEntry = this.int32(slots);
     this.slotsUsed = 0;
     const listCapacity = Math.max(256, lists);
-    this.listStart = new Int32Array(listCapacity);
-    this.listLength = new Int32Array(listCapacity);
-    this.listClass = new Uint8Array(listCapacity);
+    this.listStart = this.int32(listCapacity);
+    this.listLength = this.int32(listCapacity);
+    this.listClass = this.uint8(listCapacity);
     this.listCount = 0;
-    this.pool = new Int32Array(Math.max(1 << 16, postings + (postings >>> 3)));
+    this.pool = this.int32(Math.max(1 << 16, postings + (postings >>> 3)));
     this.poolTop = 0;
     this.freeBlocks.fill(-1);
     for (let s = 0; s < oldEntry.length; s++) {
@@ -986,22 +1115,22 @@ export class CandidateIndex {
   }
 
   private growEntries(capacity: number): void {
-    const meta = new Int32Array(capacity * META_STRIDE).fill(-1);
+    const meta = this.int32(capacity * META_STRIDE).fill(-1);
     meta.set(this.meta);
     this.meta = meta;
-    const lengths = new Int16Array(capacity).fill(-1);
+    const lengths = this.int16(capacity).fill(-1);
     lengths.set(this.lengths);
     this.lengths = lengths;
-    const gramCounts = new Uint16Array(capacity);
+    const gramCounts = this.uint16(capacity);
     gramCounts.set(this.gramCounts);
     this.gramCounts = gramCounts;
-    const signatures = new Int32Array(capacity * SIGNATURE_WORDS);
+    const signatures = this.int32(capacity * SIGNATURE_WORDS);
     signatures.set(this.signatures);
     this.signatures = signatures;
-    const keyHashes = new Int32Array(capacity);
+    const keyHashes = this.int32(capacity);
     keyHashes.set(this.keyHashes);
     this.keyHashes = keyHashes;
-    const records = new Uint32Array(capacity);
+    const records = this.uint32(capacity);
     records.set(this.records);
     this.records = records;
     this.touchedBits = new Int32Array(capacity >>> 5);
@@ -1066,7 +1195,7 @@ export class CandidateIndex {
 
   private rehashKeys(size: number): void {
     const old = this.keySlots;
-    this.keySlots = new Int32Array(size);
+    this.keySlots = this.int32(size);
     const mask = size - 1;
     for (let s = 0; s < old.length; s++) {
       const entry = old[s]!;
@@ -1318,9 +1447,9 @@ export class CandidateIndex {
     const list = this.listCount++;
     if (list >= this.listStart.length) {
       const capacity = this.listStart.length * 2;
-      this.listStart = grow(this.listStart, capacity);
-      this.listLength = grow(this.listLength, capacity);
-      this.listClass = grow(this.listClass, capacity);
+      this.listStart = grow(this.listStart, this.int32(capacity));
+      this.listLength = grow(this.listLength, this.int32(capacity));
+      this.listClass = grow(this.listClass, this.uint8(capacity));
     }
     const cls = classOf(room);
     this.listStart[list] = this.allocateBlock(cls);
@@ -1332,8 +1461,8 @@ export class CandidateIndex {
   private rehash(): void {
     const oldHash = this.slotHash;
     const oldEntry = this.slotEntry;
-    this.slotHash = new Int32Array(oldHash.length * 2);
-    this.slotEntry = new Int32Array(oldHash.length * 2);
+    this.slotHash = this.int32(oldHash.length * 2);
+    this.slotEntry = this.int32(oldHash.length * 2);
     for (let s = 0; s < oldHash.length; s++) {
       if (oldEntry[s] === 0) continue;
       const slot = this.emptySlot(oldHash[s]!);
@@ -1366,7 +1495,7 @@ export class CandidateIndex {
     const size = CLASS_SIZES[cls]!;
     if (this.poolTop + size > this.pool.length) {
       const capacity = Math.max(this.poolTop + size, Math.floor(this.pool.length * 1.5));
-      const pool = new Int32Array(capacity);
+      const pool = this.int32(capacity);
       pool.set(this.pool.subarray(0, this.poolTop));
       this.pool = pool;
     }
@@ -1450,8 +1579,8 @@ function tableSize(count: number): number {
   return Math.max(1024, 2 ** Math.ceil(Math.log2(count * 2 + 1)));
 }
 
-function grow<T extends Int32Array | Uint8Array>(array: T, capacity: number): T {
-  const grown = new (array.constructor as new (length: number) => T)(capacity);
+/** `grown` (a larger array) with `array`'s values at its start. */
+function grow<T extends Int32Array | Uint8Array>(array: T, grown: T): T {
   grown.set(array);
   return grown;
 }

@@ -8,5 +8,5 @@ export { levenshtein } from './levenshtein.js';
 export { baseScore, compareMatches, EXACT, IN_CONTEXT, isInContext, PENALTIES, penalties, rankMatches, scoreMatch } from './score.js';
 export type { MatchContext, RankedMatch, ScoreOptions } from './score.js';
 export { CandidateIndex, CANDIDATE_INDEX_DEFAULTS } from './candidate-index.js';
-export type { CandidateIndexOptions, IndexMatch, IndexSearchOptions, SearchStats } from './candidate-index.js';
+export type { CandidateIndexOptions, CandidateIndexSnapshot, IndexMatch, IndexSearchOptions, SearchStats } from './candidate-index.js';
 export { BAND_FLOORS, bandMatch, bandStages } from './band-search.js';

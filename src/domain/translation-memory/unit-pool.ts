@@ -12,12 +12,25 @@
  */
 export class UnitPool {
   /** The buffer, a byte a code unit for one-byte records. */
-  bytes = new Uint8Array(1 << 16);
+  bytes: Uint8Array;
   /** The same buffer, for two-byte records. */
-  words = new Uint16Array(this.bytes.buffer);
+  words: Uint16Array;
   private top = 0;
   /** Bytes of removed records, for deciding when to compact. */
   private deadBytes = 0;
+
+  /** With `shared`, the buffer is a SharedArrayBuffer (another thread may read it: `adopt`). */
+  constructor(private readonly shared = false) {
+    this.bytes = this.allocate(1 << 16);
+    this.words = new Uint16Array(this.bytes.buffer);
+  }
+
+  /** Reads the records of another pool's buffer (shared with the thread that writes it). */
+  adopt(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.words = new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 1);
+    this.top = bytes.length;
+  }
 
   /** Bytes in use (live and dead records). */
   get usedBytes(): number {
@@ -102,7 +115,7 @@ export class UnitPool {
     }
     const capacity = Math.max(1 << 16, size + Math.floor(size / 8));
     // Even, for the 16-bit view.
-    const bytes = new Uint8Array(capacity + (capacity % 2));
+    const bytes = this.allocate(capacity + (capacity % 2));
     const words = new Uint16Array(bytes.buffer);
     let top = 0;
     for (let i = 0; i < records.count; i++) {
@@ -121,12 +134,16 @@ export class UnitPool {
     this.deadBytes = 0;
   }
 
+  private allocate(length: number): Uint8Array {
+    return this.shared ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint8Array(length);
+  }
+
   private reserve(size: number): void {
     const need = this.top + size + 1;
     if (need <= this.bytes.length) return;
     let capacity = this.bytes.length;
     while (capacity < need) capacity *= 2;
-    const bytes = new Uint8Array(capacity);
+    const bytes = this.allocate(capacity);
     bytes.set(this.bytes.subarray(0, this.top));
     this.bytes = bytes;
     this.words = new Uint16Array(bytes.buffer);

@@ -1,10 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import { num } from '../../../../db/database.js';
 import type { Database } from '../../../../db/database.js';
 import type { DB, Id } from '../../../../db/schema.js';
-import type { IndexMatch } from '../../../../domain/translation-memory/index.js';
+import type { CandidateIndexSnapshot, IndexMatch } from '../../../../domain/translation-memory/index.js';
 import { withTagPlaceholders } from '../../../../domain/translation-memory/tm-text.js';
 import { createThreadPool } from '../../../../queue/thread-pool.js';
 import type { ThreadPool } from '../../../../queue/thread-pool.js';
@@ -24,6 +25,12 @@ const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './tm-index.thre
  * the index was never loaded, it loads the TM from scratch. So any write that returned before the
  * search started, in this process or another over the same database, is found. Catch-ups of one
  * TM run one at a time; reads go in pages, so a big catch-up never holds the event loop long.
+ *
+ * Reader threads (`readers`, default one per CPU beyond the first, at most 3) search snapshots of
+ * the writer thread's indexes, the same shared memory: a batch of band searches (`bestMatches`) is
+ * split between the writer and the readers, so an analysis uses every core. A reader adopts a new
+ * snapshot of a TM before it searches it again after any change; a catch-up waits until no reader
+ * is searching the TM, and a reader search starts only when no catch-up of the TM is under way.
  */
 
 /** Rows read per page while catching up or loading. */
@@ -33,6 +40,19 @@ interface TmState {
   version: number;
   /** The catch-up (or load) in progress; searches wait for it. */
   pending: Promise<void> | null;
+  /** Changes the index has had (a reader's snapshot older than this is stale). */
+  generation: number;
+  /** Reader searches of this TM under way, and who waits for them to end. */
+  readersBusy: number;
+  readersIdle: (() => void)[];
+}
+
+/** A reader thread: its port, and the generation of each TM's snapshot it holds. */
+interface Reader {
+  port: MessagePort;
+  waiting: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
+  adopted: Map<Id, number>;
+  dead: boolean;
 }
 
 type ThreadRequest = IndexRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -44,14 +64,23 @@ export class TmIndexHost {
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private readonly states = new Map<Id, TmState>();
   private closed = false;
+  private readers: Reader[] = [];
+  private generations = 0;
+  private readonly readerCount: number;
 
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    options: { readers?: number } = {},
+  ) {
+    this.readerCount = Math.max(0, Math.min(3, options.readers ?? availableParallelism() - 1));
+  }
 
   private connect(): MessagePort {
     if (this.port) return this.port;
     if (this.closed) throw new Error('the TM index host is closed');
     const { port1, port2 } = new MessageChannel();
-    this.pool = createThreadPool(1);
+    const pool = createThreadPool(1 + this.readerCount);
+    this.pool = pool;
     this.port = port1;
     port1.on('message', (reply: IndexReply) => {
       const waiter = this.waiting.get(reply.id);
@@ -70,11 +99,50 @@ export class TmIndexHost {
       this.states.clear();
       this.port?.close();
       this.port = null;
+      for (const reader of this.readers) this.retireReader(reader, reason);
       const pool = this.pool;
       this.pool = null;
       void pool?.close();
     });
+    for (let r = 0; r < this.readerCount; r++) this.startReader(pool);
     return port1;
+  }
+
+  private startReader(pool: ThreadPool): void {
+    const { port1, port2 } = new MessageChannel();
+    const reader: Reader = { port: port1, waiting: new Map(), adopted: new Map(), dead: false };
+    port1.on('message', (reply: IndexReply) => {
+      const waiter = reader.waiting.get(reply.id);
+      if (!waiter) return;
+      reader.waiting.delete(reply.id);
+      if (reader.waiting.size === 0) port1.unref();
+      if (reply.ok) waiter.resolve(reply.result);
+      else waiter.reject(new Error(`TM index reader: ${reply.error}`));
+    });
+    port1.unref();
+    this.readers.push(reader);
+    // A reader that stops is dropped: its searches fail, and the writer takes the next ones.
+    pool.run(THREAD_MODULE, 'serveIndexes', null, { port: port2 }).catch((error: unknown) => {
+      this.retireReader(reader, error instanceof Error ? error : new Error(String(error)));
+    });
+  }
+
+  private retireReader(reader: Reader, reason: Error): void {
+    reader.dead = true;
+    for (const waiter of reader.waiting.values()) waiter.reject(reason);
+    reader.waiting.clear();
+    reader.port.close();
+    this.readers = this.readers.filter((r) => r !== reader);
+  }
+
+  private callReader<T>(reader: Reader, request: ThreadRequest): Promise<T> {
+    if (reader.dead) return Promise.reject(new Error('the TM index reader stopped'));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      reader.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      if (reader.waiting.size === 1) reader.port.ref();
+      reader.port.postMessage({ ...request, id } as IndexRequest);
+    });
   }
 
   private call<T>(request: ThreadRequest): Promise<T> {
@@ -117,14 +185,56 @@ export class TmIndexHost {
     queries: readonly string[],
     options: { stages: readonly number[]; langs: readonly string[] | null },
   ): Promise<([key: string, score: number] | null)[]> {
-    await this.catchUp(tmId);
-    return this.call<([string, number] | null)[]>({
+    const prepared = queries.map(withTagPlaceholders);
+    const request = (part: string[]): ThreadRequest => ({
       op: 'best',
       tm: tmId,
-      queries: queries.map(withTagPlaceholders),
+      queries: part,
       stages: [...options.stages],
       langs: options.langs ? [...options.langs] : null,
     });
+    for (;;) {
+      await this.catchUp(tmId);
+      const state = this.states.get(tmId);
+      // A catch-up began meanwhile: wait for it (readers never search while the index changes).
+      if (state?.pending) continue;
+      const readers = state && prepared.length > 1 ? this.readers.filter((reader) => !reader.dead) : [];
+      if (!state || readers.length === 0) return this.call<([string, number] | null)[]>(request(prepared));
+      // The batch in contiguous parts: the writer's first, then one per reader.
+      const size = Math.ceil(prepared.length / (readers.length + 1));
+      state.readersBusy++;
+      try {
+        const parts = await Promise.all([
+          this.call<([string, number] | null)[]>(request(prepared.slice(0, size))),
+          ...readers.map((reader, r) =>
+            this.searchOnReader<([string, number] | null)[]>(reader, tmId, state, request(prepared.slice((r + 1) * size, (r + 2) * size))),
+          ),
+        ]);
+        return parts.flat();
+      } finally {
+        state.readersBusy--;
+        if (state.readersBusy === 0) for (const wake of state.readersIdle.splice(0)) wake();
+      }
+    }
+  }
+
+  /** A reader's search of a TM, after it adopts the TM's current snapshot if its own is older. */
+  private async searchOnReader<T>(reader: Reader, tmId: Id, state: TmState, request: ThreadRequest): Promise<T> {
+    if (request.op === 'best' && request.queries.length === 0) return [] as T;
+    if (reader.adopted.get(tmId) !== state.generation) {
+      const generation = state.generation;
+      const snapshot = await this.call<CandidateIndexSnapshot | null>({ op: 'snapshot', tm: tmId });
+      if (snapshot === null) return this.call<T>(request);
+      await this.callReader(reader, { op: 'adopt', tm: tmId, snapshot });
+      reader.adopted.set(tmId, generation);
+    }
+    return this.callReader<T>(reader, request);
+  }
+
+  /** Resolves once no reader searches the TM (a catch-up changes the index only then). */
+  private readersDone(state: TmState): Promise<void> {
+    if (state.readersBusy === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => state.readersIdle.push(resolve));
   }
 
   /** Brings the index of one TM up to the database's current version (see above). */
@@ -142,20 +252,27 @@ export class TmIndexHost {
       }
       const version = num(tm.version);
       const resetVersion = num(tm.resetVersion);
-      if (state && state.version >= version) return;
-      const current = state ?? { version: -1, pending: null };
+      // Another catch-up may have begun while the version was read.
+      const now = this.states.get(tmId);
+      if (now?.pending) continue;
+      if (now && now.version >= version) return;
+      const current = now ?? { version: -1, pending: null, generation: 0, readersBusy: 0, readersIdle: [] };
       this.states.set(tmId, current);
       const fresh = current.version < 0 || current.version < resetVersion;
-      current.pending = (fresh ? this.load(tmId, version) : this.applyChanges(tmId, current.version, version)).then(
-        () => {
-          current.version = version;
-          current.pending = null;
-        },
-        (error: unknown) => {
-          this.states.delete(tmId);
-          throw error;
-        },
-      );
+      const change = () => (fresh ? this.load(tmId, version) : this.applyChanges(tmId, current.version, version));
+      current.pending = this.readersDone(current)
+        .then(change)
+        .then(
+          () => {
+            current.version = version;
+            current.generation = ++this.generations;
+            current.pending = null;
+          },
+          (error: unknown) => {
+            this.states.delete(tmId);
+            throw error;
+          },
+        );
       await current.pending;
       return;
     }
@@ -230,7 +347,15 @@ export class TmIndexHost {
     for (const tmId of tmIds) {
       const had = this.states.delete(tmId);
       if (had && this.port) await this.call({ op: 'drop', tm: tmId });
+      for (const reader of this.readers) {
+        if (reader.adopted.delete(tmId)) await this.callReader(reader, { op: 'drop', tm: tmId }).catch(() => {});
+      }
     }
+  }
+
+  /** Reader threads running (for tests and diagnostics). */
+  get liveReaders(): number {
+    return this.readers.filter((reader) => !reader.dead).length;
   }
 
   /** What the thread holds (for benchmarks and diagnostics). */
@@ -244,6 +369,7 @@ export class TmIndexHost {
     this.waiting.clear();
     this.port?.close();
     this.port = null;
+    for (const reader of this.readers) this.retireReader(reader, new Error('the TM index host is closed'));
     await this.pool?.close();
     this.pool = null;
   }

@@ -1,12 +1,13 @@
 import type { MessagePort } from 'node:worker_threads';
 import { bandMatch, CandidateIndex } from '../../../../domain/translation-memory/index.js';
-import type { IndexMatch } from '../../../../domain/translation-memory/index.js';
+import type { CandidateIndexSnapshot, IndexMatch } from '../../../../domain/translation-memory/index.js';
 
 /**
- * The thread that holds this process's TM indexes (docs/translation-memory.md, "Threads"): one
- * CandidateIndex per TM, changed and searched through messages on one port. It has no database:
- * the host (index-host.ts) reads the changes and sends them here. A search never runs on the
- * event loop that serves requests.
+ * The threads that hold this process's TM indexes (docs/translation-memory.md, "Threads"): the
+ * writer keeps one CandidateIndex per TM (in shared memory), changed and searched through messages
+ * on one port; readers search snapshots of the writer's indexes (`adopt`), the same memory, while
+ * nothing changes them (the host sees to that). No thread has a database: the host (index-host.ts)
+ * reads the changes and sends them here. A search never runs on the event loop that serves requests.
  */
 
 export type IndexRequest =
@@ -15,6 +16,8 @@ export type IndexRequest =
   | { id: number; op: 'search'; tm: string; query: string; minScore: number; limit: number; langs: string[] | null }
   | { id: number; op: 'best'; tm: string; queries: string[]; stages: number[]; langs: string[] | null }
   | { id: number; op: 'drop'; tm: string }
+  | { id: number; op: 'snapshot'; tm: string }
+  | { id: number; op: 'adopt'; tm: string; snapshot: CandidateIndexSnapshot }
   | { id: number; op: 'stats' };
 
 export type IndexReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
@@ -24,7 +27,7 @@ const indexes = new Map<string, CandidateIndex>();
 function indexOf(tm: string): CandidateIndex {
   let index = indexes.get(tm);
   if (!index) {
-    index = new CandidateIndex();
+    index = new CandidateIndex({ shared: true });
     indexes.set(tm, index);
   }
   return index;
@@ -33,7 +36,12 @@ function indexOf(tm: string): CandidateIndex {
 function handle(request: IndexRequest): unknown {
   switch (request.op) {
     case 'reset':
-      indexes.set(request.tm, new CandidateIndex());
+      indexes.set(request.tm, new CandidateIndex({ shared: true }));
+      return null;
+    case 'snapshot':
+      return indexes.get(request.tm)?.snapshot() ?? null;
+    case 'adopt':
+      indexes.set(request.tm, CandidateIndex.reader(request.snapshot));
       return null;
     case 'apply': {
       const index = indexOf(request.tm);
