@@ -67,6 +67,19 @@ describe('the thread pool', () => {
     expect(await pool.run<{ input: string }>(MODULE, 'echo', 'after')).toMatchObject({ input: 'after' });
   });
 
+  it('ends a thread idle for idleMs (its heap freed); a thread busy again in time is kept', async () => {
+    const short = createThreadPool(1, { idleMs: 300 });
+    try {
+      const first = await short.run<{ threadId: number }>(MODULE, 'echo', 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await short.run<{ threadId: number }>(MODULE, 'echo', 2)).threadId).toBe(first.threadId);
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect((await short.run<{ threadId: number }>(MODULE, 'echo', 3)).threadId).not.toBe(first.threadId);
+    } finally {
+      await short.close();
+    }
+  });
+
   it('a thread that dies fails its call with ThreadCrashedError, and the next call gets a new thread', async () => {
     await expect(pool.run(MODULE, 'crash', null)).rejects.toBeInstanceOf(ThreadCrashedError);
     expect(await pool.run<{ input: string }>(MODULE, 'echo', 'again')).toMatchObject({ input: 'again' });

@@ -18,7 +18,9 @@ import type { ThreadCall, ThreadReply } from './thread-entry.js';
  * pool's size wait in order. A call whose signal is aborted while it runs terminates its thread
  * (CPU-bound code cannot be interrupted otherwise); a thread that dies (an uncaught error, out of
  * memory) fails its call with ThreadCrashedError. Either way the pool starts a new thread when
- * one is needed. Idle threads do not keep the process alive.
+ * one is needed. Idle threads do not keep the process alive, and a thread idle for `idleMs`
+ * (default 10 s) is ended: what a large call left in its heap (an import of a million TM units)
+ * is given back to the system instead of staying resident; the next call starts a new thread.
  *
  * Modules given to `run` must be thin entry points over pure code: a thread has no database, no
  * config and no app dependencies.
@@ -95,10 +97,16 @@ interface Call {
 interface Thread {
   readonly worker: Worker;
   call: Call | null;
+  /** Ends the thread once it has been idle for `idleMs`. */
+  idleTimer: NodeJS.Timeout | null;
 }
 
-export function createThreadPool(size: number = defaultThreadCount()): ThreadPool {
+/** A thread idle this long is ended (its heap freed). */
+export const THREAD_IDLE_MS = 10_000;
+
+export function createThreadPool(size: number = defaultThreadCount(), options: { idleMs?: number } = {}): ThreadPool {
   const max = Math.max(1, Math.floor(size));
+  const idleMs = options.idleMs ?? THREAD_IDLE_MS;
   const threads = new Set<Thread>();
   const waiting: Call[] = [];
   let nextId = 1;
@@ -114,6 +122,8 @@ export function createThreadPool(size: number = defaultThreadCount()): ThreadPoo
   }
 
   function retire(thread: Thread): void {
+    if (thread.idleTimer) clearTimeout(thread.idleTimer);
+    thread.idleTimer = null;
     threads.delete(thread);
     void thread.worker.terminate();
   }
@@ -121,7 +131,7 @@ export function createThreadPool(size: number = defaultThreadCount()): ThreadPoo
   function spawn(): Thread {
     started ??= threadScript();
     const worker = new Worker(started.script, { eval: started.eval, workerData: started.workerData });
-    const thread: Thread = { worker, call: null };
+    const thread: Thread = { worker, call: null, idleTimer: null };
     worker.on('message', (reply: ThreadReply) => {
       const call = thread.call;
       if (!call || call.id !== reply.id) return;
@@ -135,6 +145,13 @@ export function createThreadPool(size: number = defaultThreadCount()): ThreadPoo
           : { ok: false, error: new ThreadCallError(reply.error.name, reply.error.message, reply.error.stack) },
       );
       dispatch();
+      if (!thread.call && threads.has(thread)) {
+        thread.idleTimer = setTimeout(() => {
+          thread.idleTimer = null;
+          if (!thread.call && threads.has(thread)) retire(thread);
+        }, idleMs);
+        thread.idleTimer.unref();
+      }
     });
     const died = (detail: string) => {
       if (!threads.has(thread)) return;
@@ -152,6 +169,8 @@ export function createThreadPool(size: number = defaultThreadCount()): ThreadPoo
   }
 
   function start(thread: Thread, call: Call): void {
+    if (thread.idleTimer) clearTimeout(thread.idleTimer);
+    thread.idleTimer = null;
     thread.call = call;
     thread.worker.ref();
     const message: ThreadCall = { id: call.id, module: call.module, fn: call.fn, input: call.input, port: call.options.port ?? null };
@@ -209,7 +228,10 @@ export function createThreadPool(size: number = defaultThreadCount()): ThreadPoo
       for (const call of waiting.splice(0)) settle(call, { ok: false, error: new Error('the thread pool is closed') });
       const all = [...threads];
       threads.clear();
-      for (const thread of all) if (thread.call) settle(thread.call, { ok: false, error: new Error('the thread pool is closed') });
+      for (const thread of all) {
+        if (thread.idleTimer) clearTimeout(thread.idleTimer);
+        if (thread.call) settle(thread.call, { ok: false, error: new Error('the thread pool is closed') });
+      }
       await Promise.all(all.map((thread) => thread.worker.terminate()));
     },
   };
