@@ -231,6 +231,16 @@ export class TmIndexHost {
     return this.callReader<T>(reader, request);
   }
 
+  /**
+   * Readers let go of their snapshot of a TM that changed (a grown array of the writer would
+   * otherwise stay alive in them until their next search of the TM, which adopts the new one).
+   */
+  private releaseStaleSnapshots(tmId: Id): void {
+    for (const reader of this.readers) {
+      if (reader.adopted.delete(tmId)) this.callReader(reader, { op: 'drop', tm: tmId }).catch(() => {});
+    }
+  }
+
   /** Resolves once no reader searches the TM (a catch-up changes the index only then). */
   private readersDone(state: TmState): Promise<void> {
     if (state.readersBusy === 0) return Promise.resolve();
@@ -267,6 +277,7 @@ export class TmIndexHost {
             current.version = version;
             current.generation = ++this.generations;
             current.pending = null;
+            this.releaseStaleSnapshots(tmId);
           },
           (error: unknown) => {
             this.states.delete(tmId);
