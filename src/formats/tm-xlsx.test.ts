@@ -1,6 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import yazl from 'yazl';
 import { streamOf } from './testing.js';
 import type { TmUnit } from './tm-formats.js';
 import { readXlsxTm, writeXlsxTm } from './tm-xlsx.js';
@@ -193,6 +194,50 @@ describe('XLSX translation memories', () => {
     await expectFormatError(read(Buffer.from('en,de\nHello,Hallo\n'), { sourceLang: 'en' }), /XLSX workbook/);
     await expectFormatError(read(bytes.subarray(0, bytes.length >> 1), { sourceLang: 'de' }), /XLSX|worksheet|workbook/);
     await expectFormatError(read(await workbook([]), { sourceLang: 'en' }), /no header row/);
+  });
+
+  it('reads a workbook whose xl/workbook.xml comes after its worksheet and shared strings (ExcelJS threw)', async () => {
+    const zip = new yazl.ZipFile();
+    const add = (path: string, xml: string) =>
+      zip.addBuffer(Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${xml}`), path);
+    const main = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+    const rels = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+    add(
+      '[Content_Types].xml',
+      '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
+    );
+    add(
+      '_rels/.rels',
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rels}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    );
+    add(
+      'xl/_rels/workbook.xml.rels',
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rels}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${rels}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+    );
+    add(
+      'xl/sharedStrings.xml',
+      `<sst xmlns="${main}" count="4" uniqueCount="4"><si><t>en</t></si><si><t>de</t></si><si><t>Hello</t></si><si><t>Hallo</t></si></sst>`,
+    );
+    add(
+      'xl/worksheets/sheet1.xml',
+      `<worksheet xmlns="${main}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row><row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2" t="s"><v>3</v></c></row></sheetData></worksheet>`,
+    );
+    add(
+      'xl/workbook.xml',
+      `<workbook xmlns="${main}" xmlns:r="${rels}"><sheets><sheet name="TM" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    );
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+    const units = await read(Buffer.concat(chunks), { sourceLang: 'en' });
+    expect(units).toHaveLength(1);
+    expect(units[0]).toMatchObject({
+      sourceLang: 'en',
+      variants: [
+        { lang: 'en', text: 'Hello' },
+        { lang: 'de', text: 'Hallo' },
+      ],
+    });
   });
 
   it('an error of the input stream rejects the read (ExcelJS would wait for ever)', async () => {

@@ -429,6 +429,11 @@ export async function* readXlsxTm(input: Readable, options: XlsxTmReadOptions): 
     entries: 'ignore',
   });
   const internals = reader as unknown as WorkbookReaderInternals;
+  // ExcelJS reads `model.sheets` when a worksheet comes while it has the workbook's relations and
+  // shared strings but not yet xl/workbook.xml (zip entries may come in any order, and ExcelJS's
+  // own writer varies it): without a model it throws. With an empty one the worksheet is read as
+  // the first; the real model replaces it when xl/workbook.xml comes.
+  internals.model ??= { sheets: [] };
   const rows = new RowReader(options);
   let read = false;
   const worksheets = reader[Symbol.asyncIterator]();
