@@ -75,7 +75,7 @@
 import { normalize, NUMBER_CHARACTER, TAG_CHARACTERS } from './normalize.js';
 import type { NormalizedText } from './normalize.js';
 import { LevenshteinPattern } from './levenshtein.js';
-import { UnitPool } from './unit-pool.js';
+import { typedArray, UnitPool } from './unit-pool.js';
 import { EXACT, scoreMatch } from './score.js';
 
 export interface CandidateIndexOptions {
@@ -562,15 +562,15 @@ export class CandidateIndex {
     this.shared = Boolean(o.shared);
     this.options = { ...o, shared: this.shared };
     this.units = new UnitPool(this.shared);
-    this.gramEntries = this.int32(this.bucketCount);
+    this.gramEntries = typedArray(Int32Array, this.bucketCount, this.shared);
     if (this.shared) {
-      this.keySlots = this.int32(this.keySlots.length);
-      this.slotHash = this.int32(this.slotHash.length);
-      this.slotEntry = this.int32(this.slotEntry.length);
-      this.listStart = this.int32(this.listStart.length);
-      this.listLength = this.int32(this.listLength.length);
-      this.listClass = this.uint8(this.listClass.length);
-      this.pool = this.int32(this.pool.length);
+      this.keySlots = typedArray(Int32Array, this.keySlots.length, this.shared);
+      this.slotHash = typedArray(Int32Array, this.slotHash.length, this.shared);
+      this.slotEntry = typedArray(Int32Array, this.slotEntry.length, this.shared);
+      this.listStart = typedArray(Int32Array, this.listStart.length, this.shared);
+      this.listLength = typedArray(Int32Array, this.listLength.length, this.shared);
+      this.listClass = typedArray(Uint8Array, this.listClass.length, this.shared);
+      this.pool = typedArray(Int32Array, this.pool.length, this.shared);
     }
   }
 
@@ -631,26 +631,6 @@ export class CandidateIndex {
     return index;
   }
 
-  private int32(length: number): Int32Array {
-    return this.shared ? new Int32Array(new SharedArrayBuffer(4 * length)) : new Int32Array(length);
-  }
-
-  private int16(length: number): Int16Array {
-    return this.shared ? new Int16Array(new SharedArrayBuffer(2 * length)) : new Int16Array(length);
-  }
-
-  private uint16(length: number): Uint16Array {
-    return this.shared ? new Uint16Array(new SharedArrayBuffer(2 * length)) : new Uint16Array(length);
-  }
-
-  private uint32(length: number): Uint32Array {
-    return this.shared ? new Uint32Array(new SharedArrayBuffer(4 * length)) : new Uint32Array(length);
-  }
-
-  private uint8(length: number): Uint8Array {
-    return this.shared ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint8Array(length);
-  }
-
   private checkWritable(): void {
     if (this.readOnly) throw new Error('a reader of an index snapshot cannot change it');
   }
@@ -672,7 +652,7 @@ export class CandidateIndex {
       const start = this.meta[at + META_KEY_UNITS]! + this.lengths[existing]!;
       if (this.meta[at + META_TEXT_UNITS] === text.length && this.units.equals(this.records[existing]!, start, text)) {
         // The same text: only the languages may have changed.
-        this.meta[existing * META_STRIDE + META_LANGS] = langSet;
+        this.meta[at + META_LANGS] = langSet;
         return;
       }
       this.remove(key);
@@ -758,15 +738,15 @@ export class CandidateIndex {
       }
     }
     const slots = tableSize(features);
-    this.slotHash = this.int32(slots);
-    this.slotEntry = this.int32(slots);
+    this.slotHash = typedArray(Int32Array, slots, this.shared);
+    this.slotEntry = typedArray(Int32Array, slots, this.shared);
     this.slotsUsed = 0;
     const listCapacity = Math.max(256, lists);
-    this.listStart = this.int32(listCapacity);
-    this.listLength = this.int32(listCapacity);
-    this.listClass = this.uint8(listCapacity);
+    this.listStart = typedArray(Int32Array, listCapacity, this.shared);
+    this.listLength = typedArray(Int32Array, listCapacity, this.shared);
+    this.listClass = typedArray(Uint8Array, listCapacity, this.shared);
     this.listCount = 0;
-    this.pool = this.int32(Math.max(1 << 16, postings + (postings >>> 3)));
+    this.pool = typedArray(Int32Array, Math.max(1 << 16, postings + (postings >>> 3)), this.shared);
     this.poolTop = 0;
     this.freeBlocks.fill(-1);
     for (let s = 0; s < oldEntry.length; s++) {
@@ -1115,22 +1095,22 @@ export class CandidateIndex {
   }
 
   private growEntries(capacity: number): void {
-    const meta = this.int32(capacity * META_STRIDE).fill(-1);
+    const meta = typedArray(Int32Array, capacity * META_STRIDE, this.shared).fill(-1);
     meta.set(this.meta);
     this.meta = meta;
-    const lengths = this.int16(capacity).fill(-1);
+    const lengths = typedArray(Int16Array, capacity, this.shared).fill(-1);
     lengths.set(this.lengths);
     this.lengths = lengths;
-    const gramCounts = this.uint16(capacity);
+    const gramCounts = typedArray(Uint16Array, capacity, this.shared);
     gramCounts.set(this.gramCounts);
     this.gramCounts = gramCounts;
-    const signatures = this.int32(capacity * SIGNATURE_WORDS);
+    const signatures = typedArray(Int32Array, capacity * SIGNATURE_WORDS, this.shared);
     signatures.set(this.signatures);
     this.signatures = signatures;
-    const keyHashes = this.int32(capacity);
+    const keyHashes = typedArray(Int32Array, capacity, this.shared);
     keyHashes.set(this.keyHashes);
     this.keyHashes = keyHashes;
-    const records = this.uint32(capacity);
+    const records = typedArray(Uint32Array, capacity, this.shared);
     records.set(this.records);
     this.records = records;
     this.touchedBits = new Int32Array(capacity >>> 5);
@@ -1195,7 +1175,7 @@ export class CandidateIndex {
 
   private rehashKeys(size: number): void {
     const old = this.keySlots;
-    this.keySlots = this.int32(size);
+    this.keySlots = typedArray(Int32Array, size, this.shared);
     const mask = size - 1;
     for (let s = 0; s < old.length; s++) {
       const entry = old[s]!;
@@ -1447,9 +1427,9 @@ export class CandidateIndex {
     const list = this.listCount++;
     if (list >= this.listStart.length) {
       const capacity = this.listStart.length * 2;
-      this.listStart = grow(this.listStart, this.int32(capacity));
-      this.listLength = grow(this.listLength, this.int32(capacity));
-      this.listClass = grow(this.listClass, this.uint8(capacity));
+      this.listStart = grow(this.listStart, typedArray(Int32Array, capacity, this.shared));
+      this.listLength = grow(this.listLength, typedArray(Int32Array, capacity, this.shared));
+      this.listClass = grow(this.listClass, typedArray(Uint8Array, capacity, this.shared));
     }
     const cls = classOf(room);
     this.listStart[list] = this.allocateBlock(cls);
@@ -1461,8 +1441,8 @@ export class CandidateIndex {
   private rehash(): void {
     const oldHash = this.slotHash;
     const oldEntry = this.slotEntry;
-    this.slotHash = this.int32(oldHash.length * 2);
-    this.slotEntry = this.int32(oldHash.length * 2);
+    this.slotHash = typedArray(Int32Array, oldHash.length * 2, this.shared);
+    this.slotEntry = typedArray(Int32Array, oldHash.length * 2, this.shared);
     for (let s = 0; s < oldHash.length; s++) {
       if (oldEntry[s] === 0) continue;
       const slot = this.emptySlot(oldHash[s]!);
@@ -1495,7 +1475,7 @@ export class CandidateIndex {
     const size = CLASS_SIZES[cls]!;
     if (this.poolTop + size > this.pool.length) {
       const capacity = Math.max(this.poolTop + size, Math.floor(this.pool.length * 1.5));
-      const pool = this.int32(capacity);
+      const pool = typedArray(Int32Array, capacity, this.shared);
       pool.set(this.pool.subarray(0, this.poolTop));
       this.pool = pool;
     }

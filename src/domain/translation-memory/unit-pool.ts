@@ -10,6 +10,15 @@
  * never moved except by `compact`, which copies the live ones into a new buffer and tells the caller
  * their new handles.
  */
+/** A typed array of `length` elements, over a SharedArrayBuffer when `shared` (another thread may read it). */
+export function typedArray<T>(
+  Kind: { new (buffer: SharedArrayBuffer): T; new (length: number): T; BYTES_PER_ELEMENT: number },
+  length: number,
+  shared: boolean,
+): T {
+  return shared ? new Kind(new SharedArrayBuffer(Kind.BYTES_PER_ELEMENT * length)) : new Kind(length);
+}
+
 export class UnitPool {
   /** The buffer, a byte a code unit for one-byte records. */
   bytes: Uint8Array;
@@ -21,7 +30,7 @@ export class UnitPool {
 
   /** With `shared`, the buffer is a SharedArrayBuffer (another thread may read it: `adopt`). */
   constructor(private readonly shared = false) {
-    this.bytes = this.allocate(1 << 16);
+    this.bytes = typedArray(Uint8Array, 1 << 16, this.shared);
     this.words = new Uint16Array(this.bytes.buffer);
   }
 
@@ -115,7 +124,7 @@ export class UnitPool {
     }
     const capacity = Math.max(1 << 16, size + Math.floor(size / 8));
     // Even, for the 16-bit view.
-    const bytes = this.allocate(capacity + (capacity % 2));
+    const bytes = typedArray(Uint8Array, capacity + (capacity % 2), this.shared);
     const words = new Uint16Array(bytes.buffer);
     let top = 0;
     for (let i = 0; i < records.count; i++) {
@@ -134,16 +143,12 @@ export class UnitPool {
     this.deadBytes = 0;
   }
 
-  private allocate(length: number): Uint8Array {
-    return this.shared ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint8Array(length);
-  }
-
   private reserve(size: number): void {
     const need = this.top + size + 1;
     if (need <= this.bytes.length) return;
     let capacity = this.bytes.length;
     while (capacity < need) capacity *= 2;
-    const bytes = this.allocate(capacity);
+    const bytes = typedArray(Uint8Array, capacity, this.shared);
     bytes.set(this.bytes.subarray(0, this.top));
     this.bytes = bytes;
     this.words = new Uint16Array(bytes.buffer);
