@@ -47,21 +47,59 @@ interface TmState {
   readersIdle: (() => void)[];
 }
 
-/** A reader thread: its port, and the generation of each TM's snapshot it holds. */
+/**
+ * One index thread's port: requests answered by id; the process is kept alive only while one is
+ * in flight. `close` fails the requests still waiting.
+ */
+class ThreadChannel {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  closed = false;
+
+  constructor(
+    private readonly port: MessagePort,
+    label: string,
+  ) {
+    port.on('message', (reply: IndexReply) => {
+      const waiter = this.waiting.get(reply.id);
+      if (!waiter) return;
+      this.waiting.delete(reply.id);
+      if (this.waiting.size === 0) port.unref();
+      if (reply.ok) waiter.resolve(reply.result);
+      else waiter.reject(new Error(`${label}: ${reply.error}`));
+    });
+    port.unref();
+  }
+
+  call<T>(request: ThreadRequest): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the TM index thread stopped'));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      if (this.waiting.size === 1) this.port.ref();
+      this.port.postMessage({ ...request, id } as IndexRequest);
+    });
+  }
+
+  close(reason: Error): void {
+    this.closed = true;
+    for (const waiter of this.waiting.values()) waiter.reject(reason);
+    this.waiting.clear();
+    this.port.close();
+  }
+}
+
+/** A reader thread, and the generation of each TM's snapshot it holds. */
 interface Reader {
-  port: MessagePort;
-  waiting: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
+  channel: ThreadChannel;
   adopted: Map<Id, number>;
-  dead: boolean;
 }
 
 type ThreadRequest = IndexRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 export class TmIndexHost {
   private pool: ThreadPool | null = null;
-  private port: MessagePort | null = null;
-  private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private writer: ThreadChannel | null = null;
   private readonly states = new Map<Id, TmState>();
   private closed = false;
   private readers: Reader[] = [];
@@ -75,87 +113,43 @@ export class TmIndexHost {
     this.readerCount = Math.max(0, Math.min(3, options.readers ?? availableParallelism() - 1));
   }
 
-  private connect(): MessagePort {
-    if (this.port) return this.port;
+  private connect(): ThreadChannel {
+    if (this.writer) return this.writer;
     if (this.closed) throw new Error('the TM index host is closed');
     const { port1, port2 } = new MessageChannel();
     const pool = createThreadPool(1 + this.readerCount);
     this.pool = pool;
-    this.port = port1;
-    port1.on('message', (reply: IndexReply) => {
-      const waiter = this.waiting.get(reply.id);
-      if (!waiter) return;
-      this.waiting.delete(reply.id);
-      if (reply.ok) waiter.resolve(reply.result);
-      else waiter.reject(new Error(`TM index: ${reply.error}`));
-    });
-    port1.unref();
+    const writer = new ThreadChannel(port1, 'TM index');
+    this.writer = writer;
     // The call lasts as long as the thread; when it ends (a crash), every index is gone.
-    this.pool.run(THREAD_MODULE, 'serveIndexes', null, { port: port2 }).catch((error: unknown) => {
+    pool.run(THREAD_MODULE, 'serveIndexes', null, { port: port2 }).catch((error: unknown) => {
       if (this.closed) return;
       const reason = error instanceof Error ? error : new Error(String(error));
-      for (const waiter of this.waiting.values()) waiter.reject(reason);
-      this.waiting.clear();
+      writer.close(reason);
+      this.writer = null;
       this.states.clear();
-      this.port?.close();
-      this.port = null;
-      for (const reader of this.readers) this.retireReader(reader, reason);
-      const pool = this.pool;
+      for (const reader of this.readers) reader.channel.close(reason);
+      this.readers = [];
       this.pool = null;
-      void pool?.close();
+      void pool.close();
     });
     for (let r = 0; r < this.readerCount; r++) this.startReader(pool);
-    return port1;
+    return writer;
   }
 
   private startReader(pool: ThreadPool): void {
     const { port1, port2 } = new MessageChannel();
-    const reader: Reader = { port: port1, waiting: new Map(), adopted: new Map(), dead: false };
-    port1.on('message', (reply: IndexReply) => {
-      const waiter = reader.waiting.get(reply.id);
-      if (!waiter) return;
-      reader.waiting.delete(reply.id);
-      if (reader.waiting.size === 0) port1.unref();
-      if (reply.ok) waiter.resolve(reply.result);
-      else waiter.reject(new Error(`TM index reader: ${reply.error}`));
-    });
-    port1.unref();
+    const reader: Reader = { channel: new ThreadChannel(port1, 'TM index reader'), adopted: new Map() };
     this.readers.push(reader);
     // A reader that stops is dropped: its searches fail, and the writer takes the next ones.
     pool.run(THREAD_MODULE, 'serveIndexes', null, { port: port2 }).catch((error: unknown) => {
-      this.retireReader(reader, error instanceof Error ? error : new Error(String(error)));
-    });
-  }
-
-  private retireReader(reader: Reader, reason: Error): void {
-    reader.dead = true;
-    for (const waiter of reader.waiting.values()) waiter.reject(reason);
-    reader.waiting.clear();
-    reader.port.close();
-    this.readers = this.readers.filter((r) => r !== reader);
-  }
-
-  private callReader<T>(reader: Reader, request: ThreadRequest): Promise<T> {
-    if (reader.dead) return Promise.reject(new Error('the TM index reader stopped'));
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      reader.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      if (reader.waiting.size === 1) reader.port.ref();
-      reader.port.postMessage({ ...request, id } as IndexRequest);
+      reader.channel.close(error instanceof Error ? error : new Error(String(error)));
+      this.readers = this.readers.filter((r) => r !== reader);
     });
   }
 
   private call<T>(request: ThreadRequest): Promise<T> {
-    const port = this.connect();
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      // Keep the process alive only while a request is in flight.
-      if (this.waiting.size === 1) port.ref();
-      port.postMessage({ ...request, id } as IndexRequest);
-    }).finally(() => {
-      if (this.waiting.size === 0) this.port?.unref();
-    });
+    return this.connect().call<T>(request);
   }
 
   /** The fuzzy matches of `query` in one TM (index scores: no context bonus, no TM penalty). */
@@ -198,7 +192,7 @@ export class TmIndexHost {
       const state = this.states.get(tmId);
       // A catch-up began meanwhile: wait for it (readers never search while the index changes).
       if (state?.pending) continue;
-      const readers = state && prepared.length > 1 ? this.readers.filter((reader) => !reader.dead) : [];
+      const readers = state && prepared.length > 1 ? [...this.readers] : [];
       if (!state || readers.length === 0) return this.call<([string, number] | null)[]>(request(prepared));
       // The batch in contiguous parts: the writer's first, then one per reader.
       const size = Math.ceil(prepared.length / (readers.length + 1));
@@ -225,10 +219,10 @@ export class TmIndexHost {
       const generation = state.generation;
       const snapshot = await this.call<CandidateIndexSnapshot | null>({ op: 'snapshot', tm: tmId });
       if (snapshot === null) return this.call<T>(request);
-      await this.callReader(reader, { op: 'adopt', tm: tmId, snapshot });
+      await reader.channel.call({ op: 'adopt', tm: tmId, snapshot });
       reader.adopted.set(tmId, generation);
     }
-    return this.callReader<T>(reader, request);
+    return reader.channel.call<T>(request);
   }
 
   /**
@@ -237,7 +231,7 @@ export class TmIndexHost {
    */
   private releaseStaleSnapshots(tmId: Id): void {
     for (const reader of this.readers) {
-      if (reader.adopted.delete(tmId)) this.callReader(reader, { op: 'drop', tm: tmId }).catch(() => {});
+      if (reader.adopted.delete(tmId)) reader.channel.call({ op: 'drop', tm: tmId }).catch(() => {});
     }
   }
 
@@ -357,16 +351,14 @@ export class TmIndexHost {
   async forget(tmIds: readonly Id[]): Promise<void> {
     for (const tmId of tmIds) {
       const had = this.states.delete(tmId);
-      if (had && this.port) await this.call({ op: 'drop', tm: tmId });
-      for (const reader of this.readers) {
-        if (reader.adopted.delete(tmId)) await this.callReader(reader, { op: 'drop', tm: tmId }).catch(() => {});
-      }
+      if (had && this.writer) await this.call({ op: 'drop', tm: tmId });
+      this.releaseStaleSnapshots(tmId);
     }
   }
 
   /** Reader threads running (for tests and diagnostics). */
   get liveReaders(): number {
-    return this.readers.filter((reader) => !reader.dead).length;
+    return this.readers.length;
   }
 
   /** What the thread holds (for benchmarks and diagnostics). */
@@ -376,11 +368,11 @@ export class TmIndexHost {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const waiter of this.waiting.values()) waiter.reject(new Error('the TM index host is closed'));
-    this.waiting.clear();
-    this.port?.close();
-    this.port = null;
-    for (const reader of this.readers) this.retireReader(reader, new Error('the TM index host is closed'));
+    const reason = new Error('the TM index host is closed');
+    this.writer?.close(reason);
+    this.writer = null;
+    for (const reader of this.readers) reader.channel.close(reason);
+    this.readers = [];
     await this.pool?.close();
     this.pool = null;
   }
