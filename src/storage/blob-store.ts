@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -94,8 +95,9 @@ export function localBlobStore(root: string): BlobStore {
         },
       });
       const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source;
+      const output = createWriteStream(tmp, { flags: 'wx' });
       try {
-        await pipeline(input, meter, createWriteStream(tmp, { flags: 'wx' }));
+        await pipeline(input, meter, output);
         const handle = await open(tmp, 'r+');
         try {
           await handle.sync();
@@ -116,6 +118,9 @@ export function localBlobStore(root: string): BlobStore {
         }
         return { sha256, size };
       } catch (error) {
+        // The pipeline rejects as soon as the source fails, while the file may still be opening:
+        // removed before it exists, it would be created after. Wait until the stream has closed.
+        if (!output.closed) await once(output, 'close').catch(() => {});
         await rm(tmp, { force: true });
         throw error;
       }
