@@ -45,6 +45,8 @@
  *                                  server with autovacuum off, or one whose autoanalyze has not
  *                                  run yet, has no statistics of the freshly imported 1 M rows,
  *                                  and the TM's unit reads by source hash then scan every row)
+ *   ANALYSIS_BENCH_WORKER_PROFILE_DIR  on PostgreSQL, write V8 CPU profiles of the worker process
+ *                                  and of each of its threads there (\`--cpu-prof\`)
  *   BENCH_POSTGRES_URL             PostgreSQL server on which a database opentms_bench_<pid> is
  *                                  created and dropped (default postgres://postgres@127.0.0.1:5432)
  * Everything listens on loopback only; the servers, the temporary files and the database are
@@ -86,6 +88,7 @@ const settings = {
   getMax: numberFromEnv('ANALYSIS_BENCH_GET_MAX', 100_000),
   timeoutMinutes: numberFromEnv('ANALYSIS_BENCH_TIMEOUT_MINUTES', 60),
   pgAnalyze: process.env.ANALYSIS_BENCH_PG_ANALYZE === '1',
+  workerProfileDir: process.env.ANALYSIS_BENCH_WORKER_PROFILE_DIR || null,
 };
 
 const TARGETS = {
@@ -547,7 +550,9 @@ async function benchDatabase(database: DatabaseKind, databaseUrl: string | null,
   } else {
     const dataDir = mkdtempSync(join(tmpdir(), 'opentms-analysis-bench-postgres-'));
     server = await startOpenTms(database, databaseUrl, { ...env, OPENTMS_DATA_DIR: dataDir }, ['--role=api']);
-    worker = startOpenTmsWorker(database, databaseUrl, dataDir);
+    // One profile per thread (the file names carry the thread id).
+    const profileFlags = settings.workerProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.workerProfileDir}`] : [];
+    worker = startOpenTmsWorker(database, databaseUrl, dataDir, profileFlags);
     workerPid = worker.pid!;
     layout = `\`node dist/main.js --role=api\` (pid ${server.child.pid}) and \`--role=worker\` (pid ${workerPid}): the RSS and CPU are the worker's`;
     // The worker has no HTTP to wait for: give it the API's start time to load and migrate.

@@ -308,8 +308,13 @@ export function startOpenTms(
  * Starts `node dist/main.js --role=worker` (no HTTP) over the database and data folder of a server
  * started with `--role=api`; returns the child, stopped (SIGTERM) at clean-up.
  */
-export function startOpenTmsWorker(database: DatabaseKind, databaseUrl: string | null, dataDir: string): ChildProcess {
-  const child = spawn(process.execPath, ['dist/main.js', '--role=worker'], {
+export function startOpenTmsWorker(
+  database: DatabaseKind,
+  databaseUrl: string | null,
+  dataDir: string,
+  nodeFlags: string[] = [],
+): ChildProcess {
+  const child = spawn(process.execPath, [...nodeFlags, 'dist/main.js', '--role=worker'], {
     cwd: ROOT,
     env: childEnv({
       OPENTMS_DATA_DIR: dataDir,

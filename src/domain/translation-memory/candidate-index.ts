@@ -21,19 +21,21 @@
  *    one block of a size class (1, 2, 3, 4, 6, 8, 12, …), moved up a class when full, freed blocks
  *    reused per class; a feature met once keeps its one posting inline in the hash table (half the
  *    features). The feature table is open addressing over two `Int32Array`s, the key → id table
- *    too; per entry, typed arrays: length, trigram count, the search's accumulator, the bigram
- *    signature, and two integers of `meta` (language set, counts). No object per list, posting
- *    or entry beyond the two strings below.
+ *    too; per entry, typed arrays: its shape (length and trigram count in one integer), the bigram
+ *    signature, the record handle and the integers of `meta` (language set, counts, record
+ *    parts). No object per list, posting or entry.
  * 3. Merge, rarest list first, each posting out of the exact length range dropped: an entry met
  *    accumulates the weight of the words it shares (token length + 1) and the number of trigrams.
  *    Prefix filtering: once the lists not yet read of a bucket cannot bring a new entry to
  *    `minShare` of the query's weight (nor to what the trigram bound needs), they add no new
- *    candidate: they are read only for the entries already met (a bit test an id, no cache miss),
+ *    candidate: they are read only for the entries already met (a lookup in the table below),
  *    while the postings read stay within `maxPostingsRead`; such a list longer than
  *    CLOSED_READ_RATIO × the entries met is not read at all (its postings would mostly be
  *    others'). A list not read is credited to every candidate of its bucket, so the bounds below
- *    stay sound. The accumulators, lengths and trigram counts are arrays of their own (a few bytes
- *    an entry), so the random accesses of the merge mostly hit the processor's caches.
+ *    stay sound. The entries met and their accumulators are a small hash table of the search's
+ *    own (`MetTable`, met-table.ts), which stays in the processor's cache; each entry's shape is
+ *    read once, when it is first met. An accumulator array per entry made nearly every posting a
+ *    cache miss (docs/translation-memory.md, "Candidate index: measured").
  * 4. Bounds before any edit distance (sound): d ≥ |n − m|, and for trigram-indexed entries
  *    d ≥ ⌈(max(Gq, Ge) − shared) / 3⌉ (an edit destroys at most 3 padded trigrams of either side).
  *    Candidates whose upper bound on the base is below what they need (the minimum score, or the
@@ -75,6 +77,7 @@
 import { normalize, NUMBER_CHARACTER, TAG_CHARACTERS } from './normalize.js';
 import type { NormalizedText } from './normalize.js';
 import { LevenshteinPattern } from './levenshtein.js';
+import { addAll, addToMet, gramsOf, lengthOf, MetTable, REMOVED_SHAPE, shapeOf } from './met-table.js';
 import { typedArray, UnitPool } from './unit-pool.js';
 import { EXACT, scoreMatch } from './score.js';
 
@@ -151,8 +154,7 @@ export interface CandidateIndexSnapshot {
   liveCount: number;
   records: Uint32Array;
   meta: Int32Array;
-  lengths: Int16Array;
-  gramCounts: Uint16Array;
+  shapes: Int32Array;
   signatures: Int32Array;
   keyHashes: Int32Array;
   keySlots: Int32Array;
@@ -268,72 +270,6 @@ interface ListRef {
   inside: boolean;
 }
 
-/**
- * The merge's inner loops (standalone functions over typed arrays, so that they stay small and
- * monomorphic): add `add` to the accumulator of each posting of `postings[start, end)` (with
- * `inRange`, only of those whose entry's length is in [lo, hi]), and append the entries met for the
- * first time to `touched` from `met` on. Returns the new count met.
- */
-function addAll(
-  postings: Int32Array,
-  start: number,
-  end: number,
-  inRange: { lengths: Int16Array; lo: number; hi: number } | null,
-  bits: Int32Array,
-  hits: Int32Array,
-  add: number,
-  touched: Int32Array,
-  met: number,
-): number {
-  const lengths = inRange?.lengths;
-  const lo = inRange?.lo ?? 0;
-  const hi = inRange?.hi ?? 0;
-  for (let p = start; p < end; p++) {
-    const id = postings[p]!;
-    if (lengths !== undefined) {
-      const m = lengths[id]!;
-      if (m < lo || m > hi) continue;
-    }
-    const word = id >>> 5;
-    const bit = 1 << (id & 31);
-    const old = bits[word]!;
-    if ((old & bit) === 0) {
-      bits[word] = old | bit;
-      touched[met++] = id;
-    }
-    hits[id]! += add;
-  }
-  return met;
-}
-
-/** Adds `add` to the accumulators of the postings' entries already met only. */
-function addToMet(postings: Int32Array, start: number, end: number, bits: Int32Array, hits: Int32Array, add: number): void {
-  for (let p = start; p < end; p++) {
-    const id = postings[p]!;
-    if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0) hits[id]! += add;
-  }
-}
-
-/** Reads the length and accumulator of each entry met into dense arrays, and clears the accumulators. */
-function gatherMet(
-  touched: Int32Array,
-  met: number,
-  lengths: Int16Array,
-  hits: Int32Array,
-  bits: Int32Array,
-  metLengths: Int16Array,
-  metPacked: Int32Array,
-): void {
-  // No branch: the processor overlaps the cache misses of successive entries.
-  for (let t = 0; t < met; t++) {
-    const id = touched[t]!;
-    metLengths[t] = lengths[id]!;
-    metPacked[t] = hits[id]!;
-    hits[id] = 0;
-    bits[id >>> 5] = 0;
-  }
-}
-
 /** What `rankMet` needs of the query and the merge. */
 interface RankInput {
   n: number;
@@ -341,8 +277,6 @@ interface RankInput {
   gq: number;
   minShare: number;
   bucketOfLength: Int32Array;
-  gramEntries: Int32Array;
-  gramCounts: Uint16Array;
   /** Per bucket, the word weight and trigram lists not read (credited to every entry). */
   unreadWeight: Float64Array;
   unreadGrams: Int32Array;
@@ -350,7 +284,8 @@ interface RankInput {
 
 /** The candidates and their promise levels, and the count per level. */
 interface RankOutput {
-  ids: Int32Array;
+  /** Each candidate's position in the entries met (`metIds`, `metLengths`…). */
+  picks: Int32Array;
   levels: Uint8Array;
   grams: Int32Array;
   levelCounts: Int32Array;
@@ -363,14 +298,14 @@ interface RankOutput {
  */
 function rankMet(
   input: RankInput,
-  touched: Int32Array,
   met: number,
   metLengths: Int16Array,
   metPacked: Int32Array,
+  metGrams: Uint16Array,
   out: RankOutput,
 ): number {
-  const { n, gq, minShare, bucketOfLength, gramEntries, gramCounts, unreadWeight, unreadGrams } = input;
-  const { ids, levels, grams, levelCounts } = out;
+  const { n, gq, minShare, bucketOfLength, unreadWeight, unreadGrams } = input;
+  const { picks, levels, grams, levelCounts } = out;
   let count = 0;
   for (let t = 0; t < met; t++) {
     const m = metLengths[t]!;
@@ -380,8 +315,7 @@ function rankMet(
     const weight = (packed & (GRAM_HIT - 1)) + unreadWeight[b]!;
     const max = n > m ? n : m;
     const wordShare = weight >= max + 1 ? 1 : weight / (max + 1);
-    // Only buckets with trigram-indexed entries have trigram counts to read (a cache miss saved).
-    const ge = gramEntries[b]! > 0 ? gramCounts[touched[t]!]! : 0;
+    const ge = metGrams[t]!;
     let share = wordShare;
     let gramShared = 0;
     if (ge > 0) {
@@ -391,7 +325,7 @@ function rankMet(
       if (gramShare > share) share = gramShare;
     } else if (wordShare < minShare) continue;
     const level = (share * LEVELS) | 0;
-    ids[count] = touched[t]!;
+    picks[count] = t;
     levels[count] = level;
     grams[count] = gramShared;
     count++;
@@ -473,10 +407,12 @@ export class CandidateIndex {
   private readonly units: UnitPool;
   private records: Uint32Array = new Uint32Array(0);
   private meta: Int32Array = new Int32Array(0);
-  /** Per id, the compared length; −1 for a free or removed id (so the length filter drops it). */
-  private lengths: Int16Array = new Int16Array(0);
-  /** Per id, the distinct trigrams (0: not trigram-indexed). */
-  private gramCounts: Uint16Array = new Uint16Array(0);
+  /**
+   * Per id, its shape (`shapeOf`): the compared length (−1 for a free or removed id, so that the
+   * length filter drops it) and the distinct trigrams (0: not trigram-indexed), in one integer so
+   * that a merge reads both with one cache miss.
+   */
+  private shapes: Int32Array = new Int32Array(0);
   /** Per entry, SIGNATURE_WORDS integers: the compared form's bigram signature (`signatureOf`). */
   private signatures: Int32Array = new Int32Array(0);
   private keyHashes: Int32Array = new Int32Array(0);
@@ -491,17 +427,18 @@ export class CandidateIndex {
   // Key → id: open addressing, linear probing, id + 1 a slot (0 empty), at load ≤ ½.
   private keySlots: Int32Array = new Int32Array(1024);
 
-  /** One bit an id: met in this search (a cheap test before touching its accumulator). */
-  private touchedBits: Int32Array = new Int32Array(0);
-  /** The entries a search met, in the order met (grown as needed). */
-  private touchedIds = new Int32Array(1024);
-  /** Their lengths and accumulators, gathered. */
+  /**
+   * The entries a search meets and their accumulators (shared word weight + GRAM_HIT × shared
+   * trigrams), this thread's own (met-table.ts).
+   */
+  private readonly metTable = new MetTable();
+  /** The entries met, in the order met, with their lengths, accumulators and trigram counts, gathered (grown as needed). */
+  private metIds = new Int32Array(1024);
   private metLengths = new Int16Array(1024);
   private metPacked = new Int32Array(1024);
-  /** Per id, the search's accumulator (shared word weight + GRAM_HIT × shared trigrams); 0 when not met. */
-  private hits: Int32Array = new Int32Array(0);
+  private metGrams = new Uint16Array(1024);
   /** Scratch of a search's candidates (ids and promise levels), grown as needed. */
-  private candidateIds = new Int32Array(1024);
+  private candidatePicks = new Int32Array(1024);
   private candidateLevels = new Uint8Array(1024);
   private candidateGrams = new Int32Array(1024);
   /** The last query prepared: the stages of a band search ask the same query in a row. */
@@ -587,8 +524,7 @@ export class CandidateIndex {
       liveCount: this.liveCount,
       records: this.records,
       meta: this.meta,
-      lengths: this.lengths,
-      gramCounts: this.gramCounts,
+      shapes: this.shapes,
       signatures: this.signatures,
       keyHashes: this.keyHashes,
       keySlots: this.keySlots,
@@ -611,8 +547,7 @@ export class CandidateIndex {
     index.liveCount = snapshot.liveCount;
     index.records = snapshot.records;
     index.meta = snapshot.meta;
-    index.lengths = snapshot.lengths;
-    index.gramCounts = snapshot.gramCounts;
+    index.shapes = snapshot.shapes;
     index.signatures = snapshot.signatures;
     index.keyHashes = snapshot.keyHashes;
     index.keySlots = snapshot.keySlots;
@@ -624,10 +559,6 @@ export class CandidateIndex {
     index.gramEntries = snapshot.gramEntries;
     index.units.adopt(snapshot.unitBytes);
     for (const set of snapshot.langSets) index.langSets.push(set);
-    // This thread's own working arrays.
-    const capacity = snapshot.lengths.length;
-    index.touchedBits = new Int32Array((capacity >>> 5) + 1);
-    index.hits = new Int32Array(capacity);
     return index;
   }
 
@@ -649,7 +580,7 @@ export class CandidateIndex {
     const existing = this.findKey(key);
     if (existing >= 0) {
       const at = existing * META_STRIDE;
-      const start = this.meta[at + META_KEY_UNITS]! + this.lengths[existing]!;
+      const start = this.meta[at + META_KEY_UNITS]! + lengthOf(this.shapes[existing]!);
       if (this.meta[at + META_TEXT_UNITS] === text.length && this.units.equals(this.records[existing]!, start, text)) {
         // The same text: only the languages may have changed.
         this.meta[at + META_LANGS] = langSet;
@@ -676,11 +607,9 @@ export class CandidateIndex {
     this.meta[at + META_KEY_UNITS] = key.length;
     this.meta[at + META_TEXT_UNITS] = text.length;
     this.insertKey(key, id);
-    this.lengths[id] = m;
-    this.gramCounts[id] = features.grams ? features.grams.length : 0;
+    this.shapes[id] = shapeOf(m, features.grams ? features.grams.length : 0);
     this.meta[at + META_LANGS] = langSet;
     this.meta[at + META_COUNTS] = (truncated ? TRUNCATED_BIT : 0) | (posted.size << POSTINGS_SHIFT);
-    this.hits[id] = 0;
     signatureOf(compared, this.signatures, id * SIGNATURE_WORDS);
     this.liveCount++;
     this.livePostings += posted.size;
@@ -691,12 +620,12 @@ export class CandidateIndex {
     const id = this.deleteKey(key);
     if (id < 0) return false;
     const at = id * META_STRIDE;
-    this.units.remove(this.records[id]!, this.meta[at + META_KEY_UNITS]! + this.lengths[id]! + this.meta[at + META_TEXT_UNITS]!);
+    const shape = this.shapes[id]!;
+    this.units.remove(this.records[id]!, this.meta[at + META_KEY_UNITS]! + lengthOf(shape) + this.meta[at + META_TEXT_UNITS]!);
     const counts = this.meta[at + META_COUNTS]!;
     const postings = counts >>> POSTINGS_SHIFT;
-    if (this.gramCounts[id]! > 0) this.gramEntries[this.bucketOfLength[this.lengths[id]!]!]!--;
-    this.lengths[id] = -1;
-    this.gramCounts[id] = 0;
+    if (gramsOf(shape) > 0) this.gramEntries[this.bucketOfLength[lengthOf(shape)]!]!--;
+    this.shapes[id] = REMOVED_SHAPE;
     this.meta[at + META_LANGS] = -1;
     this.liveCount--;
     this.livePostings -= postings;
@@ -714,8 +643,8 @@ export class CandidateIndex {
     const oldStart = this.listStart;
     const oldLength = this.listLength;
     const oldPool = this.pool;
-    const lengths = this.lengths;
-    const live = (id: number) => lengths[id]! >= 0;
+    const shapes = this.shapes;
+    const live = (id: number) => lengthOf(shapes[id]!) >= 0;
     // Live postings per feature, to size the new arrays.
     const counts = new Int32Array(oldEntry.length);
     let features = 0;
@@ -849,22 +778,18 @@ export class CandidateIndex {
     // The trigram bound for an entry no longer than the query: shared ≥ Gq − 3 × allowed distance.
     const gramNeed = Math.max(1, queryGrams.length - 3 * Math.floor(((EXACT - minScore) * n) / EXACT));
 
-    // 2. Merge into each entry's accumulator (`hits`), within the budget.
-    let touched = this.touchedIds;
-    let met = 0;
+    // 2. Merge into the accumulators of the entries met (`metTable`), within the budget.
+    const table = this.metTable;
     const postingsBudget = options.maxPostingsRead ?? this.maxPostingsRead;
     let budget = postingsBudget;
     const meta = this.meta;
-    const lengths = this.lengths;
-    const gramCounts = this.gramCounts;
-    const bits = this.touchedBits;
-    const hits = this.hits;
-    const inRange = { lengths, lo, hi };
+    const shapes = this.shapes;
+    const inRange = { lo, hi };
     for (const ref of refs) {
       const bucket = ref.bucket;
       const open = unreadWeight[bucket]! >= wordNeed[bucket]! || unreadGrams[bucket]! >= gramNeed;
       let length = ref.length;
-      if (!open && length > CLOSED_READ_RATIO * met) {
+      if (!open && length > CLOSED_READ_RATIO * table.met) {
         // Read for the entries met only, it would cost more than it tells: credited instead.
         stats.listsSkipped++;
         continue;
@@ -872,7 +797,7 @@ export class CandidateIndex {
       if (length > budget) {
         stats.listsSkipped++;
         // Read part of the rarest list rather than nothing at all (it still counts as unread).
-        if (met > 0 || budget === 0) continue;
+        if (table.met > 0 || budget === 0) continue;
         length = budget;
       } else if (ref.gram) unreadGrams[bucket]!--;
       else unreadWeight[bucket]! -= ref.weight;
@@ -886,50 +811,47 @@ export class CandidateIndex {
         postings[0] = -ref.entry - 1;
       } else start = this.listStart[ref.entry - 1]!;
       const end = start + length;
-      if (!open) addToMet(postings, start, end, bits, hits, add);
+      if (!open) addToMet(table, postings, start, end, add);
       else {
-        if (touched.length < met + length) {
-          const grown = new Int32Array(Math.max(2 * touched.length, met + length));
-          grown.set(touched.subarray(0, met));
-          touched = this.touchedIds = grown;
-        }
         // A removed entry (length −1) is dropped with the candidates when `inside`.
-        met = addAll(postings, start, end, ref.inside ? null : inRange, bits, hits, add, touched, met);
+        for (let from = start; from < end;) {
+          if (table.met === table.room) table.grow();
+          from = addAll(table, shapes, postings, from, end, ref.inside ? null : inRange, add);
+        }
       }
     }
     stats.postingsRead = postingsBudget - budget;
+    const met = table.met;
     stats.met = met;
 
     // 3. The share, then the candidates by promise (a counting sort on LEVELS levels). The bounds
     //    wait for a candidate's turn in step 4: most candidates never get one.
     const gq = queryGrams.length;
-    if (this.candidateIds.length < met) {
-      this.candidateIds = new Int32Array(met * 2);
+    if (this.candidatePicks.length < met) {
+      this.candidatePicks = new Int32Array(met * 2);
       this.candidateLevels = new Uint8Array(met * 2);
       this.candidateGrams = new Int32Array(met * 2);
     }
     const candidateGrams = this.candidateGrams;
-    const candidateIds = this.candidateIds;
+    const candidatePicks = this.candidatePicks;
     const candidateLevels = this.candidateLevels;
     const levelCounts = new Int32Array(LEVELS + 1);
     const minShare = this.minShare;
     const bucketOfLength = this.bucketOfLength;
-    const gramEntries = this.gramEntries;
-    if (this.metLengths.length < met) {
+    if (this.metIds.length < met) {
+      this.metIds = new Int32Array(met * 2);
       this.metLengths = new Int16Array(met * 2);
       this.metPacked = new Int32Array(met * 2);
+      this.metGrams = new Uint16Array(met * 2);
     }
-    const metLengths = this.metLengths;
-    const metPacked = this.metPacked;
-    gatherMet(touched, met, lengths, hits, bits, metLengths, metPacked);
-    const count = rankMet(
-      { n, gq, minShare, bucketOfLength, gramEntries, gramCounts, unreadWeight, unreadGrams },
-      touched,
-      met,
-      metLengths,
-      metPacked,
-      { ids: candidateIds, levels: candidateLevels, grams: candidateGrams, levelCounts },
-    );
+    const { metIds, metLengths, metPacked, metGrams } = this;
+    table.gather(metIds, metLengths, metPacked, metGrams);
+    const count = rankMet({ n, gq, minShare, bucketOfLength, unreadWeight, unreadGrams }, met, metLengths, metPacked, metGrams, {
+      picks: candidatePicks,
+      levels: candidateLevels,
+      grams: candidateGrams,
+      levelCounts,
+    });
     stats.candidates = count;
     // Best level first; within a level, in the order met.
     const firstAt = new Int32Array(LEVELS + 1);
@@ -955,21 +877,24 @@ export class CandidateIndex {
       const maxVerified = options.maxVerified ?? this.maxVerified;
       const maxExamined = options.maxExamined ?? Infinity;
       let examined = 0;
+      // No entry's language set to read when every set the index has meets the query's languages.
+      const checkLangs = langs !== null && !this.langSets.every((_, set) => this.langsAllowed(set, langs, stamp));
       for (let k = 0; k < count && verified < maxVerified; k++) {
         const i = ordered[k]!;
-        const id = candidateIds[i]!;
+        const t = candidatePicks[i]!;
         const need = top.need();
         if (need > EXACT) break;
-        const at = id * META_STRIDE;
-        if (langs !== null && !this.langsAllowed(meta[at + META_LANGS]!, langs, stamp)) continue;
-        const m = lengths[id]!;
+        // What the merge gathered first (dense arrays); the entry's own data only past the bounds.
+        const m = metLengths[t]!;
         const max = n > m ? n : m;
         // The most edits a match may have: base ≥ need ⇔ d ≤ ⌊(100 − need) × max / 100⌋.
         const allowed = Math.floor(((EXACT - need) * max) / EXACT);
         if ((n > m ? n - m : m - n) > allowed) continue;
-        const ge = gramCounts[id]!;
+        const ge = metGrams[t]!;
         // An edit destroys at most 3 padded trigrams of either side.
         if (ge > 0 && Math.max(gq, ge) - candidateGrams[i]! > 3 * allowed) continue;
+        const id = metIds[t]!;
+        if (checkLangs && !this.langsAllowed(meta[id * META_STRIDE + META_LANGS]!, langs, stamp)) continue;
         if (++examined > maxExamined) break;
         // Low minimums allow more edits than one-sided bigrams of unrelated texts usually make.
         if (need >= SIGNATURE_MIN_SCORE && signatureDistance(qs0, qs1, qs2, qs3, signatures, id * SIGNATURE_WORDS) > allowed) continue;
@@ -1006,7 +931,8 @@ export class CandidateIndex {
         const id = postings[p]!;
         const at = id * META_STRIDE;
         // Another text of the bucket whose hash collides, or a removed entry: not this form.
-        if (this.lengths[id] !== q.n || !this.units.equals(this.records[id]!, this.meta[at + META_KEY_UNITS]!, q.stored.compared)) continue;
+        if (lengthOf(this.shapes[id]!) !== q.n || !this.units.equals(this.records[id]!, this.meta[at + META_KEY_UNITS]!, q.stored.compared))
+          continue;
         if (langs !== null && !this.langsAllowed(this.meta[at + META_LANGS]!, langs, stamp)) continue;
         stats.met++;
         stats.candidates++;
@@ -1029,7 +955,7 @@ export class CandidateIndex {
     this.countBigrams(q.stored.compared);
     try {
       for (let id = 0; id < this.nextId; id++) {
-        const m = this.lengths[id]!;
+        const m = lengthOf(this.shapes[id]!);
         if (m < lo || m > hi) continue;
         if (langs !== null && !this.langsAllowed(this.meta[id * META_STRIDE + META_LANGS]!, langs, stamp)) continue;
         this.verify(id, q, top);
@@ -1044,14 +970,14 @@ export class CandidateIndex {
   private compactRecords(): void {
     if (this.units.removedBytes * 4 < this.units.usedBytes) return;
     const live: number[] = [];
-    for (let id = 0; id < this.nextId; id++) if (this.lengths[id]! >= 0) live.push(id);
+    for (let id = 0; id < this.nextId; id++) if (lengthOf(this.shapes[id]!) >= 0) live.push(id);
     const meta = this.meta;
     this.units.compact({
       count: live.length,
       handle: (i) => this.records[live[i]!]!,
       units: (i) => {
         const at = live[i]! * META_STRIDE;
-        return meta[at + META_KEY_UNITS]! + this.lengths[live[i]!]! + meta[at + META_TEXT_UNITS]!;
+        return meta[at + META_KEY_UNITS]! + lengthOf(this.shapes[live[i]!]!) + meta[at + META_TEXT_UNITS]!;
       },
       moved: (i, handle) => {
         this.records[live[i]!] = handle;
@@ -1062,13 +988,11 @@ export class CandidateIndex {
   approximateBytes(): number {
     const typed =
       this.meta.byteLength +
-      this.lengths.byteLength +
-      this.gramCounts.byteLength +
-      this.hits.byteLength +
+      this.shapes.byteLength +
       this.signatures.byteLength +
       this.keyHashes.byteLength +
       this.keySlots.byteLength +
-      this.touchedBits.byteLength +
+      this.metTable.slots.byteLength +
       this.slotHash.byteLength +
       this.slotEntry.byteLength +
       this.listStart.byteLength +
@@ -1098,12 +1022,9 @@ export class CandidateIndex {
     const meta = typedArray(Int32Array, capacity * META_STRIDE, this.shared).fill(-1);
     meta.set(this.meta);
     this.meta = meta;
-    const lengths = typedArray(Int16Array, capacity, this.shared).fill(-1);
-    lengths.set(this.lengths);
-    this.lengths = lengths;
-    const gramCounts = typedArray(Uint16Array, capacity, this.shared);
-    gramCounts.set(this.gramCounts);
-    this.gramCounts = gramCounts;
+    const shapes = typedArray(Int32Array, capacity, this.shared).fill(REMOVED_SHAPE);
+    shapes.set(this.shapes);
+    this.shapes = shapes;
     const signatures = typedArray(Int32Array, capacity * SIGNATURE_WORDS, this.shared);
     signatures.set(this.signatures);
     this.signatures = signatures;
@@ -1113,8 +1034,6 @@ export class CandidateIndex {
     const records = typedArray(Uint32Array, capacity, this.shared);
     records.set(this.records);
     this.records = records;
-    this.touchedBits = new Int32Array(capacity >>> 5);
-    this.hits = new Int32Array(capacity);
   }
 
   /** Whether entry `id`'s key is `key`. */
@@ -1305,7 +1224,7 @@ export class CandidateIndex {
     const at = id * META_STRIDE;
     const keyUnits = this.meta[at + META_KEY_UNITS]!;
     const start = UnitPool.startOf(handle) + keyUnits;
-    const m = this.lengths[id]!;
+    const m = lengthOf(this.shapes[id]!);
     const max = Math.max(q.n, m);
     const allowed = Math.floor(((EXACT - need) * max) / EXACT);
     if (!this.bigramsCanMatch(units, start, m, max + 1 - 2 * allowed)) return false;
