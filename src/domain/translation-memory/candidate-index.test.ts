@@ -347,6 +347,20 @@ describe('CandidateIndex: search against scan', () => {
     }
   });
 
+  it('sized for its entries beforehand (expectedEntries), or for fewer, answers exactly as one grown from nothing', () => {
+    for (const expectedEntries of [entries.length, 100]) {
+      const sized = new CandidateIndex({ expectedEntries, shared: true });
+      entries.forEach((text, i) => sized.put(`t${String(i).padStart(4, '0')}`, text, [i % 3 === 0 ? 'fr' : 'de']));
+      const reader = CandidateIndex.reader(sized.snapshot());
+      for (const query of queries.slice(0, 60)) {
+        const options = { minScore: 50, limit: 5, floors: [85, 75, 50] };
+        expect(sized.search(query, options)).toEqual(index.search(query, options));
+        expect(reader.search(query, options)).toEqual(index.search(query, options));
+      }
+    }
+    expect(() => new CandidateIndex({ expectedEntries: -1 })).toThrow(/expectedEntries/);
+  });
+
   it('is deterministic', () => {
     const again = new CandidateIndex();
     entries.forEach((text, i) => again.put(`t${String(i).padStart(4, '0')}`, text, [i % 3 === 0 ? 'fr' : 'de']));

@@ -28,9 +28,15 @@ export class UnitPool {
   /** Bytes of removed records, for deciding when to compact. */
   private deadBytes = 0;
 
-  /** With `shared`, the buffer is a SharedArrayBuffer (another thread may read it: `adopt`). */
-  constructor(private readonly shared = false) {
-    this.bytes = typedArray(Uint8Array, 1 << 16, this.shared);
+  /**
+   * With `shared`, the buffer is a SharedArrayBuffer (another thread may read it: `adopt`).
+   * `initialBytes`: the buffer's first size (when the records to come are known roughly).
+   */
+  constructor(
+    private readonly shared = false,
+    initialBytes = 0,
+  ) {
+    this.bytes = typedArray(Uint8Array, Math.max(1 << 16, initialBytes + (initialBytes & 1)), this.shared);
     this.words = new Uint16Array(this.bytes.buffer);
   }
 

@@ -357,6 +357,20 @@ export async function changedSources(
 }
 
 /**
+ * The distinct live sources of a TM (what its index will hold): one scan of the unique key's
+ * index, for sizing the index before a load.
+ */
+export async function liveSourceCount(db: Kysely<DB>, tmId: Id): Promise<number> {
+  const row = await db
+    .selectFrom('tmUnits')
+    .select((eb) => eb.fn.count<number | string>('sourceHash').distinct().as('count'))
+    .where('tmId', '=', tmId)
+    .where('deleted', '=', false)
+    .executeTakeFirstOrThrow();
+  return num(row.count);
+}
+
+/**
  * Every live unit of a TM written up to `upToVersion`, after `after`, one page in the order of the
  * unique key (an index's first load: the rows of one source arrive together; rows written later
  * are the next catch-up's).

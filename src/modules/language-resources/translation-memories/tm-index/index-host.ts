@@ -9,7 +9,7 @@ import type { CandidateIndexSnapshot, IndexMatch } from '../../../../domain/tran
 import { withTagPlaceholders } from '../../../../domain/translation-memory/tm-text.js';
 import { createThreadPool } from '../../../../queue/thread-pool.js';
 import type { ThreadPool } from '../../../../queue/thread-pool.js';
-import { changedSources, liveLanguagesOfSources, liveUnitsBySource } from '../tm-units.repository.js';
+import { changedSources, liveLanguagesOfSources, liveSourceCount, liveUnitsBySource } from '../tm-units.repository.js';
 import type { UnitKey } from '../tm-units.repository.js';
 import type { IndexReply, IndexRequest } from './tm-index.thread.js';
 
@@ -288,7 +288,8 @@ export class TmIndexHost {
    * contiguous). The next page is read while the thread indexes the one before.
    */
   private async load(tmId: Id, toVersion: number): Promise<void> {
-    await this.call({ op: 'reset', tm: tmId });
+    // Sized for the TM at once: growing to it by doubling leaves freed copies in the process.
+    await this.call({ op: 'reset', tm: tmId, expectedEntries: await liveSourceCount(this.db, tmId) });
     let after: UnitKey | null = null;
     let carried: [string, string, string[]] | null = null;
     let indexing: Promise<unknown> = Promise.resolve();

@@ -11,7 +11,7 @@ import type { CandidateIndexSnapshot, IndexMatch } from '../../../../domain/tran
  */
 
 export type IndexRequest =
-  | { id: number; op: 'reset'; tm: string }
+  | { id: number; op: 'reset'; tm: string; expectedEntries?: number }
   | { id: number; op: 'apply'; tm: string; puts: [key: string, text: string, langs: string[]][]; removes: string[] }
   | { id: number; op: 'search'; tm: string; query: string; minScore: number; limit: number; langs: string[] | null }
   | { id: number; op: 'best'; tm: string; queries: string[]; stages: number[]; langs: string[] | null }
@@ -36,7 +36,7 @@ function indexOf(tm: string): CandidateIndex {
 function handle(request: IndexRequest): unknown {
   switch (request.op) {
     case 'reset':
-      indexes.set(request.tm, new CandidateIndex({ shared: true }));
+      indexes.set(request.tm, new CandidateIndex({ shared: true, expectedEntries: request.expectedEntries ?? 0 }));
       return null;
     case 'snapshot':
       return indexes.get(request.tm)?.snapshot() ?? null;
