@@ -12,10 +12,15 @@ import type { CandidateIndex, IndexMatch } from './candidate-index.js';
  *    returns is verified by the score);
  * 2. the wide stages (`ONE_PASS_FROM` and below) together, with the stages as band floors (a
  *    match only raises what the next candidate must reach to the floor of the band above): a
- *    cheap search at the lowest of them first; when its band is not the top one, ONE full search
- *    for the bands above it, at the lowest of those (the posting lists of that length range are
- *    read once, instead of once a stage). Its candidates are examined best promise first, at most
- *    `WIDE_SEARCH`'s.
+ *    cheap search at the lowest of them first; when its band is not the top one, a full search
+ *    for the bands above it, at the lowest of those, over the lengths that could reach the
+ *    second-lowest (the posting lists of that length range are read once, instead of once a
+ *    stage); only when it finds nothing, a last full search for the lowest band over the other
+ *    lengths (no text among them can reach a higher band). Each full search examines its
+ *    candidates best promise first, at most `WIDE_SEARCH`'s. Measured on 7,218 of the analysis
+ *    bench's distinct texts against one full search over the whole range: the same time (0.98),
+ *    and 61 texts in another band, 56 of them higher (53 found a 50 where none was found) and 5
+ *    lower (50 → 0): each part has the whole budget of postings and examined candidates.
  *
  * Recall is measured against the full scan by bench/band-search.bench.ts.
  */
@@ -63,8 +68,16 @@ export function bandMatch(
       if (cheap && cheap.score >= floors[0]!) return cheap;
       // Only a better band than the cheap search's is worth the full search.
       const above = cheap ? floors.filter((floor) => floor > cheap.score) : floors;
-      const full = index.search(query, { minScore: above[above.length - 1]!, limit: 1, langs, floors: above, ...WIDE_SEARCH })[0];
-      return full ?? cheap ?? null;
+      const lowest = above[above.length - 1]!;
+      if (above.length === 1)
+        return index.search(query, { minScore: lowest, limit: 1, langs, floors: above, ...WIDE_SEARCH })[0] ?? cheap ?? null;
+      // The bands above the lowest need texts of close length: those first, for every band; the
+      // other lengths only when they found nothing, and only for the lowest band.
+      const near = above[above.length - 2]!;
+      const close = index.search(query, { minScore: lowest, limit: 1, langs, floors: above, lengthsFor: near, ...WIDE_SEARCH })[0];
+      if (close) return close;
+      const far = index.search(query, { minScore: lowest, limit: 1, langs, floors: [lowest], skipLengthsFor: near, ...WIDE_SEARCH })[0];
+      return far ?? cheap ?? null;
     }
     if (minScore < WIDE_BELOW) {
       const cheap = index.search(query, { minScore, limit: 1, langs, any: true, ...CHEAP_SEARCH })[0];

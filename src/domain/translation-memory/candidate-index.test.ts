@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CandidateIndex } from './candidate-index.js';
-import type { IndexMatch } from './candidate-index.js';
+import type { IndexMatch, IndexSearchOptions } from './candidate-index.js';
 import { normalize } from './normalize.js';
 import { scoreMatch } from './score.js';
 
@@ -120,6 +120,27 @@ describe('CandidateIndex: table', () => {
     expect(index.search(query, { minScore: 50, limit: 50 }).length).toBeGreaterThan(1);
     expect(index.search(query, { minScore: 50, limit: 50, maxExamined: 1 })).toHaveLength(1);
     expect(index.search(query, { minScore: 50, limit: 50, maxExamined: 0 })).toEqual([]);
+  });
+
+  it('reads only the lengths that could reach lengthsFor, or leaves out those of skipLengthsFor', () => {
+    // A query of 21 code units: 75 needs a length in 16..28, 50 one in 11..42.
+    const query = 'abcdefghij klmnopqrst';
+    const index = indexOf({
+      near: 'abcdefghij klmnopqrsx',
+      short: 'abcdefghij kl',
+      long: 'abcdefghij klmnopqrst uvwxyzabcd',
+    });
+    const keys = (options: Partial<IndexSearchOptions>) =>
+      index
+        .search(query, { minScore: 50, limit: 10, ...options })
+        .map((match) => match.key)
+        .sort();
+    expect(keys({})).toEqual(['long', 'near', 'short']);
+    expect(keys({ lengthsFor: 75 })).toEqual(['near']);
+    expect(keys({ skipLengthsFor: 75 })).toEqual(['long', 'short']);
+    // The scores are the same whichever lengths were read.
+    const all = new Map(index.search(query, { minScore: 50, limit: 10 }).map((match) => [match.key, match.score]));
+    for (const match of index.search(query, { minScore: 50, limit: 10, skipLengthsFor: 75 })) expect(match.score).toBe(all.get(match.key));
   });
 
   it('orders ties by key (code units)', () => {

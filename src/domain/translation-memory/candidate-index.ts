@@ -152,6 +152,17 @@ export interface IndexSearchOptions {
    * band search of analyses caps its wide searches (band-search.ts).
    */
   maxExamined?: number;
+  /**
+   * Only entries whose length could reach this score (≥ minScore) are read: a narrower length
+   * range than minScore's (the band search looks for the higher bands, which only texts of close
+   * length can reach, before the wider range of the lowest band).
+   */
+  lengthsFor?: number;
+  /**
+   * The length buckets that lie wholly within the range of this score are not read (they were
+   * searched already, with `lengthsFor`); a bucket only partly within it is read whole.
+   */
+  skipLengthsFor?: number;
 }
 
 /** A shared index's data for a reader in another thread (`CandidateIndex.snapshot`). */
@@ -758,7 +769,7 @@ export class CandidateIndex {
     if (limit === 0 || minScore > EXACT || this.liveCount === 0) return [];
     const q = this.prepare(query);
     const top = new TopResults(limit, minScore, options.floors ?? null);
-    const [lo, hi] = this.lengthRange(q.n, minScore);
+    const [lo, hi] = this.lengthRange(q.n, Math.max(minScore, options.lengthsFor ?? 0));
     if (lo > hi) return [];
     const stamp = this.startSearch();
     const langs = options.langs ?? null;
@@ -778,7 +789,9 @@ export class CandidateIndex {
       }
     }
     const refs: ListRef[] = [];
+    const [skipLo, skipHi] = options.skipLengthsFor === undefined ? [1, 0] : this.lengthRange(n, options.skipLengthsFor);
     for (let b = bLo; b <= bHi; b++) {
+      if (this.bucketMin[b]! >= skipLo && this.bucketMax[b]! <= skipHi) continue;
       const inside = this.bucketMin[b]! >= lo && this.bucketMax[b]! <= hi;
       for (let i = 0; i < words.length; i++) {
         const entry = this.findEntry(bucketHash(words[i]!, b));
