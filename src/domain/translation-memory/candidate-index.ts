@@ -822,6 +822,7 @@ export class CandidateIndex {
 
     // 2. Merge into the accumulators of the entries met (`metTable`), within the budget.
     const table = this.metTable;
+    table.clear();
     const postingsBudget = options.maxPostingsRead ?? this.maxPostingsRead;
     let budget = postingsBudget;
     const meta = this.meta;

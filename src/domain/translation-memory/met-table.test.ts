@@ -54,6 +54,14 @@ describe('MetTable', () => {
     ]);
   });
 
+  it('forgets what a search left before gathering, when cleared', () => {
+    const table = new MetTable();
+    mergeList(table, shapes, [4, 8], 1);
+    table.clear();
+    mergeList(table, shapes, [8], 2);
+    expect(gathered(table).map((e) => [e.id, e.acc])).toEqual([[8, 2]]);
+  });
+
   it('adds to entries already met only, through addToMet', () => {
     const table = new MetTable();
     mergeList(table, shapes, [1, 2], 4);

@@ -45,6 +45,12 @@ export class MetTable {
     return this.order.length;
   }
 
+  /** Forgets the entries met (only left over when a search ended before `gather`). */
+  clear(): void {
+    for (let t = 0; t < this.met; t++) this.slots[this.order[t]! << 1] = 0;
+    this.met = 0;
+  }
+
   /** Doubles the table: the entries met are moved into it, in the order met. */
   grow(): void {
     const capacity = this.shapes.length * 2;
