@@ -529,25 +529,20 @@ export class CandidateIndex {
     const expected = Math.min(2 ** 25, checkInteger(o.expectedEntries, 0, Number.MAX_SAFE_INTEGER, 'expectedEntries'));
     this.units = new UnitPool(this.shared, expected * TYPICAL_ENTRY.recordBytes);
     this.gramEntries = typedArray(Int32Array, this.bucketCount, this.shared);
-    if (expected > 0) {
-      this.growEntries(expected);
-      this.keySlots = typedArray(Int32Array, powerOfTwoAtLeast(2 * expected), this.shared);
-      const slots = powerOfTwoAtLeast(2 * expected * TYPICAL_ENTRY.features);
+    if (expected > 0) this.growEntries(expected);
+    if (expected > 0 || this.shared) {
+      // The tables' first sizes: the defaults, or those of `expected` typical entries.
+      const keys = expected > 0 ? powerOfTwoAtLeast(2 * expected) : this.keySlots.length;
+      const slots = expected > 0 ? powerOfTwoAtLeast(2 * expected * TYPICAL_ENTRY.features) : this.slotHash.length;
+      const lists = expected > 0 ? Math.ceil(expected * TYPICAL_ENTRY.lists) : this.listStart.length;
+      const postings = expected > 0 ? expected * TYPICAL_ENTRY.postings : this.pool.length;
+      this.keySlots = typedArray(Int32Array, keys, this.shared);
       this.slotHash = typedArray(Int32Array, slots, this.shared);
       this.slotEntry = typedArray(Int32Array, slots, this.shared);
-      const lists = Math.ceil(expected * TYPICAL_ENTRY.lists);
       this.listStart = typedArray(Int32Array, lists, this.shared);
       this.listLength = typedArray(Int32Array, lists, this.shared);
       this.listClass = typedArray(Uint8Array, lists, this.shared);
-      this.pool = typedArray(Int32Array, expected * TYPICAL_ENTRY.postings, this.shared);
-    } else if (this.shared) {
-      this.keySlots = typedArray(Int32Array, this.keySlots.length, this.shared);
-      this.slotHash = typedArray(Int32Array, this.slotHash.length, this.shared);
-      this.slotEntry = typedArray(Int32Array, this.slotEntry.length, this.shared);
-      this.listStart = typedArray(Int32Array, this.listStart.length, this.shared);
-      this.listLength = typedArray(Int32Array, this.listLength.length, this.shared);
-      this.listClass = typedArray(Uint8Array, this.listClass.length, this.shared);
-      this.pool = typedArray(Int32Array, this.pool.length, this.shared);
+      this.pool = typedArray(Int32Array, postings, this.shared);
     }
   }
 
@@ -1035,7 +1030,7 @@ export class CandidateIndex {
       this.signatures.byteLength +
       this.keyHashes.byteLength +
       this.keySlots.byteLength +
-      this.metTable.slots.byteLength +
+      this.metTable.byteLength +
       this.slotHash.byteLength +
       this.slotEntry.byteLength +
       this.listStart.byteLength +

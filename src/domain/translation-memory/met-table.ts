@@ -11,7 +11,8 @@
  * Open addressing with linear probing, at load ≤ ½: per slot two integers, the entry id + 1 (0 is
  * an empty slot) and its accumulator. `order` keeps the slots in the order their entries were first
  * met, which the candidate index's ranking keeps for ties (so the answers do not depend on the
- * table). The merge's loops are standalone functions over the arrays, small and monomorphic.
+ * table). The merge's loops are standalone functions over the arrays, small and monomorphic; each
+ * writes its probe out (one shared probe function measured 4–6 % slower for the whole search).
  */
 
 /**
@@ -39,6 +40,11 @@ export class MetTable {
   shift = 32 - Math.log2(MIN_SLOTS);
   /** Entries met so far in this search. */
   met = 0;
+
+  /** Bytes of the table's arrays. */
+  get byteLength(): number {
+    return this.slots.byteLength + this.shapes.byteLength + this.order.byteLength;
+  }
 
   /** Entries the table holds before it must grow (load ½). */
   get room(): number {

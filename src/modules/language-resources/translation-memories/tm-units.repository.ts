@@ -420,14 +420,8 @@ export async function unitCounts(
     .where('deleted', '=', false)
     .groupBy('targetLang')
     .execute();
-  const sources = await db
-    .selectFrom('tmUnits')
-    .select((eb) => eb.fn.count<number | string>('sourceHash').distinct().as('count'))
-    .where('tmId', '=', tmId)
-    .where('deleted', '=', false)
-    .executeTakeFirstOrThrow();
   const byLanguage = new Map(rows.map((r) => [r.targetLang, num(r.count)]));
-  return { segments: [...byLanguage.values()].reduce((a, b) => a + b, 0), sources: num(sources.count), byLanguage };
+  return { segments: [...byLanguage.values()].reduce((a, b) => a + b, 0), sources: await liveSourceCount(db, tmId), byLanguage };
 }
 
 /** One page of live units in id order, for wildcard matching and exports (filters applied by the caller). */
