@@ -104,9 +104,22 @@ interface Thread {
 /** A thread idle this long is ended (its heap freed). */
 export const THREAD_IDLE_MS = 10_000;
 
-export function createThreadPool(size: number = defaultThreadCount(), options: { idleMs?: number } = {}): ThreadPool {
+/**
+ * The young generation of a thread's heap, in MB (V8's default is 48: two semi-spaces of 16 MB
+ * plus as much for new large objects). Threads run CPU work on typed arrays and short-lived
+ * strings; each of them keeping 32 MB of semi-spaces resident cost ~100 MB in a worker whose TM
+ * index has a writer and a reader and whose analysis has a thread (docs/performance.md,
+ * "Memory: where a worker's memory goes").
+ */
+export const THREAD_YOUNG_GENERATION_MB = 12;
+
+export function createThreadPool(
+  size: number = defaultThreadCount(),
+  options: { idleMs?: number; youngGenerationMb?: number } = {},
+): ThreadPool {
   const max = Math.max(1, Math.floor(size));
   const idleMs = options.idleMs ?? THREAD_IDLE_MS;
+  const resourceLimits = { maxYoungGenerationSizeMb: options.youngGenerationMb ?? THREAD_YOUNG_GENERATION_MB };
   const threads = new Set<Thread>();
   const waiting: Call[] = [];
   let nextId = 1;
@@ -130,7 +143,7 @@ export function createThreadPool(size: number = defaultThreadCount(), options: {
 
   function spawn(): Thread {
     started ??= threadScript();
-    const worker = new Worker(started.script, { eval: started.eval, workerData: started.workerData });
+    const worker = new Worker(started.script, { eval: started.eval, workerData: started.workerData, resourceLimits });
     const thread: Thread = { worker, call: null, idleTimer: null };
     worker.on('message', (reply: ThreadReply) => {
       const call = thread.call;
