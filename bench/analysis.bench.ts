@@ -45,6 +45,8 @@
  *                                  server with autovacuum off, or one whose autoanalyze has not
  *                                  run yet, has no statistics of the freshly imported 1 M rows,
  *                                  and the TM's unit reads by source hash then scan every row)
+ *   ANALYSIS_BENCH_WORKER_NODE_FLAGS  on PostgreSQL, Node's flags for the worker process (space
+ *                                  separated, e.g. \`--max-semi-space-size=4\`), to measure a setting
  *   ANALYSIS_BENCH_WORKER_PROFILE_DIR  on PostgreSQL, write V8 CPU profiles of the worker process
  *                                  and of each of its threads there (\`--cpu-prof\`)
  *   BENCH_POSTGRES_URL             PostgreSQL server on which a database opentms_bench_<pid> is
@@ -89,6 +91,7 @@ const settings = {
   timeoutMinutes: numberFromEnv('ANALYSIS_BENCH_TIMEOUT_MINUTES', 60),
   pgAnalyze: process.env.ANALYSIS_BENCH_PG_ANALYZE === '1',
   workerProfileDir: process.env.ANALYSIS_BENCH_WORKER_PROFILE_DIR || null,
+  workerNodeFlags: (process.env.ANALYSIS_BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
 };
 
 const TARGETS = {
@@ -552,7 +555,7 @@ async function benchDatabase(database: DatabaseKind, databaseUrl: string | null,
     server = await startOpenTms(database, databaseUrl, { ...env, OPENTMS_DATA_DIR: dataDir }, ['--role=api']);
     // One profile per thread (the file names carry the thread id).
     const profileFlags = settings.workerProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.workerProfileDir}`] : [];
-    worker = startOpenTmsWorker(database, databaseUrl, dataDir, profileFlags);
+    worker = startOpenTmsWorker(database, databaseUrl, dataDir, [...settings.workerNodeFlags, ...profileFlags]);
     workerPid = worker.pid!;
     layout = `\`node dist/main.js --role=api\` (pid ${server.child.pid}) and \`--role=worker\` (pid ${workerPid}): the RSS and CPU are the worker's`;
     // The worker has no HTTP to wait for: give it the API's start time to load and migrate.

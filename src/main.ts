@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
 import { createTaskWakeup } from './queue/types.js';
 import { localBlobStore } from './storage/blob-store.js';
 import { ORPHAN_GRACE_MS, sweepOrphanBlobs } from './storage/orphan-sweeper.js';
@@ -43,8 +43,19 @@ function exitWith(message: string): never {
   process.exit(2);
 }
 
+/**
+ * How far V8 lets the old generation grow past what the last full collection kept: ×1.5, instead
+ * of V8's own choice of up to ×4. The worker's main thread reads hundreds of thousands of rows
+ * (a job's segments, a TM's units for its index) that live for a page's TM lookups, long enough to
+ * be promoted; with V8's choice its heap swung between ~45 and ~150 MB during an analysis. Read by
+ * V8 at every full collection, so setting it first thing applies it to this process's heaps
+ * (docs/performance.md, "Memory: where a worker's memory goes").
+ */
+const HEAP_GROWING_PERCENT = 50;
+
 /** read config and roles -> open db -> migrate -> start http and/or worker; SIGTERM/SIGINT stop both cleanly. */
 async function main(): Promise<void> {
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   let config: Config;
   let roles: Role[];
   try {
@@ -76,6 +87,8 @@ async function main(): Promise<void> {
   let app: FastifyInstance | null = null;
   let log: TaskLogger;
   if (roles.includes('api')) {
+    // Loaded only for the API: a worker-only process never builds routes, validators or serializers.
+    const { buildApp } = await import('./app.js');
     app = await buildApp(deps, { logger });
     log = app.log;
   } else {
