@@ -79,6 +79,7 @@ import type { NormalizedText } from './normalize.js';
 import { LevenshteinPattern } from './levenshtein.js';
 import { addAll, addToMet, gramsOf, lengthOf, MetTable, REMOVED_SHAPE, shapeOf } from './met-table.js';
 import { typedArray, UnitPool } from './unit-pool.js';
+import { decodeTextDelta, encodeTextDelta } from './text-delta.js';
 import { EXACT, scoreMatch } from './score.js';
 
 export interface CandidateIndexOptions {
@@ -216,11 +217,11 @@ export const CANDIDATE_INDEX_DEFAULTS = {
 
 /**
  * What an entry takes, typically, for sizing an index for `expectedEntries` (measured on the
- * analysis bench's 1 M-unit TM of catalog text: 12.5 postings, 99 bytes of record and 0.95 features
+ * analysis bench's 1 M-unit TM of catalog text: 12.5 postings, 70 bytes of record (99 before texts were kept as deltas) and 0.95 features
  * an entry, 0.36 lists). Texts in scripts written without spaces take more (every trigram is a
  * feature); the arrays then grow as usual.
  */
-const TYPICAL_ENTRY = { postings: 13, recordBytes: 112, features: 1, lists: 0.4 } as const;
+const TYPICAL_ENTRY = { postings: 13, recordBytes: 80, features: 1, lists: 0.4 } as const;
 
 /** Lengths below this have a bucket each. */
 const EXACT_BUCKETS = 16;
@@ -254,13 +255,15 @@ const BIGRAM_SLOTS = 8192;
 const META_STRIDE = 4;
 /** The interned set of target languages. */
 const META_LANGS = 0;
-/** TRUNCATED_BIT | postings << POSTINGS_SHIFT. */
+/** TRUNCATED_BIT | DELTA_BIT | postings << POSTINGS_SHIFT. */
 const META_COUNTS = 1;
-/** The code units of the key, and of the text as given, in the entry's record. */
+/** The code units of the key, and of the text as given (or its delta), in the entry's record. */
 const META_KEY_UNITS = 2;
 const META_TEXT_UNITS = 3;
 const TRUNCATED_BIT = 1;
-const POSTINGS_SHIFT = 1;
+/** The record keeps the text as a delta from the compared form (text-delta.ts), not as it is. */
+const DELTA_BIT = 2;
+const POSTINGS_SHIFT = 2;
 /** A shared trigram in the accumulator (below it, the shared word weight, at most maxTextLength + 1 < 2^13). */
 const GRAM_HIT = 1 << 13;
 
@@ -430,7 +433,10 @@ export class CandidateIndex {
   private gramEntries: Int32Array;
 
   // Entries, by id.
-  /** The entries' records: key, compared form, text as given (`UnitPool`); per id, its handle. */
+  /**
+   * The entries' records: key, compared form, and the text as given or, when shorter, its delta from
+   * the compared form (`DELTA_BIT`, text-delta.ts) (`UnitPool`); per id, its handle.
+   */
   private readonly units: UnitPool;
   private records: Uint32Array = new Uint32Array(0);
   private meta: Int32Array = new Int32Array(0);
@@ -614,11 +620,9 @@ export class CandidateIndex {
     const langSet = this.internLangs(langs);
     const existing = this.findKey(key);
     if (existing >= 0) {
-      const at = existing * META_STRIDE;
-      const start = this.meta[at + META_KEY_UNITS]! + lengthOf(this.shapes[existing]!);
-      if (this.meta[at + META_TEXT_UNITS] === text.length && this.units.equals(this.records[existing]!, start, text)) {
+      if (this.textOf(existing) === text) {
         // The same text: only the languages may have changed.
-        this.meta[at + META_LANGS] = langSet;
+        this.meta[existing * META_STRIDE + META_LANGS] = langSet;
         return;
       }
       this.remove(key);
@@ -637,14 +641,18 @@ export class CandidateIndex {
       this.gramEntries[bucket]!++;
     }
     for (const hash of posted) this.addPosting(hash, id);
-    this.records[id] = this.units.add([key, compared, text]);
+    // Most texts are their compared form again but for a few capitals and punctuation marks: the
+    // record keeps those edits instead of a second copy when that is shorter.
+    const delta = encodeTextDelta(text, compared);
+    const kept = delta ?? text;
+    this.records[id] = this.units.add([key, compared, kept]);
     const at = id * META_STRIDE;
     this.meta[at + META_KEY_UNITS] = key.length;
-    this.meta[at + META_TEXT_UNITS] = text.length;
+    this.meta[at + META_TEXT_UNITS] = kept.length;
     this.insertKey(key, id);
     this.shapes[id] = shapeOf(m, features.grams ? features.grams.length : 0);
     this.meta[at + META_LANGS] = langSet;
-    this.meta[at + META_COUNTS] = (truncated ? TRUNCATED_BIT : 0) | (posted.size << POSTINGS_SHIFT);
+    this.meta[at + META_COUNTS] = (truncated ? TRUNCATED_BIT : 0) | (delta === null ? 0 : DELTA_BIT) | (posted.size << POSTINGS_SHIFT);
     signatureOf(compared, this.signatures, id * SIGNATURE_WORDS);
     this.liveCount++;
     this.livePostings += posted.size;
@@ -1079,6 +1087,19 @@ export class CandidateIndex {
     return this.meta[id * META_STRIDE + META_KEY_UNITS] === key.length && this.units.equals(this.records[id]!, 0, key);
   }
 
+  /** The text as given of entry `id`. */
+  private textOf(id: number): string {
+    const handle = this.records[id]!;
+    const at = id * META_STRIDE;
+    const keyUnits = this.meta[at + META_KEY_UNITS]!;
+    const m = lengthOf(this.shapes[id]!);
+    const end = keyUnits + m + this.meta[at + META_TEXT_UNITS]!;
+    if ((this.meta[at + META_COUNTS]! & DELTA_BIT) === 0) return this.units.read(handle, keyUnits + m, end);
+    const units = this.units.unitsOf(handle);
+    const start = UnitPool.startOf(handle);
+    return decodeTextDelta(units, start + keyUnits, units, start + keyUnits + m, start + end);
+  }
+
   /** The key of entry `id`. */
   private keyOf(id: number): string {
     return this.units.read(this.records[id]!, 0, this.meta[id * META_STRIDE + META_KEY_UNITS]!);
@@ -1272,7 +1293,7 @@ export class CandidateIndex {
       const kept = EXACT * (max - d);
       if ((kept - (kept % max)) / max < need) return true;
     }
-    const text = this.units.read(handle, keyUnits + m, keyUnits + m + this.meta[at + META_TEXT_UNITS]!);
+    const text = this.textOf(id);
     const truncated = (this.meta[at + META_COUNTS]! & TRUNCATED_BIT) !== 0;
     let score = scoreMatch(q.norm, normalize(truncated ? cut(text, this.maxTextLength) : text), { minScore: need });
     if (score === null) return true;
@@ -1487,7 +1508,7 @@ const STORED_SWAP = new Map<string, string>([
 // eslint-disable-next-line no-control-regex -- the swap targets are control characters on purpose
 const STORED_SWAPPED = /[\u0010-\u0013\uFDD0\uE000\uE800\uF000]/gu;
 
-function storedForm(compared: string): string {
+export function storedForm(compared: string): string {
   return compared.replace(STORED_SWAPPED, (c) => STORED_SWAP.get(c)!);
 }
 
