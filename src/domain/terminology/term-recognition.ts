@@ -84,6 +84,20 @@ interface Entry<T> {
   readonly exact: boolean;
 }
 
+/** A level of the terms' trie: the terms whose keys end here, and the next keys. */
+interface TrieNode<T> {
+  children: Map<string, TrieNode<T>> | null;
+  entries: Entry<T>[] | null;
+}
+
+/** A match before overlaps are resolved (view positions). */
+interface Found<T> {
+  readonly entry: Entry<T>;
+  readonly start: number;
+  readonly end: number;
+  readonly subTerm: boolean;
+}
+
 /** The text without ignored characters, and where each of its code units was. */
 interface View {
   readonly text: string;
@@ -125,7 +139,8 @@ function tokenize(text: string): Token[] {
 export class TermMatcher<T extends RecognizableTerm> {
   private readonly stemmer: Stemmer | null;
   private readonly compounding: boolean;
-  private readonly byFirstKey = new Map<string, Entry<T>[]>();
+  /** The terms by their tokens' keys, one level a token. */
+  private readonly root: TrieNode<T> = { children: null, entries: null };
   /** One-word terms found in compounds, by stem. */
   private readonly compoundParts = new Map<string, Entry<T>[]>();
   /** The first three letters of those terms' lower-case forms and stems (a cheap test before stemming). */
@@ -159,7 +174,17 @@ export class TermMatcher<T extends RecognizableTerm> {
       return exact ? `x:${lower}` : `s:${this.stem(lower)}`;
     });
     const entry: Entry<T> = { term, keys, surfaces: tokens.map((t) => t.surface), caseSensitive: term.caseSensitive, exact };
-    push(this.byFirstKey, keys[0]!, entry);
+    let node = this.root;
+    for (const key of keys) {
+      node.children ??= new Map();
+      let child = node.children.get(key);
+      if (!child) {
+        child = { children: null, entries: null };
+        node.children.set(key, child);
+      }
+      node = child;
+    }
+    (node.entries ??= []).push(entry);
     const only = tokens[0]!;
     if (this.compounding && !exact && tokens.length === 1 && !only.logographic && only.surface.length >= MIN_COMPOUND_TERM) {
       push(this.compoundParts, keys[0]!, entry);
@@ -173,57 +198,75 @@ export class TermMatcher<T extends RecognizableTerm> {
   find(text: string, options: FindOptions = {}): TermOccurrence<T>[] {
     const view = viewOf(text, options.ignore);
     const tokens = tokenize(view.text);
-    const lowers = tokens.map((t) => (t.logographic ? t.surface : t.surface.toLowerCase()));
-    const stemKeys: (string | null)[] = new Array<string | null>(tokens.length).fill(null);
-    const stemKeyAt = (i: number) => (stemKeys[i] ??= `s:${this.stem(lowers[i]!)}`);
-    const found: { entry: Entry<T>; start: number; end: number; subTerm: boolean }[] = [];
-
-    for (let i = 0; i < tokens.length; i++) {
+    const n = tokens.length;
+    // Per token, its keys (logographic: one; a word: as written lower-case, and its stem, computed
+    // when first needed); per gap between two tokens, whether a match may span it.
+    const exactKeys: string[] = new Array<string>(n);
+    const stemKeys: (string | null)[] = new Array<string | null>(n).fill(null);
+    const joins = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
       const token = tokens[i]!;
-      const firstKeys = token.logographic ? [`c:${token.surface}`] : [`x:${lowers[i]!}`, stemKeyAt(i)];
-      for (const key of firstKeys) {
-        for (const entry of this.byFirstKey.get(key) ?? []) {
-          const last = this.matchAt(entry, tokens, lowers, stemKeyAt, i, view.text);
-          if (last >= 0) found.push({ entry, start: token.start, end: tokens[last]!.end, subTerm: false });
+      exactKeys[i] = token.logographic ? `c:${token.surface}` : `x:${token.surface.toLowerCase()}`;
+      if (i + 1 < n) joins[i] = JOINING.test(view.text.slice(token.end, tokens[i + 1]!.start)) ? 1 : 0;
+    }
+    const stemKeyAt = (i: number) => (stemKeys[i] ??= `s:${this.stem(exactKeys[i]!.slice(2))}`);
+    const found: Found<T>[] = [];
+    let frontier: TrieNode<T>[] = [];
+    let next: TrieNode<T>[] = [];
+    for (let i = 0; i < n; i++) {
+      frontier.length = 0;
+      frontier.push(this.root);
+      for (let k = i; k < n && frontier.length > 0; k++) {
+        if (k > i && joins[k - 1] === 0) break;
+        next.length = 0;
+        const token = tokens[k]!;
+        for (const node of frontier) {
+          const children = node.children;
+          if (children === null) continue;
+          const byWord = children.get(exactKeys[k]!);
+          if (byWord) next.push(byWord);
+          if (!token.logographic && this.stemmer !== null) {
+            const byStem = children.get(stemKeyAt(k));
+            if (byStem) next.push(byStem);
+          } else if (!token.logographic) {
+            // Without a stemmer a word's stem key is its lower-case form.
+            const byStem = children.get(`s:${exactKeys[k]!.slice(2)}`);
+            if (byStem) next.push(byStem);
+          }
         }
+        for (const node of next) {
+          if (node.entries === null) continue;
+          for (const entry of node.entries) {
+            if (entry.caseSensitive && !this.caseFits(entry, tokens, i)) continue;
+            found.push({ entry, start: tokens[i]!.start, end: token.end, subTerm: false });
+          }
+        }
+        [frontier, next] = [next, frontier];
       }
-      if (this.compounding && !token.logographic) this.findParts(token, lowers[i]!, found);
+      const token = tokens[i]!;
+      if (this.compounding && !token.logographic) this.findParts(token, exactKeys[i]!.slice(2), found);
     }
     return this.resolve(found, view);
   }
 
-  /** The index of the last token of `entry` matched from token `i`, or −1. */
-  private matchAt(
-    entry: Entry<T>,
-    tokens: readonly Token[],
-    lowers: readonly string[],
-    stemKeyAt: (i: number) => string,
-    i: number,
-    text: string,
-  ): number {
-    const { keys } = entry;
-    if (i + keys.length > tokens.length) return -1;
-    for (let k = 0; k < keys.length; k++) {
+  /** Whether the text's words from token `i` begin as the case-sensitive term's are written. */
+  private caseFits(entry: Entry<T>, tokens: readonly Token[], i: number): boolean {
+    for (let k = 0; k < entry.keys.length; k++) {
       const token = tokens[i + k]!;
-      const key = keys[k]!;
-      if (k > 0 && !JOINING.test(text.slice(tokens[i + k - 1]!.end, token.start))) return -1;
-      const actual = token.logographic ? `c:${token.surface}` : key.startsWith('x:') ? `x:${lowers[i + k]!}` : stemKeyAt(i + k);
-      if (actual !== key) return -1;
-      if (entry.caseSensitive && !token.logographic) {
-        const written = entry.surfaces[k]!;
-        if (entry.exact) {
-          if (token.surface !== written) return -1;
-        } else {
-          const length = Math.min(key.length - 2, written.length, token.surface.length);
-          if (token.surface.slice(0, length) !== written.slice(0, length)) return -1;
-        }
+      if (token.logographic) continue;
+      const written = entry.surfaces[k]!;
+      if (entry.exact) {
+        if (token.surface !== written) return false;
+      } else {
+        const length = Math.min(entry.keys[k]!.length - 2, written.length, token.surface.length);
+        if (token.surface.slice(0, length) !== written.slice(0, length)) return false;
       }
     }
-    return i + keys.length - 1;
+    return true;
   }
 
   /** The one-word terms that are the last or the first part of a compound `token`. */
-  private findParts(token: Token, lower: string, found: { entry: Entry<T>; start: number; end: number; subTerm: boolean }[]): void {
+  private findParts(token: Token, lower: string, found: Found<T>[]): void {
     // Lower-casing that changes the length (rare) would misplace the parts: such words are skipped.
     if (lower.length !== token.surface.length || lower.length < MIN_COMPOUND_TERM + MIN_COMPOUND_REST) return;
     const offer = (part: string, start: number, end: number) => {
@@ -252,7 +295,7 @@ export class TermMatcher<T extends RecognizableTerm> {
   }
 
   /** Keeps the longest of overlapping matches and maps the positions back to the text as given. */
-  private resolve(found: { entry: Entry<T>; start: number; end: number; subTerm: boolean }[], view: View): TermOccurrence<T>[] {
+  private resolve(found: readonly Found<T>[], view: View): TermOccurrence<T>[] {
     // The terms of each span (a term met twice at one span, by its stem and by its word as
     // written, counts once); then the spans, longest first, each kept unless a kept one overlaps it.
     const spans = new Map<number, { start: number; end: number; subTerm: boolean; entries: Set<Entry<T>> }>();
