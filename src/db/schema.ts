@@ -6,6 +6,7 @@ import type { PricingTables } from './tables/pricing.js';
 import type { ProjectTables } from './tables/projects.js';
 import type { QuoteTables } from './tables/quotes.js';
 import type { SetupRecordTables } from './tables/setup-records.js';
+import type { TermBaseTables } from './tables/term-bases.js';
 import type { TranslationMemoryTables } from './tables/translation-memories.js';
 import type { VendorTables } from './tables/vendors.js';
 import type { WorkflowStepTables } from './tables/workflow-steps.js';
@@ -45,6 +46,8 @@ export interface OrganizationsTable {
   lastProjectInternalId: Generated<number>;
   /** The last translation memory `internalId` given in the organization. */
   lastTransMemoryInternalId: Generated<number>;
+  /** The last term base `internalId` given in the organization. */
+  lastTermBaseInternalId: Generated<number>;
   /** Business units exist only when the feature is enabled (description, "Behaviour of other operations" 2). */
   businessUnitsEnabled: Generated<SqlBool>;
 }
@@ -268,6 +271,7 @@ export interface DB
     ProjectTables,
     HandoverFileTables,
     TranslationMemoryTables,
+    TermBaseTables,
     PricingTables,
     AnalysisTables,
     QuoteTables {

@@ -18,6 +18,7 @@ import * as tmUnitsImportKeys from './2026-11-25T0900_tm_units_import_keys.js';
 import * as netRateSchemesAndPriceLists from './2026-11-25T1000_net_rate_schemes_and_price_lists.js';
 import * as analyses from './2026-11-25T1100_analyses.js';
 import * as quotes from './2026-11-25T1200_quotes.js';
+import * as termBases from './2026-11-29T0900_term_bases.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T1000_net_rate_schemes_and_price_lists': netRateSchemesAndPriceLists,
   '2026-11-25T1100_analyses': analyses,
   '2026-11-25T1200_quotes': quotes,
+  '2026-11-29T0900_term_bases': termBases,
 };

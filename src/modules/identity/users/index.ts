@@ -1,5 +1,6 @@
 export { recordLogin } from './login-events.repository.js';
 export { profileRoutes } from './profile.routes.js';
+export { resolveResourceOwner } from './resource-owners.js';
 export { forgetSettingReferences } from './setting-references.js';
 export { userReferenceLookup } from './user-references.js';
 export { toUserReference } from './user-views.js';

@@ -1,13 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../../deps.js';
 import { nowIso } from '../../../db/ids.js';
-import type { DB, Id } from '../../../db/schema.js';
 import { assertLanguage, assertLanguages } from '../../../domain/languages/language-validation.js';
 import { errors } from '../../../errors/index.js';
 import type { Caller } from '../../../http/access.js';
 import type { PageRequest } from '../../../http/paging.js';
-import { resolveReference } from '../../organization-setup/setup-records/index.js';
-import type { SetupReferenceKind } from '../../organization-setup/setup-records/index.js';
+import { resolveResourceOwner } from '../../identity/users/index.js';
+import { resolveResourceReferences } from '../../organization-setup/setup-records/index.js';
 import {
   deleteTransMemoryRows,
   findVisibleTransMemory,
@@ -35,25 +33,6 @@ export async function requireTransMemory(deps: AppDeps, caller: Caller, uid: str
   return row;
 }
 
-type ReferenceField = 'client' | 'businessUnit' | 'domain' | 'subDomain';
-const REFERENCE_COLUMNS = { client: 'clientId', businessUnit: 'businessUnitId', domain: 'domainId', subDomain: 'subDomainId' } as const;
-
-async function resolveSetupReferences(
-  trx: Kysely<DB>,
-  organizationId: Id,
-  body: Partial<Record<ReferenceField, { id: string } | null | undefined>>,
-): Promise<Record<(typeof REFERENCE_COLUMNS)[ReferenceField], Id | null>> {
-  const result = { clientId: null, businessUnitId: null, domainId: null, subDomainId: null } as Record<
-    (typeof REFERENCE_COLUMNS)[ReferenceField],
-    Id | null
-  >;
-  for (const field of Object.keys(REFERENCE_COLUMNS) as ReferenceField[]) {
-    const ref = body[field];
-    if (ref) result[REFERENCE_COLUMNS[field]] = await resolveReference(trx, organizationId, field as SetupReferenceKind, field, ref);
-  }
-  return result;
-}
-
 function checkTargetLangs(sourceLang: string, targetLangs: readonly string[]): string[] {
   const langs = assertLanguages('targetLangs', targetLangs);
   if (langs.includes(sourceLang)) {
@@ -71,7 +50,7 @@ export async function createTransMemory(deps: AppDeps, caller: Caller, body: Cre
   return db(deps)
     .transaction()
     .execute(async (trx) => {
-      const references = await resolveSetupReferences(trx, caller.organizationId, body);
+      const references = await resolveResourceReferences(trx, caller.organizationId, body);
       return insertTransMemory(trx, {
         organizationId: caller.organizationId,
         name: body.name,
@@ -91,29 +70,11 @@ export async function editTransMemory(deps: AppDeps, caller: Caller, uid: string
   return db(deps)
     .transaction()
     .execute(async (trx) => {
-      const references = await resolveSetupReferences(trx, caller.organizationId, body);
+      const references = await resolveResourceReferences(trx, caller.organizationId, body);
       let ownerId = row.ownerId;
-      if (body.owner) ownerId = await resolveOwner(trx, caller.organizationId, body.owner.id);
+      if (body.owner) ownerId = await resolveResourceOwner(trx, caller.organizationId, body.owner.id, 'translation memory');
       return updateTransMemory(trx, row.id, { name: body.name, targetLangs, ...references, ownerId, note: body.note ?? null });
     });
-}
-
-async function resolveOwner(trx: Kysely<DB>, organizationId: Id, key: string): Promise<Id> {
-  const user = await trx
-    .selectFrom('users')
-    .select(['id', 'role'])
-    .where('organizationId', '=', organizationId)
-    .where('deletedAt', 'is', null)
-    .where((eb) => eb.or([eb('uid', '=', key), ...(/^\d{1,18}$/.test(key) ? [eb('id', '=', key)] : [])]))
-    .executeTakeFirst();
-  if (!user) throw errors.ReferenceNotFound({ what: 'user', key, keyName: 'id', field: 'owner' });
-  if (user.role !== 'ADMIN' && user.role !== 'PROJECT_MANAGER') {
-    throw errors.InvalidArguments({
-      reason: 'The owner of a translation memory must be an ADMIN or a PROJECT_MANAGER.',
-      details: [{ field: 'owner', message: 'not an ADMIN or PROJECT_MANAGER' }],
-    });
-  }
-  return user.id;
 }
 
 export async function addTargetLanguage(deps: AppDeps, caller: Caller, uid: string, language: string): Promise<TransMemoryRow> {

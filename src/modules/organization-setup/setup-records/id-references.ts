@@ -95,3 +95,32 @@ export async function resolveReferenceList(
   }
   return ids;
 }
+
+/** The setup references a language resource (a TM, a term base) carries, as columns. */
+export interface ResourceReferenceColumns {
+  clientId: Id | null;
+  businessUnitId: Id | null;
+  domainId: Id | null;
+  subDomainId: Id | null;
+}
+
+const RESOURCE_REFERENCES = [
+  ['client', 'clientId'],
+  ['businessUnit', 'businessUnitId'],
+  ['domain', 'domainId'],
+  ['subDomain', 'subDomainId'],
+] as const;
+
+/** The columns of `body`'s client, business unit, domain and subdomain (`{id}`: uid or numeric id); omitted or null clears. */
+export async function resolveResourceReferences(
+  db: Kysely<DB>,
+  organizationId: Id,
+  body: Partial<Record<'client' | 'businessUnit' | 'domain' | 'subDomain', { id: string } | null | undefined>>,
+): Promise<ResourceReferenceColumns> {
+  const columns: ResourceReferenceColumns = { clientId: null, businessUnitId: null, domainId: null, subDomainId: null };
+  for (const [field, column] of RESOURCE_REFERENCES) {
+    const ref = body[field];
+    if (ref) columns[column] = await resolveReference(db, organizationId, field, field, ref);
+  }
+  return columns;
+}

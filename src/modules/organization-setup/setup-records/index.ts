@@ -9,8 +9,17 @@ export {
   workflowStepReferences,
 } from './record-references.js';
 export { setupRecordsRoutes } from './setup-records.routes.js';
-export { idReferenceNotFound, isNumericId, REFERENCE_LABEL, resolveReference, resolveReferenceList } from './id-references.js';
-export type { SetupReferenceKind } from './id-references.js';
+export { resourceReferenceViews } from './resource-reference-views.js';
+export type { ResourceReferenceRow } from './resource-reference-views.js';
+export {
+  idReferenceNotFound,
+  isNumericId,
+  REFERENCE_LABEL,
+  resolveReference,
+  resolveReferenceList,
+  resolveResourceReferences,
+} from './id-references.js';
+export type { ResourceReferenceColumns, SetupReferenceKind } from './id-references.js';
 export {
   NetRateSchemeReference,
   PriceListReference,

@@ -1,0 +1,6 @@
+/**
+ * Term bases (docs/terminology.md): records so far; concepts, terms, import, export, search and
+ * the job operations come next.
+ */
+export { termBasesRoutes } from './term-bases.routes.js';
+export { TermBaseSchema } from './term-bases.schemas.js';
