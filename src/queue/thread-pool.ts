@@ -113,13 +113,10 @@ export const THREAD_IDLE_MS = 10_000;
  */
 export const THREAD_YOUNG_GENERATION_MB = 12;
 
-export function createThreadPool(
-  size: number = defaultThreadCount(),
-  options: { idleMs?: number; youngGenerationMb?: number } = {},
-): ThreadPool {
+export function createThreadPool(size: number = defaultThreadCount(), options: { idleMs?: number } = {}): ThreadPool {
   const max = Math.max(1, Math.floor(size));
   const idleMs = options.idleMs ?? THREAD_IDLE_MS;
-  const resourceLimits = { maxYoungGenerationSizeMb: options.youngGenerationMb ?? THREAD_YOUNG_GENERATION_MB };
+  const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
   const threads = new Set<Thread>();
   const waiting: Call[] = [];
   let nextId = 1;

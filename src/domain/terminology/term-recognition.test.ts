@@ -53,6 +53,8 @@ describe('term recognition', () => {
     ['a whole word wins over its parts', [term('Datei'), term('Dateisystem')], 'de', 'Das Dateisystem', ['Dateisystem@4']],
     ['short terms are not looked for in compounds', [term('Rat')], 'de', 'Die Beratung und der Rat', ['Rat@21']],
     ['no compounds in English', [term('file')], 'en', 'filesystem', []],
+    ['words longer than 64 letters are not split', [term('Datei')], 'de', `Datei${'x'.repeat(60)}`, []],
+    ['a 64-letter word still is', [term('Datei')], 'de', `Datei${'x'.repeat(59)}`, ['Datei@0~']],
     // CJK and Thai: characters.
     ['Chinese without spaces', [term('文件系统')], 'zh', '打开文件系统设置', ['文件系统@2']],
     ['Japanese inside a sentence', [term('ファイル')], 'ja', 'このファイルを開く', ['ファイル@2']],
@@ -71,6 +73,14 @@ describe('term recognition', () => {
       ['link', 19, false],
       ['click here', 28, true],
     ]);
+  });
+
+  it('reads a very long word and a text full of separators in one pass', () => {
+    const matcher = new TermMatcher([term('Datei'), term('Datei system')], 'de');
+    expect(matcher.find(`Datei ${'y'.repeat(200_000)} Datei`).map((m) => m.begin)).toEqual([0, 200_007]);
+    const separated = Array.from({ length: 50_000 }, () => 'Datei').join('|');
+    expect(matcher.find(separated, { ignore: '|' })).toEqual([]);
+    expect(matcher.find(separated.replaceAll('|', ' ')).length).toBe(50_000);
   });
 
   it('is linear: a long text with many terms', () => {

@@ -217,9 +217,9 @@ export const CANDIDATE_INDEX_DEFAULTS = {
 
 /**
  * What an entry takes, typically, for sizing an index for `expectedEntries` (measured on the
- * analysis bench's 1 M-unit TM of catalog text: 12.5 postings, 70 bytes of record (99 before texts were kept as deltas) and 0.95 features
- * an entry, 0.36 lists). Texts in scripts written without spaces take more (every trigram is a
- * feature); the arrays then grow as usual.
+ * analysis bench's 1 M-unit TM of catalog text: 12.5 postings, 70 bytes of record (99 before
+ * texts were kept as deltas) and 0.95 features an entry, 0.36 lists). Texts in scripts written
+ * without spaces take more (every trigram is a feature); the arrays then grow as usual.
  */
 const TYPICAL_ENTRY = { postings: 13, recordBytes: 80, features: 1, lists: 0.4 } as const;
 
