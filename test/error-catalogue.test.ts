@@ -55,6 +55,7 @@ const EXAMPLES: { [C in ErrorCode]: ErrorArgs<C> } = {
   InsufficientScope: [{ scope: 'write' }],
   AccessDenied: [{ reason: 'You may not view this user.' }],
   InvalidArguments: [{ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] }],
+  TermBaseInvalidInput: [{ langs: ['fr'], reason: 'terms' }],
   UnsupportedLanguage: [{ field: 'targetLangs', code: 'xx_yy' }],
   ReferenceNotFound: [{ what: 'client', key: 'c1', field: 'client' }],
   InvalidCallbackUrl: [{ field: 'callbackUrl', reason: 'the host is a private address' }],

@@ -248,6 +248,18 @@ export const TMS_ERRORS = {
     status: 400,
     message: 'This installation has no mail server configured (OPENTMS_SMTP_URL), so it cannot send email.',
   }),
+  /**
+   * Removing a language from a term base that holds terms or is used by a project or template
+   * (description, "Behaviour of other operations" 5; docs/terminology.md, "Records").
+   */
+  TermBaseInvalidInput: define({
+    status: 400,
+    message: ({ langs, reason }: { langs: readonly string[]; reason: 'terms' | 'assigned' }) =>
+      `The languages ${langs.join(', ')} cannot be removed: the term base ${
+        reason === 'terms' ? 'holds terms' : 'is used by a project or project template'
+      }. A language can be removed only from a term base without terms that no project or template uses.`,
+    details: ({ langs }) => [{ field: 'langs', message: `cannot remove ${langs.join(', ')}` }],
+  }),
   /** A language code not on the supported list (GET /api2/v1/languages). */
   UnsupportedLanguage: define({
     status: 400,

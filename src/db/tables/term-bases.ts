@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, SqlBool } from 'kysely';
 import type { Id, Timestamp } from '../schema.js';
 
 /** Migration 2026-11-29T0900_term_bases (docs/terminology.md, "Records"). */
@@ -26,6 +26,83 @@ export interface TermBasesTable {
   lastAsyncRequestId: Id | null;
 }
 
+/** Migration 2026-11-29T1000_term_base_concepts_and_terms: a term base's concepts. */
+export interface TbConceptsTable {
+  id: Generated<Id>;
+  termBaseId: Id;
+  definition: string | null;
+  /** The organization's domain record, or null. */
+  domainId: Id | null;
+  /** A domain name from an imported file that no record has (kept for the export). */
+  domainName: string | null;
+  /** JSON array of the organization's subdomain ids. */
+  subdomains: Generated<string>;
+  /** JSON array of subdomain names from an imported file that no record has. */
+  subdomainNames: Generated<string>;
+  note: string | null;
+  url: string | null;
+  createdAt: Timestamp;
+  createdById: Id | null;
+  modifiedAt: Timestamp;
+  modifiedById: Id | null;
+}
+
+/** One term, in one language, of one concept. */
+export interface TbTermsTable {
+  id: Generated<Id>;
+  conceptId: Id;
+  termBaseId: Id;
+  lang: string;
+  text: string;
+  /** The lower-case text cut to 200 characters (browse, prefix search, duplicates). */
+  textKey: string;
+  /** New, Approved or Rejected (answered as New: docs/terminology.md, "Records"). */
+  status: Generated<string>;
+  usage: string | null;
+  forbidden: Generated<SqlBool>;
+  preferred: Generated<SqlBool>;
+  caseSensitive: Generated<SqlBool>;
+  exactMatch: Generated<SqlBool>;
+  termType: string | null;
+  partOfSpeech: string | null;
+  gender: string | null;
+  number: string | null;
+  note: string | null;
+  shortTranslation: string | null;
+  createdAt: Timestamp;
+  createdById: Id | null;
+  modifiedAt: Timestamp;
+  modifiedById: Id | null;
+}
+
+/** Columns shared by the term base settings of projects and templates. */
+interface TermBaseSettingColumns {
+  id: Generated<Id>;
+  termBaseId: Id;
+  /** null: every target language. */
+  targetLang: string | null;
+  readMode: Generated<SqlBool>;
+  writeMode: Generated<SqlBool>;
+  qualityAssurance: Generated<SqlBool>;
+  /** Order within its context (target language and step), from 0: the priority of the term bases. */
+  position: number;
+}
+
+export interface ProjectTermBasesTable extends TermBaseSettingColumns {
+  projectId: Id;
+  /** null: every workflow step. */
+  projectWorkflowStepId: Id | null;
+}
+
+export interface TemplateTermBasesTable extends TermBaseSettingColumns {
+  templateId: Id;
+  templateWorkflowStepId: Id | null;
+}
+
 export interface TermBaseTables {
   termBases: TermBasesTable;
+  tbConcepts: TbConceptsTable;
+  tbTerms: TbTermsTable;
+  projectTermBases: ProjectTermBasesTable;
+  templateTermBases: TemplateTermBasesTable;
 }

@@ -3,4 +3,5 @@
  * the job operations come next.
  */
 export { termBasesRoutes } from './term-bases.routes.js';
+export { termsRoutes } from './terms.routes.js';
 export { TermBaseSchema } from './term-bases.schemas.js';

@@ -107,7 +107,7 @@ export function termBasesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.put(
       '/v1/termBases/:termBaseUid',
       {
-        config: { access: MANAGERS, errors: ['ReferenceNotFound', 'UnsupportedLanguage', 'InvalidArguments'] },
+        config: { access: MANAGERS, errors: ['ReferenceNotFound', 'UnsupportedLanguage', 'InvalidArguments', 'TermBaseInvalidInput'] },
         schema: {
           tags: TAGS,
           operationId: 'updateTermBase',

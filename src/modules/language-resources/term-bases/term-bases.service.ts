@@ -10,11 +10,13 @@ import {
   deleteTermBaseRows,
   findVisibleTermBase,
   insertTermBase,
+  langsOf,
   listVisibleTermBases,
   mayOnTermBase,
   updateTermBase,
 } from './term-bases.repository.js';
 import type { TermBaseFilter, TermBaseRight, TermBaseRow } from './term-bases.repository.js';
+import { hasTerms, isAssigned } from './terms.repository.js';
 import type { TermBaseEditBody } from './term-bases.schemas.js';
 
 /** Rules of term base records: create, edit, delete (docs/terminology.md, "Records"). */
@@ -52,9 +54,9 @@ export async function createTermBase(deps: AppDeps, caller: Caller, body: TermBa
 }
 
 /**
- * Replaces the record. Languages may be added in any order; removing one is allowed while the term
- * base has no terms and is in no project or template (docs/terminology.md, "Records": the checks
- * come with the terms and the project settings, which do not exist yet).
+ * Replaces the record. Languages may be added in any order; removing one is allowed only while the
+ * term base has no terms at all and is in no project or template (TermBaseInvalidInput otherwise,
+ * and nothing changes).
  */
 export async function editTermBase(deps: AppDeps, caller: Caller, uid: string, body: TermBaseEditBody): Promise<TermBaseRow> {
   const row = await requireTermBase(deps, caller, uid, 'termBaseEditOther');
@@ -64,6 +66,11 @@ export async function editTermBase(deps: AppDeps, caller: Caller, uid: string, b
     .execute(async (trx) => {
       const references = await resolveResourceReferences(trx, caller.organizationId, body);
       const ownerId = body.owner ? await resolveResourceOwner(trx, caller.organizationId, body.owner.id, 'term base') : row.ownerId;
+      const removed = langsOf(row).filter((lang) => !langs.includes(lang));
+      if (removed.length) {
+        if (await hasTerms(trx, row.id)) throw errors.TermBaseInvalidInput({ langs: removed, reason: 'terms' });
+        if (await isAssigned(trx, row.id)) throw errors.TermBaseInvalidInput({ langs: removed, reason: 'assigned' });
+      }
       return updateTermBase(trx, row.id, { name: body.name, langs, ...references, ownerId, note: body.note ?? null });
     });
 }
