@@ -2,6 +2,7 @@ import type { AppDeps, AppTaskHandler } from './deps.js';
 import { callbackTask, failAsyncRequest } from './modules/integration/async-requests/index.js';
 import { deliverTask } from './modules/integration/webhooks/index.js';
 import { tmCleanedExportTask, tmClearTask, tmExportTask, tmImportTask } from './modules/language-resources/translation-memories/index.js';
+import { termImportTask } from './modules/language-resources/term-bases/index.js';
 import { analysisTask } from './modules/quoting/analyses/index.js';
 import { targetFileTask } from './modules/translation-workflow/job-files/index.js';
 import { updateSourceTask, updateTargetTask } from './modules/translation-workflow/job-updates/index.js';
@@ -30,6 +31,7 @@ const HANDLERS: { readonly [K in AppTaskKind]: AppTaskHandler<K> } = {
   'tm.export': tmExportTask,
   'tm.exportCleaned': tmCleanedExportTask,
   'tm.clear': tmClearTask,
+  'termBase.import': termImportTask,
   'analysis.run': analysisTask,
 };
 

@@ -13,6 +13,8 @@ import { boolDefault, boolType, refType, withId } from './dialect.js';
 //   (a full term can be longer than a PostgreSQL index row allows).
 // - `project_term_bases` / `template_term_bases`: the term bases of a project or template per
 //   target language (null: all) and workflow step (null: all), with read, write, QA and the order.
+// - `tb_transfers`: one term base import (its async request): the stored upload, the entries
+//   committed so far (a rerun after a kill -9 skips them) and the terms created and updated.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const ref = refType(db);
@@ -84,10 +86,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await db.schema.createIndex(`${table}_term_base_idx`).on(table).column('term_base_id').execute();
     await db.schema.createIndex(`${table}_step_idx`).on(table).column(step).execute();
   }
+
+  await db.schema
+    .createTable('tb_transfers')
+    .addColumn('async_request_id', ref, (c) => c.primaryKey().references('async_requests.id').onDelete('cascade'))
+    .addColumn('organization_id', ref, (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('term_base_id', ref, (c) => c.references('term_bases.id').onDelete('set null'))
+    .addColumn('kind', 'varchar(32)', (c) => c.notNull())
+    .addColumn('format', 'varchar(16)', (c) => c.notNull())
+    .addColumn('filename', 'varchar(1024)')
+    .addColumn('upload_sha256', 'varchar(64)', (c) => c.references('stored_files.sha256'))
+    .addColumn('options', 'text', (c) => c.notNull().defaultTo('{}'))
+    .addColumn('entries', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_terms', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('updated_terms', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('skipped_terms', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('tb_transfers_organization_idx').on('tb_transfers').column('organization_id').execute();
+  await db.schema.createIndex('tb_transfers_term_base_idx').on('tb_transfers').column('term_base_id').execute();
+  await db.schema.createIndex('tb_transfers_upload_sha256_idx').on('tb_transfers').column('upload_sha256').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['template_term_bases', 'project_term_bases', 'tb_terms', 'tb_concepts']) {
+  for (const table of ['tb_transfers', 'template_term_bases', 'project_term_bases', 'tb_terms', 'tb_concepts']) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -99,7 +99,29 @@ export interface TemplateTermBasesTable extends TermBaseSettingColumns {
   templateWorkflowStepId: Id | null;
 }
 
+/** One term base import (its async request): docs/terminology.md, "Import and export". */
+export interface TbTransfersTable {
+  asyncRequestId: Id;
+  organizationId: Id;
+  termBaseId: Id | null;
+  kind: string;
+  /** tbx, xlsx or csv. */
+  format: string;
+  filename: string | null;
+  /** The stored upload, until the import is over. */
+  uploadSha256: string | null;
+  /** JSON: the import's options (duplicates, strictLangMatching). */
+  options: Generated<string>;
+  /** Entries of the file committed so far (a rerun skips them). */
+  entries: Generated<number | string>;
+  createdTerms: Generated<number | string>;
+  updatedTerms: Generated<number | string>;
+  skippedTerms: Generated<number | string>;
+  createdAt: Timestamp;
+}
+
 export interface TermBaseTables {
+  tbTransfers: TbTransfersTable;
   termBases: TermBasesTable;
   tbConcepts: TbConceptsTable;
   tbTerms: TbTermsTable;

@@ -73,6 +73,36 @@ export const AsyncRequestSchema = Type.Object(
   { title: 'AsyncRequestDto' },
 );
 
+/** Spec definition `AsyncRequestV2Dto` (the parent one level deep). */
+const AsyncRequestV2Core = {
+  id: Type.String(),
+  createdBy: Nullable(UserReference),
+  dateCreated: Type.String({ format: 'date-time' }),
+  action: Type.String(),
+  asyncResponse: Nullable(
+    Type.Object(
+      {
+        dateCreated: Type.String({ format: 'date-time' }),
+        errorCode: Nullable(Type.String()),
+        errorDesc: Nullable(Type.String()),
+        errorDetails: Type.Array(ErrorDetail),
+        warnings: Type.Array(ErrorDetail),
+      },
+      { title: 'AsyncResponseV2Dto' },
+    ),
+  ),
+  project: Nullable(Type.Object({ uid: Type.String(), name: Type.String() })),
+};
+export const AsyncRequestV2Schema = Type.Object(
+  { ...AsyncRequestV2Core, parent: Nullable(Type.Object({ ...AsyncRequestV2Core, parent: Type.Null() })) },
+  { title: 'AsyncRequestV2Dto' },
+);
+
+/** Spec definition `AsyncRequestWrapperV2Dto`: what asynchronous v2 operations answer. */
+export const AsyncRequestWrapperV2 = Type.Object({ asyncRequest: AsyncRequestV2Schema }, { title: 'AsyncRequestWrapperV2Dto' });
+/** Spec definition `AsyncRequestWrapperDto`. */
+export const AsyncRequestWrapper = Type.Object({ asyncRequest: AsyncRequestSchema }, { title: 'AsyncRequestWrapperDto' });
+
 export const AsyncRequestParams = Type.Object({ asyncRequestId: Type.String({ minLength: 1, maxLength: 32 }) });
 
 export const PendingQuery = Type.Object({

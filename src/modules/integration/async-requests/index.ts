@@ -3,3 +3,4 @@ export type { AsyncRequestRow } from './async-requests.repository.js';
 export { asyncRequestsRoutes } from './async-requests.routes.js';
 export { completeAsyncRequest, createAsyncRequest, failAsyncRequest } from './async-requests.service.js';
 export { callbackTask } from './callback.task.js';
+export { AsyncRequestSchema, AsyncRequestV2Schema, AsyncRequestWrapper, AsyncRequestWrapperV2 } from './async-requests.schemas.js';

@@ -5,3 +5,5 @@
 export { termBasesRoutes } from './term-bases.routes.js';
 export { termsRoutes } from './terms.routes.js';
 export { TermBaseSchema } from './term-bases.schemas.js';
+export { termImportTask } from './term-import.task.js';
+export { termTransfersRoutes } from './term-transfer.routes.js';

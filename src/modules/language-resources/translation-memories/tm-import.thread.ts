@@ -1,7 +1,7 @@
 import { fileFromPort } from '../../../queue/file-port.js';
 import type { FilePull } from '../../../queue/file-port.js';
 import type { MessagePort } from 'node:worker_threads';
-import { normalizeLanguage } from '../../../domain/languages/supported-languages.js';
+import { languageMapper } from '../../../domain/languages/language-mapping.js';
 import { readTmUnits } from '../../../formats/tm-formats.js';
 import type { TmImportFormat, TmUnit, TmVariant, TmWarning } from '../../../formats/tm-formats.js';
 import type { InlineTag } from '../../../formats/types.js';
@@ -85,36 +85,6 @@ export const BATCHES_IN_FLIGHT = 2;
 const MAX_READER_WARNINGS = 100;
 /** XLIFF target states that say the target is no translation yet: such targets are not imported. */
 const UNTRANSLATED_STATES = new Set(['new', 'needs-translation']);
-
-/**
- * Maps the languages of a file to a TM's. A file's code is read through the supported list
- * (`de-DE` → `de_de`); it goes to the TM language with the same code, and without strict matching
- * also to the TM language that is its bare language (`de_de` → `de`) or, when the TM has exactly
- * one language of that bare language, the other way round (`de` → `de_de`). null: not the TM's.
- */
-export function languageMapper(tmLangs: readonly string[], strict: boolean): (fileLang: string) => string | null {
-  const cache = new Map<string, string | null>();
-  const langs = new Set(tmLangs);
-  const bare = (code: string) => code.split('_')[0]!;
-  return (fileLang) => {
-    const cached = cache.get(fileLang);
-    if (cached !== undefined) return cached;
-    const code = normalizeLanguage(fileLang) ?? normalizeLanguage(bare(fileLang.replace(/-/g, '_')));
-    let result: string | null = null;
-    if (code !== null) {
-      if (langs.has(code)) result = code;
-      else if (!strict) {
-        if (code.includes('_') && langs.has(bare(code))) result = bare(code);
-        else if (!code.includes('_')) {
-          const regional = tmLangs.filter((lang) => bare(lang) === code);
-          if (regional.length === 1) result = regional[0]!;
-        }
-      }
-    }
-    cache.set(fileLang, result);
-    return result;
-  };
-}
 
 /** A TMX date (`YYYYMMDDThhmmssZ`) or any date Date reads, as ISO 8601; null when it is none. */
 export function isoDate(value: string | undefined): string | null {

@@ -1,7 +1,12 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { Nullable, recordUid } from '../../../http/schema-helpers.js';
-import { UserReference } from '../../identity/users/index.js';
+import {
+  AsyncRequestSchema,
+  AsyncRequestV2Schema,
+  AsyncRequestWrapper,
+  AsyncRequestWrapperV2,
+} from '../../integration/async-requests/index.js';
 import { MetadataSchema } from './translation-memories.schemas.js';
 
 /** Wire shapes of TM imports and exports (spec definitions named on each). */
@@ -89,63 +94,14 @@ export const DownloadExportQuery = Type.Object({
   ),
 });
 
-const ErrorDetail = Type.Object({
-  code: Type.String(),
-  message: Type.Optional(Type.String()),
-  args: Type.Optional(Type.Object({}, { additionalProperties: true })),
-});
-
-const AsyncResponse = {
-  dateCreated: Type.String({ format: 'date-time' }),
-  errorCode: Nullable(Type.String()),
-  errorDesc: Nullable(Type.String()),
-  errorDetails: Type.Array(ErrorDetail),
-  warnings: Type.Array(ErrorDetail),
-};
-const ProjectReference = Nullable(Type.Object({ uid: Type.String(), name: Type.String() }));
-
-/** Spec definition `AsyncRequestDto` (the parent one level deep). */
-const AsyncRequestCore = {
-  id: Type.String(),
-  uid: Type.String(),
-  createdBy: Nullable(UserReference),
-  dateCreated: Type.String({ format: 'date-time' }),
-  action: Type.String(),
-  asyncResponse: Nullable(
-    Type.Object({ ...AsyncResponse, acceptedSegmentsCount: Type.Optional(Nullable(Type.Integer())) }, { title: 'AsyncResponseDto' }),
-  ),
-  project: ProjectReference,
-};
-export const AsyncRequestSchema = Type.Object(
-  { ...AsyncRequestCore, parent: Nullable(Type.Object({ ...AsyncRequestCore, parent: Type.Null() })) },
-  { title: 'AsyncRequestDto' },
-);
-
-/** Spec definition `AsyncRequestV2Dto`. */
-const AsyncRequestV2Core = {
-  id: Type.String(),
-  createdBy: Nullable(UserReference),
-  dateCreated: Type.String({ format: 'date-time' }),
-  action: Type.String(),
-  asyncResponse: Nullable(Type.Object(AsyncResponse, { title: 'AsyncResponseV2Dto' })),
-  project: ProjectReference,
-};
-const AsyncRequestV2 = Type.Object(
-  { ...AsyncRequestV2Core, parent: Nullable(Type.Object({ ...AsyncRequestV2Core, parent: Type.Null() })) },
-  { title: 'AsyncRequestV2Dto' },
-);
-
-/** Spec definition `AsyncRequestWrapperV2Dto`. */
-export const AsyncRequestWrapperV2 = Type.Object({ asyncRequest: AsyncRequestV2 }, { title: 'AsyncRequestWrapperV2Dto' });
-/** Spec definition `AsyncRequestWrapperDto`. */
-export const AsyncRequestWrapper = Type.Object({ asyncRequest: AsyncRequestSchema }, { title: 'AsyncRequestWrapperDto' });
+export { AsyncRequestWrapper, AsyncRequestWrapperV2 };
 
 const TmReference = Type.Object({ id: Type.String(), uid: Type.String() });
 
 /** Spec definition `AsyncExportTMResponseDto`. */
 export const AsyncExportResponse = Type.Object(
   {
-    asyncRequest: AsyncRequestV2,
+    asyncRequest: AsyncRequestV2Schema,
     asyncExport: Type.Object({ transMemory: TmReference, exportTargetLangs: Type.Array(Type.String()) }, { title: 'AsyncExportTMDto' }),
   },
   { title: 'AsyncExportTMResponseDto' },
