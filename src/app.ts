@@ -56,7 +56,7 @@ import { jobUpdatesRoutes } from './modules/translation-workflow/job-updates/ind
 import { referenceFilesRoutes } from './modules/translation-workflow/reference-files/index.js';
 import { filesRoutes } from './modules/translation-workflow/files/index.js';
 import { translationMemoriesRoutes, translationMemoryTransfersRoutes } from './modules/language-resources/translation-memories/index.js';
-import { termBasesRoutes, termsRoutes, termTransfersRoutes } from './modules/language-resources/term-bases/index.js';
+import { termBasesRoutes, termSearchRoutes, termsRoutes, termTransfersRoutes } from './modules/language-resources/term-bases/index.js';
 import {
   analyseSettingsRoutes,
   analysesOlderVersionsRoutes,
@@ -159,6 +159,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(termBasesRoutes(deps));
         await api.register(termsRoutes(deps));
         await api.register(termTransfersRoutes(deps));
+        await api.register(termSearchRoutes(deps));
         await api.register(translationMemoryTransfersRoutes(deps));
         await api.register(projectsRoutes(deps));
         await api.register(analysesRoutes(deps));

@@ -256,4 +256,62 @@ describe('term base concepts and terms', () => {
     expect((await api('GET', `termBases/${termBase.uid}/terms/${term.id}`, linguist)).statusCode).toBe(403);
     expect((await ok('GET', `termBases/${termBase.uid}/metadata`, home.headers)).termsCount).toBe(1);
   });
+
+  it('searches terms: exact, prefix and fuzzy by the TM score, with the translations and a status filter', async () => {
+    const termBase = await createTermBase({ langs: ['en', 'de', 'fr'] });
+    const concept = async (en: string, de: string, status = 'New') => {
+      const term = await addTerm(termBase.uid, { lang: 'en', text: en, status });
+      await addTerm(termBase.uid, { lang: 'de', text: de, conceptId: term.conceptId });
+      await addTerm(termBase.uid, { lang: 'fr', text: `${en} (fr)`, conceptId: term.conceptId });
+      return term;
+    };
+    const exact = await concept('File', 'Datei', 'Approved');
+    await concept('file system', 'Dateisystem');
+    await concept('profile', 'Profil');
+    await concept('files', 'Dateien');
+    await concept('the 100% value_x', 'Wert');
+    const search = (payload: Record<string, unknown>) =>
+      ok('POST', `termBases/${termBase.uid}/search`, home.headers, { sourceLang: 'en', targetLangs: ['de'], ...payload });
+    const found = await search({ query: 'file' });
+    expect(found.searchResults.map((r: any) => r.sourceTerm.text)).toEqual(['File', 'files', 'file system']);
+    expect(found.searchResults[0]).toMatchObject({
+      termBase: { uid: termBase.uid },
+      conceptId: exact.conceptId,
+      sourceTerm: { id: exact.id, status: 'Approved' },
+      translationTerms: [{ text: 'Datei', lang: 'de' }],
+    });
+    // Fuzzy: a misspelling finds the term by the TM's score.
+    expect((await search({ query: 'fil system' })).searchResults.map((r: any) => r.sourceTerm.text)).toContain('file system');
+    expect((await search({ query: 'file', status: 'Approved' })).searchResults.map((r: any) => r.sourceTerm.text)).toEqual(['File']);
+    // % and _ are taken literally.
+    expect((await search({ query: '100%' })).searchResults).toEqual([]);
+    expect((await search({ query: 'the 100% value_x' })).searchResults.map((r: any) => r.sourceTerm.text)).toEqual(['the 100% value_x']);
+    expect(
+      (await api('POST', `termBases/${termBase.uid}/search`, home.headers, { sourceLang: 'ja', targetLangs: [], query: 'x' })).statusCode,
+    ).toBe(400);
+  });
+
+  it('browses concepts in the alphabetical order of a language, from a prefix, a page at a time', async () => {
+    const termBase = await createTermBase();
+    for (const [en, de] of [
+      ['banana', 'Banane'],
+      ['Apple', 'Apfel'],
+      ['cherry', 'Kirsche'],
+      ['apricot', 'Aprikose'],
+    ]) {
+      const term = await addTerm(termBase.uid, { lang: 'en', text: en! });
+      await addTerm(termBase.uid, { lang: 'de', text: de!, conceptId: term.conceptId, status: 'Approved' });
+    }
+    const browse = async (payload: Record<string, unknown>) =>
+      (await ok('POST', `termBases/${termBase.uid}/browse`, home.headers, payload)).searchResults.map((c: any) =>
+        c.terms.map((group: any[]) => group.map((term) => term.text).join('|')).join(' / '),
+      );
+    expect(await browse({})).toEqual(['Apple / Apfel', 'apricot / Aprikose', 'banana / Banane', 'cherry / Kirsche']);
+    expect(await browse({ queryLang: 'de' })).toEqual(['Apple / Apfel', 'apricot / Aprikose', 'banana / Banane', 'cherry / Kirsche']);
+    expect(await browse({ query: 'AP' })).toEqual(['Apple / Apfel', 'apricot / Aprikose']);
+    expect(await browse({ pageSize: 2, pageNumber: 1 })).toEqual(['banana / Banane', 'cherry / Kirsche']);
+    expect(await browse({ status: 'Approved' })).toEqual([]);
+    expect(await browse({ queryLang: 'de', status: 'Approved', query: 'k' })).toEqual(['cherry / Kirsche']);
+    expect((await api('POST', `termBases/${termBase.uid}/browse`, home.headers, { pageSize: 51 })).statusCode).toBe(400);
+  });
 });

@@ -10,3 +10,18 @@ export function containsText(column: string, value: string): RawBuilder<boolean>
   const pattern = `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
+
+/**
+ * `column`, which holds lower-case keys, contains `lowerValue` (literal `%` and `_`), without
+ * `lower()` around the column: for columns that are lower case already.
+ */
+export function keyContains(column: string, lowerValue: string): RawBuilder<boolean> {
+  const pattern = `%${lowerValue.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+}
+
+/** `column`, which holds lower-case keys, starts with `lowerValue` (literal `%` and `_`). */
+export function keyStartsWith(column: string, lowerValue: string): RawBuilder<boolean> {
+  const pattern = `${lowerValue.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+}

@@ -35,6 +35,8 @@ const build: FixtureBuilder = async ({ t, adminHeaders }) => {
       'DELETE /api2/v1/termBases/:termBaseUid/concepts': { concepts: [{ id: conceptId }] },
       'POST /api2/v1/termBases/:termBaseUid/terms': { lang: 'de', text: 'Matrix', conceptId },
       'PUT /api2/v1/termBases/:termBaseUid/terms/:termId': { text: 'matrix files' },
+      'POST /api2/v1/termBases/:termBaseUid/search': { sourceLang: 'en', targetLangs: ['de'], query: 'matrix' },
+      'POST /api2/v1/termBases/:termBaseUid/browse': { queryLang: 'en' },
     },
   };
 };

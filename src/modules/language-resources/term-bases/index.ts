@@ -7,3 +7,4 @@ export { termsRoutes } from './terms.routes.js';
 export { TermBaseSchema } from './term-bases.schemas.js';
 export { termImportTask } from './term-import.task.js';
 export { termTransfersRoutes } from './term-transfer.routes.js';
+export { termSearchRoutes } from './term-search.routes.js';

@@ -136,3 +136,25 @@ export const TermBaseMetadataSchema = Type.Object(
   { termsCount: Type.Integer(), metadataByLanguage: Type.Record(Type.String(), Type.Integer()) },
   { title: 'MetadataTbDto' },
 );
+
+const Status = Type.Union([Type.Literal('New'), Type.Literal('Approved')]);
+
+/** Spec definition `TermBaseSearchRequestDto`. */
+export const TermSearchBody = Type.Object({
+  targetLangs: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }),
+  sourceLang: Type.String({ minLength: 1, maxLength: 64 }),
+  query: Type.String({ minLength: 1, maxLength: 2000 }),
+  status: Type.Optional(Status),
+});
+
+/** Spec definition `BrowseRequestDto`. */
+export const BrowseBody = Type.Object({
+  queryLang: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Default: the first language of the term base.' })),
+  query: Type.Optional(Type.String({ maxLength: 2000, description: 'A prefix of the terms in queryLang (case-insensitive).' })),
+  status: Type.Optional(Status),
+  pageNumber: Type.Integer({ minimum: 0, default: 0 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 50, default: 50 }),
+});
+
+/** Spec definition `BrowseResponseListDto`. */
+export const BrowseResponse = Type.Object({ searchResults: Type.Array(ConceptTermsSchema) }, { title: 'BrowseResponseListDto' });
