@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -30,6 +30,7 @@ import { apiToken, loginAs, makeClient, makeOrganization, makeUser, signedInUser
 import { createTestApp, createTestDatabase, testDialect, TEST_DATABASE_URL } from './harness.js';
 import type { TestApp } from './harness.js';
 import { killAllStarted, startProcess, withTimeout } from './support/child-process.js';
+import { omegatSchema } from './support/omegat-schema.js';
 import { waitFor } from './support/wait.js';
 
 /**
@@ -125,34 +126,8 @@ async function xlsxBuffer(rows: { en: string; de?: string; fr?: string }[]): Pro
   return Buffer.concat(chunks);
 }
 
-/** OmegaT's jar ships tmx14.xsd (as src/formats/tmx.test.ts finds it). */
-function tmxSchema(): { dir: string; xsd: string | null; missing: string | null } {
-  if (spawnSync('xmllint', ['--version']).status !== 0) return { dir: '', xsd: null, missing: 'xmllint (apt-get install libxml2-utils)' };
-  if (spawnSync('unzip', ['-v']).status !== 0) return { dir: '', xsd: null, missing: 'unzip' };
-  const listed = spawnSync('dpkg', ['-L', 'omegat'], { encoding: 'utf8' });
-  const jars = listed.status === 0 ? listed.stdout.split('\n').filter((path) => /\.jar$/i.test(path) && existsSync(path)) : [];
-  if (existsSync('/usr/share/omegat/OmegaT.jar')) jars.unshift('/usr/share/omegat/OmegaT.jar');
-  const dir = mkdtempSync(join(tmpdir(), 'tm-transfer-schema-'));
-  for (const jar of jars) {
-    const out = spawnSync('unzip', ['-p', jar, 'schemas/tmx14.xsd'], { maxBuffer: 1 << 20 });
-    if (out.status === 0 && out.stdout.length > 0) {
-      writeFileSync(join(dir, 'tmx14.xsd'), out.stdout);
-      writeFileSync(
-        join(dir, 'xml.xsd'),
-        `<?xml version="1.0"?>
-<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://www.w3.org/XML/1998/namespace" xml:lang="en">
-  <xs:attribute name="lang"><xs:simpleType><xs:union memberTypes="xs:language"><xs:simpleType><xs:restriction base="xs:string"><xs:enumeration value=""/></xs:restriction></xs:simpleType></xs:union></xs:simpleType></xs:attribute>
-</xs:schema>
-`,
-      );
-      return { dir, xsd: join(dir, 'tmx14.xsd'), missing: null };
-    }
-  }
-  rmSync(dir, { recursive: true, force: true });
-  return { dir: '', xsd: null, missing: 'the TMX 1.4 schema (Debian package omegat: apt-get install omegat)' };
-}
-
-const schema = tmxSchema();
+/** OmegaT's jar ships tmx14.xsd (test/support/omegat-schema.ts). */
+const schema = omegatSchema('schemas/tmx14.xsd', 'the TMX 1.4 schema');
 const hasUnzip = spawnSync('unzip', ['-v']).status === 0;
 
 describe(`translation memory imports and exports (${testDialect})`, () => {
@@ -174,7 +149,7 @@ describe(`translation memory imports and exports (${testDialect})`, () => {
   afterAll(async () => {
     await worker?.stop();
     await t.close();
-    if (schema.dir) rmSync(schema.dir, { recursive: true, force: true });
+    schema.dispose();
   });
 
   async function createTm(name: string, targetLangs = ['de', 'fr'], extra: Record<string, unknown> = {}, as = headers): Promise<string> {
@@ -248,14 +223,7 @@ describe(`translation memory imports and exports (${testDialect})`, () => {
   }
 
   function validateTmx(xml: string): void {
-    const file = join(schema.dir, `export-${Date.now()}.tmx`);
-    writeFileSync(file, xml);
-    try {
-      execFileSync('xmllint', ['--nonet', '--noout', '--schema', schema.xsd!, file], { encoding: 'utf8', stdio: 'pipe' });
-    } catch (error) {
-      const e = error as { stderr?: string; message: string };
-      throw new Error(`xmllint rejected the export: ${e.stderr ?? e.message}`);
-    }
+    schema.validate(xml, `export-${Date.now()}.tmx`);
   }
 
   it('imports a TMX (languages matched, context and stamps kept, others warned), finds it, exports it and imports the export again', async () => {

@@ -1,13 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { entryIdOfTbx, readTbx, tbxEntryId, tbxLanguage, writeTbx } from './tbx.js';
 import type { TbxReadOptions, TbxWriteOptions } from './tbx.js';
 import type { TermEntry, TermFileWarning } from './term-entries.js';
-import { streamOf } from './testing.js';
+import { omegatSchema, streamOf } from './testing.js';
 import { FormatError } from './types.js';
 
 async function readAll(input: Readable, options?: TbxReadOptions): Promise<TermEntry[]> {
@@ -577,61 +573,11 @@ describe('TBX write', () => {
 });
 
 /** OmegaT's jar ships schemas/tbx.xsd (TBX core structure, `martif` root) and the xml.xsd it imports. */
-function schemaSetup(): { dir: string; xsd: string | null; missing: string | null } {
-  const none = { dir: '', xsd: null };
-  if (spawnSync('xmllint', ['--version']).status !== 0) return { ...none, missing: 'xmllint (apt-get install libxml2-utils)' };
-  if (spawnSync('unzip', ['-v']).status !== 0) return { ...none, missing: 'unzip' };
-  let jars: string[] = [];
-  const listed = spawnSync('dpkg', ['-L', 'omegat'], { encoding: 'utf8' });
-  if (listed.status === 0) jars = listed.stdout.split('\n').filter((path) => /\.jar$/i.test(path) && existsSync(path));
-  if (existsSync('/usr/share/omegat/OmegaT.jar')) jars.unshift('/usr/share/omegat/OmegaT.jar');
-  const dir = mkdtempSync(join(tmpdir(), 'tbx-schema-'));
-  let xsd: string | null = null;
-  let xmlXsd: string | null = null;
-  for (const jar of jars) {
-    const take = (entry: string, file: string): string | null => {
-      const out = spawnSync('unzip', ['-p', jar, entry], { maxBuffer: 1 << 20 });
-      if (out.status !== 0 || out.stdout.length === 0) return null;
-      writeFileSync(join(dir, file), out.stdout);
-      return join(dir, file);
-    };
-    xsd ??= take('schemas/tbx.xsd', 'tbx.xsd');
-    xmlXsd ??= take('schemas/xml.xsd', 'xml.xsd');
-  }
-  if (!xsd) {
-    rmSync(dir, { recursive: true, force: true });
-    return { ...none, missing: 'the TBX schema (schemas/tbx.xsd of the Debian package omegat: apt-get install omegat)' };
-  }
-  if (!xmlXsd) {
-    // The W3C xml.xsd the schema imports, reduced to what TBX uses (xml:lang), as --nonet cannot fetch it.
-    writeFileSync(
-      join(dir, 'xml.xsd'),
-      `<?xml version="1.0"?>
-<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://www.w3.org/XML/1998/namespace" xml:lang="en">
-  <xs:attribute name="lang"><xs:simpleType><xs:union memberTypes="xs:language"><xs:simpleType><xs:restriction base="xs:string"><xs:enumeration value=""/></xs:restriction></xs:simpleType></xs:union></xs:simpleType></xs:attribute>
-</xs:schema>
-`,
-    );
-  }
-  return { dir, xsd, missing: null };
-}
-
-const schema = schemaSetup();
-afterAll(() => {
-  if (schema.dir) rmSync(schema.dir, { recursive: true, force: true });
-});
+const schema = omegatSchema('schemas/tbx.xsd', 'the TBX schema');
+afterAll(() => schema.dispose());
 
 describe('TBX schema check', () => {
-  function validate(xml: string): string {
-    const file = join(schema.dir, 'out.tbx');
-    writeFileSync(file, xml);
-    try {
-      return execFileSync('xmllint', ['--nonet', '--noout', '--schema', schema.xsd!, file], { encoding: 'utf8', stdio: 'pipe' });
-    } catch (error) {
-      const e = error as { stderr?: string; message: string };
-      throw new Error(`xmllint rejected the TBX: ${e.stderr ?? e.message}`);
-    }
-  }
+  const validate = (xml: string) => schema.validate(xml, 'out.tbx');
 
   it.skipIf(schema.missing !== null)(
     `validates against OmegaT's schemas/tbx.xsd with xmllint --nonet --schema${schema.missing ? ` — skipped: ${schema.missing} is missing` : ''}`,

@@ -4,14 +4,12 @@ import { pipeline } from 'node:stream';
 import { pipeline as pipelinePromise } from 'node:stream/promises';
 import { CsvError, parse as parseCsv } from 'csv-parse';
 import { stringify as stringifyCsv } from 'csv-stringify';
-import type ExcelJSTypes from 'exceljs';
-import type { SaxesTagPlain } from 'saxes';
 import { decodeStream, encoding, encodingFromBom } from './encoding.js';
 import { GENDERS, NUMBERS, PARTS_OF_SPEECH, TERM_TYPES, termLanguage, warningSink } from './term-entries.js';
 import type { TermEntry, TermEntryStatus, TermEntryTerm, TermReadOptions, TermWriteOptions } from './term-entries.js';
-import { XLSX_MAX_CELL_CHARS } from './tm-xlsx.js';
 import { FormatError } from './types.js';
-import { hasNonXmlCharacter, shapedSaxesParser } from './xml.js';
+import { readFirstWorksheet, writeWorksheet, XLSX_MAX_CELL_CHARS } from './xlsx-sheet.js';
+import { hasNonXmlCharacter } from './xml.js';
 
 /**
  * Term bases as spreadsheets, XLSX and CSV, in Phrase's column layout: readers and writers of
@@ -109,22 +107,12 @@ import { hasNonXmlCharacter, shapedSaxesParser } from './xml.js';
  * `;` or white space at either end.
  *
  * Memory: the readers hold one batch (and the concept being read), XLSX also the workbook's
- * shared strings (ExcelJS caches them; the worksheet XML is parsed here with saxes, as in
- * tm-xlsx.ts, because ExcelJS' row reader decodes entities twice). The writers write as batches
- * come, honour the output's backpressure and end the output; on failure they destroy it.
+ * shared strings (the worksheet is streamed by xlsx-sheet.ts, as for tm-xlsx.ts). The writers write
+ * as batches come, honour the output's backpressure and end the output; on failure they destroy it.
  */
 
-type ExcelJSModule = typeof ExcelJSTypes;
-
-/** ExcelJS is large: loaded on first use, not when the formats load. */
-let excelJs: Promise<ExcelJSModule> | null = null;
-function loadExcelJs(): Promise<ExcelJSModule> {
-  excelJs ??= import('exceljs').then((module) => ((module as { default?: ExcelJSModule }).default ?? module) as ExcelJSModule);
-  return excelJs;
-}
-
 const DEFAULT_BATCH = 1000;
-/** Sheet XML or CSV text within one row beyond this many characters is refused (a row is held whole). */
+/** CSV text within one row beyond this many characters is refused (a row is held whole; XLSX: xlsx-sheet.ts). */
 const MAX_ROW_CHARS = 10_000_000;
 /** A language column's header. */
 const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
@@ -523,201 +511,6 @@ function attributeOfLanguage(lang: string, codes: ReadonlySet<string>): boolean 
 // ---------------------------------------------------------------------------------------------
 // XLSX reading
 
-/** The number of a column from a cell reference (`B7` → 2), 0 when it has none. */
-function columnOf(ref: string | undefined): number {
-  if (!ref) return 0;
-  let n = 0;
-  for (let i = 0; i < ref.length; i++) {
-    const c = ref.charCodeAt(i) | 0x20;
-    if (c < 0x61 || c > 0x7a) break;
-    n = n * 26 + (c - 0x60);
-  }
-  return n;
-}
-
-/** A shared string as ExcelJS caches it: text, rich text runs, or null (an empty `<si>`). */
-function sharedStringText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && Array.isArray((value as { richText?: unknown }).richText)) {
-    return (value as { richText: { text?: unknown }[] }).richText.map((run) => (typeof run.text === 'string' ? run.text : '')).join('');
-  }
-  return '';
-}
-
-/** Numbers as Excel shows them in general format: `3.1400000000000001` → `3.14`. */
-function numberText(raw: string): string {
-  const n = Number(raw);
-  return raw.trim() !== '' && Number.isFinite(n) ? String(n) : raw;
-}
-
-type RowHandler = (cells: string[], rowNumber: number, numbers: number[] | null) => void;
-
-/**
- * Parses a worksheet's XML (`<sheetData><row><c r t><v>|<is>…`) into rows of cell texts (index 0
- * is column A), noting which cells are numbers (Excel dates are numbers).
- */
-class SheetScanner {
-  private readonly parser = shapedSaxesParser();
-  private failure: FormatError | null = null;
-  private row: string[] | null = null;
-  private numbers: number[] | null = null;
-  private rowNumber = 0;
-  private rowChars = 0;
-  private cell: { column: number; type: string; parts: string[] | null; value: string[] | null } | null = null;
-  private lastColumn = 0;
-  private inInline = false;
-  private inPhonetic = 0;
-  private capture: string[] | null = null;
-
-  constructor(
-    private readonly sharedStrings: readonly unknown[] | undefined,
-    private readonly onRow: RowHandler,
-  ) {
-    const parser = this.parser;
-    parser.on('error', (error) => {
-      const message = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
-      this.failure ??= new FormatError(`malformed worksheet XML: ${message}`, { line: parser.line, column: parser.column + 1 });
-    });
-    parser.on('doctype', () => (this.failure ??= new FormatError('a DOCTYPE in a worksheet is refused')));
-    parser.on('text', (text) => this.onText(text));
-    parser.on('cdata', (text) => this.onText(text));
-    parser.on('opentag', (tag) => {
-      if (!this.failure) this.onOpen(tag);
-    });
-    parser.on('closetag', (tag) => {
-      if (!this.failure) this.onClose(tag.name);
-    });
-  }
-
-  push(chunk: string): void {
-    this.parser.write(chunk);
-    if (this.failure) throw this.failure;
-  }
-
-  end(): void {
-    this.parser.close();
-    if (this.failure) throw this.failure;
-  }
-
-  private onText(text: string): void {
-    if (this.capture && this.inPhonetic === 0) {
-      this.capture.push(text);
-      this.rowChars += text.length;
-      if (this.rowChars > MAX_ROW_CHARS)
-        this.failure ??= new FormatError(`row ${this.rowNumber} is larger than ${MAX_ROW_CHARS} characters`);
-    }
-  }
-
-  private onOpen(tag: SaxesTagPlain): void {
-    const local = tag.name.slice(tag.name.indexOf(':') + 1);
-    const attributes = tag.attributes as Record<string, string>;
-    switch (local) {
-      case 'row': {
-        const r = Number(attributes['r']);
-        this.rowNumber = Number.isInteger(r) && r > 0 ? r : this.rowNumber + 1;
-        this.row = [];
-        this.numbers = null;
-        this.rowChars = 0;
-        this.lastColumn = 0;
-        return;
-      }
-      case 'c': {
-        if (!this.row) return;
-        const column = columnOf(attributes['r']) || this.lastColumn + 1;
-        this.lastColumn = column;
-        this.cell = { column, type: attributes['t'] ?? 'n', parts: null, value: null };
-        return;
-      }
-      case 'v':
-        if (this.cell) this.capture = this.cell.value = [];
-        return;
-      case 'is':
-        if (this.cell) {
-          this.inInline = true;
-          this.cell.parts = [];
-        }
-        return;
-      case 'rPh':
-        if (this.inInline) this.inPhonetic += 1;
-        return;
-      case 't':
-        if (this.inInline && this.cell?.parts) this.capture = this.cell.parts;
-        return;
-      default:
-        return;
-    }
-  }
-
-  private onClose(name: string): void {
-    const local = name.slice(name.indexOf(':') + 1);
-    switch (local) {
-      case 'v':
-      case 't':
-        this.capture = null;
-        return;
-      case 'rPh':
-        if (this.inPhonetic > 0) this.inPhonetic -= 1;
-        return;
-      case 'is':
-        this.inInline = false;
-        return;
-      case 'c': {
-        const cell = this.cell;
-        this.cell = null;
-        this.capture = null;
-        if (!cell || !this.row) return;
-        this.row[cell.column - 1] = this.cellText(cell);
-        if (cell.type === 'n' && cell.value) (this.numbers ??= []).push(cell.column - 1);
-        return;
-      }
-      case 'row': {
-        const row = this.row;
-        this.row = null;
-        if (row) this.onRow(row, this.rowNumber, this.numbers);
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  private cellText(cell: { type: string; parts: string[] | null; value: string[] | null }): string {
-    const value = cell.value?.join('') ?? '';
-    switch (cell.type) {
-      case 's':
-        return sharedStringText(this.sharedStrings?.[Number(value)]);
-      case 'inlineStr':
-        return cell.parts?.join('') ?? value;
-      case 'str':
-      case 'd':
-        return value;
-      case 'b':
-        return value === '' ? '' : value === '0' ? 'FALSE' : 'TRUE';
-      case 'e':
-        return '';
-      default:
-        return numberText(value);
-    }
-  }
-}
-
-/** ExcelJS' streaming reader and worksheet reader, with the fields (not in its typings) read here. */
-interface WorkbookReaderInternals {
-  sharedStrings?: unknown[];
-  model?: { sheets?: { id?: number }[]; properties?: { date1904?: boolean } };
-}
-interface WorksheetReaderInternals {
-  id?: number | string;
-  iterator?: AsyncIterable<Buffer | string> & { destroy?: () => void; return?: () => unknown };
-}
-
-function releaseWorksheet(worksheet: WorksheetReaderInternals): void {
-  const iterator = worksheet.iterator;
-  if (!iterator) return;
-  if (typeof iterator.destroy === 'function') iterator.destroy();
-  else void iterator.return?.();
-}
-
 /**
  * Reads a term base spreadsheet (XLSX, the first worksheet) as batches of entries (at most
  * `options.batchSize`, default 1,000). A file that is no XLSX workbook, or whose header has no
@@ -725,87 +518,22 @@ function releaseWorksheet(worksheet: WorksheetReaderInternals): void {
  */
 export async function* readXlsxTerms(input: Readable, options: TermReadOptions = {}): AsyncGenerator<TermEntry[]> {
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
-  const ExcelJS = await loadExcelJs();
-  // ExcelJS pipes `input` into its unzipper, which does not see the input's errors: each wait for
-  // ExcelJS is raced with them (as in tm-xlsx.ts).
-  let inputError: unknown = null;
-  let pendingReject: ((error: unknown) => void) | null = null;
-  const onInputError = (error: unknown) => {
-    inputError ??= error;
-    pendingReject?.(error);
-  };
-  input.on('error', onInputError);
-  const race = <T>(promise: Promise<T>): Promise<T> => {
-    if (inputError !== null) return Promise.reject(inputError as Error);
-    return new Promise<T>((resolve, reject) => {
-      pendingReject = reject;
-      promise.then(
-        (value) => {
-          pendingReject = null;
-          resolve(value);
-        },
-        (error: unknown) => {
-          pendingReject = null;
-          reject(error as Error);
-        },
-      );
-    });
-  };
-  const unzipped = async <T>(promise: Promise<T>): Promise<T> => {
-    try {
-      return await race(promise);
-    } catch (error) {
-      if (error instanceof FormatError || error === inputError) throw error;
-      throw new FormatError(`not a readable XLSX workbook: ${(error as Error)?.message ?? String(error)}`);
-    }
-  };
-
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'ignore',
-  });
-  const internals = reader as unknown as WorkbookReaderInternals;
-  // A worksheet may come before xl/workbook.xml: ExcelJS needs a model then (see tm-xlsx.ts).
-  internals.model ??= { sheets: [] };
   const rows = new TermRowReader(options);
-  let read = false;
-  const worksheets = reader[Symbol.asyncIterator]();
+  const sheet = readFirstWorksheet(input, {
+    start: ({ date1904 }) => (rows.date1904 = date1904),
+    row: (cells, rowNumber, numbers) => rows.row(cells, rowNumber, numbers),
+  });
   let completed = false;
   try {
-    for (;;) {
-      const next = await unzipped(worksheets.next());
-      if (next.done) break;
-      const worksheet = next.value as WorksheetReaderInternals;
-      const firstId = internals.model?.sheets?.[0]?.id;
-      if (read || (firstId !== undefined && worksheet.id !== undefined && Number(worksheet.id) !== Number(firstId))) {
-        releaseWorksheet(worksheet);
-        continue;
-      }
-      if (!worksheet.iterator) throw new Error('this version of ExcelJS is not supported: its worksheet reader has no iterator');
-      read = true;
-      rows.date1904 = internals.model?.properties?.date1904 === true;
-      const scanner = new SheetScanner(internals.sharedStrings, (cells, rowNumber, numbers) => rows.row(cells, rowNumber, numbers));
-      const decoder = new TextDecoder('utf-8');
-      const chunks = worksheet.iterator[Symbol.asyncIterator]();
-      for (;;) {
-        const chunk = await unzipped(chunks.next());
-        if (chunk.done) break;
-        const value = chunk.value;
-        scanner.push(typeof value === 'string' ? value : decoder.decode(value, { stream: true }));
-        while (rows.entries.length >= batchSize) yield rows.entries.splice(0, batchSize);
-      }
-      scanner.push(decoder.decode());
-      scanner.end();
+    for await (const _ of sheet) {
+      while (rows.entries.length >= batchSize) yield rows.entries.splice(0, batchSize);
     }
-    if (!read) throw new FormatError('not an XLSX workbook: it has no worksheet');
     rows.finish();
     while (rows.entries.length > 0) yield rows.entries.splice(0, batchSize);
     completed = true;
   } finally {
-    input.off('error', onInputError);
+    // The sheet's reader releases the input when it fails or is stopped; a failure after the sheet
+    // (no worksheet, no header row) or stopping during the last batches releases it too.
     if (!completed) input.destroy();
   }
 }
@@ -1068,29 +796,6 @@ class TermRowWriter {
   }
 }
 
-/** ExcelJS' worksheet writer's stream (a StreamBuf piped into the zip entry), whose backlog bounds memory. */
-interface WorksheetWriterInternals {
-  stream?: {
-    buffers?: unknown[];
-    pipes?: { _writableState?: { length?: number }; _readableState?: { length?: number } }[];
-  };
-}
-
-/** Characters the zip stream has not taken yet beyond which the writer waits. */
-const MAX_BACKLOG = 256 * 1024;
-const CHECK_EVERY_ROWS = 500;
-
-function backlog(sheet: WorksheetWriterInternals): number {
-  const stream = sheet.stream;
-  if (!stream) return 0;
-  const pipe = stream.pipes?.[0];
-  return (stream.buffers?.length ?? 0) * 65536 + (pipe?._writableState?.length ?? 0) + (pipe?._readableState?.length ?? 0);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => (ms === 0 ? setImmediate(resolve) : setTimeout(resolve, ms)));
-}
-
 /**
  * Writes entries as a term base spreadsheet (XLSX; layout in the module comment), streaming with
  * backpressure, and ends `output`. Rejects with FormatError when `options.langs` is empty or holds
@@ -1102,42 +807,14 @@ export async function writeXlsxTerms(
   options: TermWriteOptions,
 ): Promise<{ entries: number; terms: number }> {
   const writer = new TermRowWriter(options, true);
-  const ExcelJS = await loadExcelJs();
-  let outputError: unknown = null;
-  const onOutputError = (error: unknown) => (outputError ??= error);
-  output.on('error', onOutputError);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: false, useSharedStrings: false });
-  try {
-    const sheet = workbook.addWorksheet('Terms');
-    sheet.addRow(writer.header).commit();
-    const sheetInternals = sheet as unknown as WorksheetWriterInternals;
-    let sinceCheck = 0;
+  await writeWorksheet(output, 'Terms', writer.header, async (sheet) => {
     for await (const [entry, nextId] of writer.withNext(entries)) {
       const rows = writer.rows(entry, nextId);
       if (!rows) continue;
-      for (const row of rows) {
-        sheet.addRow(row).commit();
-        sinceCheck += 1;
-      }
-      if (sinceCheck >= CHECK_EVERY_ROWS) {
-        sinceCheck = 0;
-        for (let waits = 0; backlog(sheetInternals) > MAX_BACKLOG; waits++) {
-          if (outputError || output.destroyed) throw outputError ?? new Error('the output was closed');
-          await sleep(waits < 20 ? 0 : 5);
-        }
-      }
-      if (outputError || output.destroyed) throw outputError ?? new Error('the output was closed');
+      await sheet.addRows(rows);
+      sheet.checkOutput();
     }
-    sheet.commit();
-    await workbook.commit();
-    if (outputError) throw outputError;
-  } catch (error) {
-    (workbook as unknown as { zip?: { abort?: () => void } }).zip?.abort?.();
-    output.destroy(error as Error);
-    throw error;
-  } finally {
-    output.off('error', onOutputError);
-  }
+  });
   return { entries: writer.entries, terms: writer.terms };
 }
 

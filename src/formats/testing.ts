@@ -1,3 +1,7 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { FilterOptions, FormatFilter, TextUnit, UnitTranslation } from './types.js';
 
@@ -42,4 +46,87 @@ export async function writeAll(
   });
   await filter.write(streamOf(bytes, chunkSize), map, sink, options);
   return Buffer.concat(parts);
+}
+
+/**
+ * The XML schemas Debian's `omegat` package ships in its jar (schemas/tbx.xsd, schemas/tmx14.xsd
+ * and schemas/tmx14.dtd, with the schemas/xml.xsd they import), extracted to a temporary directory
+ * for `xmllint --nonet`. `missing` names what is not installed (the tests that need it skip with
+ * that message).
+ */
+export interface OmegatSchema {
+  dir: string;
+  /** The extracted schema; null when `missing`. */
+  xsd: string | null;
+  /** The extracted DTD when one was asked for; null when not asked for, not in the jar or `missing`. */
+  dtd: string | null;
+  missing: string | null;
+  /** Validates `xml` against the schema (the DTD with `against` 'dtd'); throws with xmllint's complaint when it is not valid. */
+  validate(xml: string, fileName?: string, against?: 'xsd' | 'dtd'): void;
+  dispose(): void;
+}
+
+/** The W3C xml.xsd the schemas import, reduced to xml:lang, for when the jar has none (--nonet cannot fetch it). */
+const XML_XSD = `<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://www.w3.org/XML/1998/namespace" xml:lang="en">
+  <xs:attribute name="lang"><xs:simpleType><xs:union memberTypes="xs:language"><xs:simpleType><xs:restriction base="xs:string"><xs:enumeration value=""/></xs:restriction></xs:simpleType></xs:union></xs:simpleType></xs:attribute>
+</xs:schema>
+`;
+
+/**
+ * Extracts `entry` (and `dtdEntry`, when given) from OmegaT's jar; `what` names the schema in
+ * `missing`. Call `dispose()` when done.
+ */
+export function omegatSchema(entry: 'schemas/tbx.xsd' | 'schemas/tmx14.xsd', what: string, dtdEntry?: 'schemas/tmx14.dtd'): OmegatSchema {
+  const result = (dir: string, xsd: string | null, dtd: string | null, missing: string | null): OmegatSchema => ({
+    dir,
+    xsd,
+    dtd,
+    missing,
+    validate(xml, fileName = 'document.xml', against = 'xsd') {
+      const schema = against === 'dtd' ? dtd : xsd;
+      if (!schema) throw new Error(`cannot validate: ${missing ?? `${dtdEntry ?? 'a DTD'} is missing`}`);
+      const file = join(dir, fileName);
+      writeFileSync(file, xml);
+      try {
+        execFileSync('xmllint', ['--nonet', '--noout', against === 'dtd' ? '--dtdvalid' : '--schema', schema, file], {
+          encoding: 'utf8',
+          stdio: 'pipe',
+        });
+      } catch (error) {
+        const e = error as { stderr?: string; message: string };
+        throw new Error(`xmllint rejected the document: ${e.stderr ?? e.message}`);
+      }
+    },
+    dispose() {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  });
+  if (spawnSync('xmllint', ['--version']).status !== 0) return result('', null, null, 'xmllint (apt-get install libxml2-utils)');
+  if (spawnSync('unzip', ['-v']).status !== 0) return result('', null, null, 'unzip');
+  const listed = spawnSync('dpkg', ['-L', 'omegat'], { encoding: 'utf8' });
+  const jars = listed.status === 0 ? listed.stdout.split('\n').filter((path) => /\.jar$/i.test(path) && existsSync(path)) : [];
+  if (existsSync('/usr/share/omegat/OmegaT.jar')) jars.unshift('/usr/share/omegat/OmegaT.jar');
+  const dir = mkdtempSync(join(tmpdir(), 'omegat-schema-'));
+  let xsd: string | null = null;
+  let dtd: string | null = null;
+  let xmlXsd: string | null = null;
+  for (const jar of jars) {
+    const take = (path: string): string | null => {
+      const out = spawnSync('unzip', ['-p', jar, path], { maxBuffer: 1 << 22 });
+      if (out.status !== 0 || out.stdout.length === 0) return null;
+      const file = join(dir, path.split('/').pop()!);
+      writeFileSync(file, out.stdout);
+      return file;
+    };
+    xsd ??= take(entry);
+    if (dtdEntry) dtd ??= take(dtdEntry);
+    xmlXsd ??= take('schemas/xml.xsd');
+  }
+  if (!xsd) {
+    rmSync(dir, { recursive: true, force: true });
+    return result('', null, null, `${what} (${entry} of the Debian package omegat: apt-get install omegat)`);
+  }
+  if (!xmlXsd) writeFileSync(join(dir, 'xml.xsd'), XML_XSD);
+  return result(dir, xsd, dtd, null);
 }

@@ -1,10 +1,6 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { streamOf } from './testing.js';
+import { omegatSchema, streamOf } from './testing.js';
 import { readTmx, writeTmx } from './tmx.js';
 import type { TmxReadOptions, TmxUnit, TmxWarning, TmxWriteHeader } from './tmx.js';
 import { FormatError } from './types.js';
@@ -264,60 +260,12 @@ describe('TMX write', () => {
   });
 });
 
-/** OmegaT's jar ships tmx14.xsd (which imports xml.xsd, not in the jar) and tmx14.dtd. */
-function schemaSetup(): { dir: string; xsd: string | null; dtd: string | null; missing: string | null } {
-  const none = { dir: '', xsd: null, dtd: null };
-  if (spawnSync('xmllint', ['--version']).status !== 0) return { ...none, missing: 'xmllint (apt-get install libxml2-utils)' };
-  if (spawnSync('unzip', ['-v']).status !== 0) return { ...none, missing: 'unzip' };
-  let jars: string[] = [];
-  const listed = spawnSync('dpkg', ['-L', 'omegat'], { encoding: 'utf8' });
-  if (listed.status === 0) jars = listed.stdout.split('\n').filter((path) => /\.jar$/i.test(path) && existsSync(path));
-  if (existsSync('/usr/share/omegat/OmegaT.jar')) jars.unshift('/usr/share/omegat/OmegaT.jar');
-  const dir = mkdtempSync(join(tmpdir(), 'tmx-schema-'));
-  let xsd: string | null = null;
-  let dtd: string | null = null;
-  for (const jar of jars) {
-    const take = (entry: string, file: string): string | null => {
-      const out = spawnSync('unzip', ['-p', jar, entry], { maxBuffer: 1 << 20 });
-      if (out.status !== 0 || out.stdout.length === 0) return null;
-      writeFileSync(join(dir, file), out.stdout);
-      return join(dir, file);
-    };
-    xsd ??= take('schemas/tmx14.xsd', 'tmx14.xsd');
-    dtd ??= take('schemas/tmx14.dtd', 'tmx14.dtd');
-  }
-  if (!xsd && !dtd) {
-    rmSync(dir, { recursive: true, force: true });
-    return { ...none, missing: 'the TMX 1.4 schema (Debian package omegat: apt-get install omegat)' };
-  }
-  // The W3C xml.xsd the schema imports, reduced to what TMX uses (xml:lang), as --nonet cannot fetch it.
-  writeFileSync(
-    join(dir, 'xml.xsd'),
-    `<?xml version="1.0"?>
-<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://www.w3.org/XML/1998/namespace" xml:lang="en">
-  <xs:attribute name="lang"><xs:simpleType><xs:union memberTypes="xs:language"><xs:simpleType><xs:restriction base="xs:string"><xs:enumeration value=""/></xs:restriction></xs:simpleType></xs:union></xs:simpleType></xs:attribute>
-</xs:schema>
-`,
-  );
-  return { dir, xsd, dtd, missing: null };
-}
-
-const schema = schemaSetup();
-afterAll(() => {
-  if (schema.dir) rmSync(schema.dir, { recursive: true, force: true });
-});
+/** OmegaT's jar ships tmx14.xsd (with the xml.xsd it imports) and tmx14.dtd. */
+const schema = omegatSchema('schemas/tmx14.xsd', 'the TMX 1.4 schema', 'schemas/tmx14.dtd');
+afterAll(() => schema.dispose());
 
 describe('TMX 1.4 schema check', () => {
-  function validate(args: string[], xml: string): string {
-    const file = join(schema.dir, 'out.tmx');
-    writeFileSync(file, xml);
-    try {
-      return execFileSync('xmllint', ['--nonet', '--noout', ...args, file], { encoding: 'utf8', stdio: 'pipe' });
-    } catch (error) {
-      const e = error as { stderr?: string; message: string };
-      throw new Error(`xmllint rejected the TMX: ${e.stderr ?? e.message}`);
-    }
-  }
+  const validate = (against: 'xsd' | 'dtd', xml: string) => schema.validate(xml, 'out.tmx', against);
 
   async function sampleOutput(): Promise<string> {
     const units = await read(SAMPLE);
@@ -344,24 +292,24 @@ describe('TMX 1.4 schema check', () => {
     return write(units, { srcLang: 'en-US', props: [{ type: 'x-tm', value: 'demo' }], notes: ['exported'], creationDate: new Date(0) });
   }
 
-  it.skipIf(schema.missing !== null || !schema.xsd)(
-    `validates against OmegaT's tmx14.xsd${schema.missing ? ` — skipped: ${schema.missing} is missing` : !schema.xsd ? ' — skipped: tmx14.xsd not in the jar' : ''}`,
+  it.skipIf(schema.missing !== null)(
+    `validates against OmegaT's tmx14.xsd${schema.missing ? ` — skipped: ${schema.missing} is missing` : ''}`,
     async () => {
-      validate(['--schema', schema.xsd!], await sampleOutput());
+      validate('xsd', await sampleOutput());
     },
   );
 
-  it.skipIf(schema.missing !== null || !schema.xsd || !schema.dtd)('the check is not vacuous: xmllint rejects broken TMX', async () => {
+  it.skipIf(schema.missing !== null || !schema.dtd)('the check is not vacuous: xmllint rejects broken TMX', async () => {
     const good = await sampleOutput();
-    expect(() => validate(['--schema', schema.xsd!], good.replace('<tuv xml:lang=', '<tuv lang='))).toThrow(/xmllint rejected/);
-    expect(() => validate(['--schema', schema.xsd!], good.replace(' segtype="sentence"', ''))).toThrow(/xmllint rejected/);
-    expect(() => validate(['--dtdvalid', schema.dtd!], good.replace('<ept i="1">', '<ept>'))).toThrow(/xmllint rejected/);
+    expect(() => validate('xsd', good.replace('<tuv xml:lang=', '<tuv lang='))).toThrow(/xmllint rejected/);
+    expect(() => validate('xsd', good.replace(' segtype="sentence"', ''))).toThrow(/xmllint rejected/);
+    expect(() => validate('dtd', good.replace('<ept i="1">', '<ept>'))).toThrow(/xmllint rejected/);
   });
 
   it.skipIf(schema.missing !== null || !schema.dtd)(
     `validates against OmegaT's tmx14.dtd${schema.missing ? ` — skipped: ${schema.missing} is missing` : !schema.dtd ? ' — skipped: tmx14.dtd not in the jar' : ''}`,
     async () => {
-      validate(['--dtdvalid', schema.dtd!], await sampleOutput());
+      validate('dtd', await sampleOutput());
     },
   );
 });
