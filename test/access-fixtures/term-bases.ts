@@ -37,6 +37,16 @@ const build: FixtureBuilder = async ({ t, adminHeaders }) => {
       'PUT /api2/v1/termBases/:termBaseUid/terms/:termId': { text: 'matrix files' },
       'POST /api2/v1/termBases/:termBaseUid/search': { sourceLang: 'en', targetLangs: ['de'], query: 'matrix' },
       'POST /api2/v1/termBases/:termBaseUid/browse': { queryLang: 'en' },
+      'PUT /api2/v1/projects/:projectUid/termBases': { readTermBases: [{ id: termBaseUid }] },
+      'PUT /api2/v1/projectTemplates/:projectTemplateUid/termBases': { readTermBases: [{ id: termBaseUid }] },
+      'POST /api2/v1/projects/:projectUid/jobs/:jobUid/termBases/searchByJob': { query: 'matrix' },
+      'POST /api2/v2/projects/:projectUid/jobs/:jobUid/termBases/searchByJob': { query: 'matrix' },
+      'POST /api2/v1/projects/:projectUid/jobs/:jobUid/termBases/searchInTextByJob': { text: 'the matrix file' },
+      'POST /api2/v2/projects/:projectUid/jobs/:jobUid/termBases/searchInTextByJob': { text: 'the matrix file' },
+      'POST /api2/v1/projects/:projectUid/jobs/:jobUid/termBases/createByJob': {
+        sourceTerm: { text: 'matrix' },
+        targetTerm: { text: 'Matrix' },
+      },
     },
   };
 };

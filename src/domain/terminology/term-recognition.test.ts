@@ -91,4 +91,13 @@ describe('term recognition', () => {
     expect(matches.length).toBe(5000 - Math.floor(5000 / 3000) * 1000 - Math.max(0, (5000 % 3000) - 2000));
     expect(performance.now() - began).toBeLessThan(5000);
   });
+
+  it('finds the same with terms added after construction as with terms given to it', () => {
+    const terms = [term('file system'), term('Datei'), term('open')];
+    const text = 'Open the file systems and the Dateien';
+    const later = new TermMatcher<Term>([], 'en');
+    later.addTerms(terms.slice(0, 1));
+    later.addTerms(terms.slice(1));
+    expect(later.find(text)).toEqual(new TermMatcher(terms, 'en').find(text));
+  });
 });

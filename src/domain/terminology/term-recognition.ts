@@ -166,6 +166,14 @@ export class TermMatcher<T extends RecognizableTerm> {
     for (const term of terms) this.add(term);
   }
 
+  /**
+   * Adds a term after construction: a caller building a matcher of many terms adds them in slices
+   * and lets other work run between slices (a matcher of 500,000 terms takes seconds to build).
+   */
+  addTerms(terms: Iterable<T>): void {
+    for (const term of terms) this.add(term);
+  }
+
   private stem(lower: string): string {
     if (this.stemmer === null || lower.length > MAX_STEMMED_WORD) return lower;
     let stem = this.stems.get(lower);

@@ -173,3 +173,24 @@ export function mayOnTermBase(caller: Caller, termBase: Pick<TermBaseRow, 'creat
   if (termBase.createdById === caller.userId || termBase.ownerId === caller.userId) return true;
   return holdsRight(caller.role, caller.settings, right);
 }
+
+/** Live term bases by id, in no particular order. */
+export async function termBasesByIds(db: Kysely<DB>, ids: readonly Id[]): Promise<TermBaseRow[]> {
+  const wanted = [...new Set(ids.map(String))];
+  if (wanted.length === 0) return [];
+  return db.selectFrom('termBases').selectAll().where('id', 'in', wanted).where('deletedAt', 'is', null).execute();
+}
+
+/** Live term bases of an organization named by numeric id or uid (what IdReference bodies send). */
+export async function termBasesByKeys(db: Kysely<DB>, organizationId: Id, keys: readonly string[]): Promise<TermBaseRow[]> {
+  const wanted = [...new Set(keys)];
+  if (wanted.length === 0) return [];
+  const ids = wanted.filter((key) => /^\d{1,18}$/.test(key));
+  return db
+    .selectFrom('termBases')
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('deletedAt', 'is', null)
+    .where((eb) => eb.or([eb('uid', 'in', wanted), ...(ids.length ? [eb('id', 'in', ids)] : [])]))
+    .execute();
+}

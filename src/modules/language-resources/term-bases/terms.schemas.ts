@@ -33,11 +33,9 @@ export const ConceptListBody = Type.Object({
   concepts: Type.Array(Type.Object({ id: ConceptKey }), { minItems: 1, maxItems: 100 }),
 });
 
-const Enum = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.Union(
-    values.map((value) => Type.Literal(value)),
-    description ? { description } : {},
-  );
+/** One of `values` (a JSON schema `enum`). */
+export const Enum = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
 const TermFields = {
   text: Type.String({ minLength: 1, maxLength: 2000 }),

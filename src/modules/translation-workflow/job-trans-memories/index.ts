@@ -9,6 +9,7 @@ export { writeConfirmedToTransMemories } from './tm-write-back.js';
 export type { ConfirmedSegment } from './tm-write-back.js';
 export {
   copyTemplateSettings,
+  effectiveRows,
   filteredRows,
   languageFamily,
   languagesMatch,
@@ -20,7 +21,7 @@ export {
   settingRows,
   templateSettingsOwner,
 } from './tm-settings.js';
-export type { SettingRow, SettingsOwner } from './tm-settings.js';
+export type { OwnerStep, SettingRow, SettingsOwner } from './tm-settings.js';
 export { relevantTransMemories } from './relevant-trans-memories.js';
 export type { RelevantQuery } from './relevant-trans-memories.js';
 export {

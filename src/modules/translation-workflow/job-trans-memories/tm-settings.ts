@@ -229,8 +229,15 @@ export async function replaceSettingRows(
   }
 }
 
-/** The rows of the context that applies to `lang` and `stepId` (see above), by position. */
-export function effectiveRows(rows: readonly SettingRow[], lang: string | null, stepId: Id | null): SettingRow[] {
+/**
+ * The rows of the context that applies to `lang` and `stepId` (see above), by position; also the
+ * rule of the term-base settings (job-term-bases).
+ */
+export function effectiveRows<R extends Pick<SettingRow, 'targetLang' | 'stepId' | 'position'>>(
+  rows: readonly R[],
+  lang: string | null,
+  stepId: Id | null,
+): R[] {
   const contexts: [string | null, Id | null][] = [];
   if (lang !== null && stepId !== null) contexts.push([lang, stepId]);
   if (lang !== null) contexts.push([lang, null]);

@@ -21,7 +21,8 @@ import { assertRequiredValuesSet } from '../custom-field-instances/index.js';
 import { IdReference } from './projects.schemas.js';
 import { assertTargetLangs, normalizeDate } from './projects.service.js';
 import { emitProjectEvents, eventUser } from '../kernel/index.js';
-import { copyTemplateSettings } from '../job-trans-memories/index.js';
+import { copyTemplateSettings, projectSettingsOwner, templateSettingsOwner } from '../job-trans-memories/index.js';
+import { copyTemplateTermBases } from '../job-term-bases/index.js';
 
 /**
  * Projects made from templates (applyTemplate v2, sync and async) and the template's providers
@@ -166,6 +167,8 @@ export async function createProjectFromTemplate(
   await assertRequiredValuesSet(trx, caller.organizationId, owner);
   // The template's TM settings become the project's (those that fit its languages and steps).
   await copyTemplateSettings(trx, template, project);
+  // And its term-base settings.
+  await copyTemplateTermBases(trx, await templateSettingsOwner(trx, template), await projectSettingsOwner(trx, project));
   const events: WebhookEvent[] = ['PROJECT_CREATED'];
   if (project.vendorId !== null) events.push('SHARED_PROJECT_ASSIGNED');
   await emitProjectEvents(deps, trx, caller, project.id, events);
