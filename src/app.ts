@@ -58,6 +58,7 @@ import { filesRoutes } from './modules/translation-workflow/files/index.js';
 import { translationMemoriesRoutes, translationMemoryTransfersRoutes } from './modules/language-resources/translation-memories/index.js';
 import { termBasesRoutes, termSearchRoutes, termsRoutes, termTransfersRoutes } from './modules/language-resources/term-bases/index.js';
 import { jobTermBasesRoutes } from './modules/translation-workflow/job-term-bases/index.js';
+import { glossariesRoutes } from './modules/language-resources/glossaries/index.js';
 import {
   analyseSettingsRoutes,
   analysesOlderVersionsRoutes,
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(termBasesRoutes(deps));
         await api.register(termsRoutes(deps));
         await api.register(termTransfersRoutes(deps));
+        await api.register(glossariesRoutes(deps));
         await api.register(termSearchRoutes(deps));
         await api.register(jobTermBasesRoutes(deps));
         await api.register(translationMemoryTransfersRoutes(deps));

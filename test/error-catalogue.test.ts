@@ -56,6 +56,7 @@ const EXAMPLES: { [C in ErrorCode]: ErrorArgs<C> } = {
   AccessDenied: [{ reason: 'You may not view this user.' }],
   InvalidArguments: [{ reason: 'name must not be blank.', details: [{ field: 'name', message: 'must not be blank' }] }],
   TermBaseInvalidInput: [{ langs: ['fr'], reason: 'terms' }],
+  GlossaryLanguagesRemoved: [{ langs: ['fr'] }],
   UnsupportedLanguage: [{ field: 'targetLangs', code: 'xx_yy' }],
   ReferenceNotFound: [{ what: 'client', key: 'c1', field: 'client' }],
   InvalidCallbackUrl: [{ field: 'callbackUrl', reason: 'the host is a private address' }],

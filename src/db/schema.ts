@@ -1,6 +1,7 @@
 import type { Generated, SqlBool } from 'kysely';
 import type { AnalysisTables } from './tables/analyses.js';
 import type { CustomFieldTables } from './tables/custom-fields.js';
+import type { GlossaryTables } from './tables/glossaries.js';
 import type { HandoverFileTables } from './tables/handover-files.js';
 import type { PricingTables } from './tables/pricing.js';
 import type { ProjectTables } from './tables/projects.js';
@@ -48,6 +49,8 @@ export interface OrganizationsTable {
   lastTransMemoryInternalId: Generated<number>;
   /** The last term base `internalId` given in the organization. */
   lastTermBaseInternalId: Generated<number>;
+  /** The last glossary `internalId` given in the organization. */
+  lastGlossaryInternalId: Generated<number>;
   /** Business units exist only when the feature is enabled (description, "Behaviour of other operations" 2). */
   businessUnitsEnabled: Generated<SqlBool>;
 }
@@ -272,6 +275,7 @@ export interface DB
     HandoverFileTables,
     TranslationMemoryTables,
     TermBaseTables,
+    GlossaryTables,
     PricingTables,
     AnalysisTables,
     QuoteTables {

@@ -260,6 +260,16 @@ export const TMS_ERRORS = {
       }. A language can be removed only from a term base without terms that no project or template uses.`,
     details: ({ langs }) => [{ field: 'langs', message: `cannot remove ${langs.join(', ')}` }],
   }),
+  /**
+   * Editing a glossary without some of its languages: languages can only be added (the published
+   * updateGlossary; docs/terminology.md, "Glossaries (built)").
+   */
+  GlossaryLanguagesRemoved: define({
+    status: 400,
+    message: ({ langs }: { langs: readonly string[] }) =>
+      `The languages ${langs.join(', ')} cannot be removed from the glossary: a glossary's languages can only be added. Send all of its languages and the new ones.`,
+    details: ({ langs }) => [{ field: 'langs', message: `cannot remove ${langs.join(', ')}` }],
+  }),
   /** A language code not on the supported list (GET /api2/v1/languages). */
   UnsupportedLanguage: define({
     status: 400,
