@@ -7,8 +7,8 @@ import { apiToken, loginAs, makeUser, signedInUser } from './factories.js';
 import { createTestApp, testDialect } from './harness.js';
 import type { TestApp } from './harness.js';
 import { uniqueName } from './support/api.js';
+import { asyncResponseOf, uploadOctetStream } from './support/async-requests.js';
 import { omegatSchema } from './support/omegat-schema.js';
-import { waitFor } from './support/wait.js';
 
 /** Issue 16: term base import and export through the API (docs/terminology.md, "Import and export"). */
 
@@ -76,29 +76,9 @@ describe(`term base imports and exports (${testDialect})`, () => {
     return response.json().uid;
   }
   function upload(uid: string, filename: string, content: string | Buffer, query = '', version = 'v2', as = headers) {
-    return t.inject({
-      method: 'POST',
-      url: `/api2/${version}/termBases/${uid}/upload${query}`,
-      headers: {
-        ...as,
-        'content-type': 'application/octet-stream',
-        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`,
-      },
-      payload: content,
-    });
+    return uploadOctetStream(t, `/api2/${version}/termBases/${uid}/upload${query}`, as, filename, content);
   }
-  async function finished(id: string): Promise<AsyncResponse> {
-    return waitFor(
-      `async request ${id} to finish`,
-      async () => {
-        const response = await t.inject({ url: `/api2/v1/async/${id}`, headers });
-        expect(response.statusCode).toBe(200);
-        return response.json().asyncResponse;
-      },
-      30_000,
-      20,
-    );
-  }
+  const finished = (id: string) => asyncResponseOf<AsyncResponse>(t, headers, id);
   async function importFile(uid: string, filename: string, content: string | Buffer, query = ''): Promise<AsyncResponse> {
     const response = await upload(uid, filename, content, query);
     expect(response.statusCode, response.body).toBe(202);

@@ -29,6 +29,7 @@ import { localBlobStore } from '../src/storage/blob-store.js';
 import { apiToken, loginAs, makeClient, makeOrganization, makeUser, signedInUser } from './factories.js';
 import { createTestApp, createTestDatabase, testDialect, TEST_DATABASE_URL } from './harness.js';
 import type { TestApp } from './harness.js';
+import { asyncResponseOf, uploadOctetStream } from './support/async-requests.js';
 import { killAllStarted, startProcess, withTimeout } from './support/child-process.js';
 import { omegatSchema } from './support/omegat-schema.js';
 import { waitFor } from './support/wait.js';
@@ -164,30 +165,10 @@ describe(`translation memory imports and exports (${testDialect})`, () => {
   }
 
   function upload(tmUid: string, filename: string, content: string | Buffer, query = '', as = headers) {
-    return t.inject({
-      method: 'POST',
-      url: `/api2/v2/transMemories/${tmUid}/import${query}`,
-      headers: {
-        ...as,
-        'content-type': 'application/octet-stream',
-        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`,
-      },
-      payload: content,
-    });
+    return uploadOctetStream(t, `/api2/v2/transMemories/${tmUid}/import${query}`, as, filename, content);
   }
 
-  async function finished(id: string): Promise<AsyncResponse> {
-    return waitFor(
-      `async request ${id} to finish`,
-      async () => {
-        const response = await t.inject({ url: `/api2/v1/async/${id}`, headers });
-        expect(response.statusCode).toBe(200);
-        return response.json<{ asyncResponse: AsyncResponse | null }>().asyncResponse;
-      },
-      30_000,
-      20,
-    );
-  }
+  const finished = (id: string) => asyncResponseOf<AsyncResponse>(t, headers, id);
 
   async function importFile(tmUid: string, filename: string, content: string | Buffer, query = ''): Promise<AsyncResponse> {
     const response = await upload(tmUid, filename, content, query);

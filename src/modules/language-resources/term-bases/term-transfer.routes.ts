@@ -6,9 +6,9 @@ import { errors } from '../../../errors/index.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
 import { attachmentDisposition } from '../../../http/downloads.js';
-import { Nullable } from '../../../http/schema-helpers.js';
 import { octetStreamBody, uploadFilename } from '../../../http/uploads.js';
-import { AsyncRequestSchema, AsyncRequestWrapperV2, toAsyncRequestDtos } from '../../integration/async-requests/index.js';
+import { AsyncRequestWrapperV2, toAsyncRequestDtos } from '../../integration/async-requests/index.js';
+import { backgroundTasksSchema, lastBackgroundTask } from '../../integration/async-requests/index.js';
 import type { AsyncRequestRow } from '../../integration/async-requests/index.js';
 import { langsOf } from './term-bases.repository.js';
 import { TermBaseUidParams } from './term-bases.schemas.js';
@@ -71,31 +71,18 @@ const ImportResponse = Type.Object(
 );
 
 const LanguageMetadata = Type.Object({ segmentsCount: Type.Integer() });
-/** Spec definition `BackgroundTasksTbDto`. */
-const BackgroundTasksSchema = Type.Object(
+const TermBaseMetadata = Type.Object(
   {
-    status: Type.String(),
-    finishedDataText: Nullable(Type.String()),
-    asyncRequest: Nullable(AsyncRequestSchema),
-    lastTaskString: Nullable(Type.String()),
-    metadata: Type.Object(
-      {
-        segmentsCount: Type.Integer(),
-        deduplicatedSegmentsCount: Type.Integer(),
-        metadataByLanguage: Type.Record(Type.String(), LanguageMetadata),
-      },
-      { title: 'MetadataResponse' },
-    ),
-    lastTaskOk: Nullable(Type.String()),
-    lastTaskError: Nullable(Type.String()),
-    lastTaskErrorHtml: Nullable(Type.String()),
+    segmentsCount: Type.Integer(),
+    deduplicatedSegmentsCount: Type.Integer(),
+    metadataByLanguage: Type.Record(Type.String(), LanguageMetadata),
   },
-  { title: 'BackgroundTasksTbDto' },
+  { title: 'MetadataResponse' },
 );
+/** Spec definition `BackgroundTasksTbDto`. */
+const BackgroundTasksSchema = backgroundTasksSchema('BackgroundTasksTbDto', TermBaseMetadata);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function importOptions(query: { updateTerms: boolean; strictLangMatching: boolean; duplicates?: TermImportOptions['duplicates'] }) {
   return { duplicates: query.duplicates ?? (query.updateTerms ? 'update' : 'skip'), strictLangMatching: query.strictLangMatching };
@@ -242,39 +229,12 @@ export function termTransfersRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           deduplicatedSegmentsCount: total,
           metadataByLanguage: Object.fromEntries(langsOf(termBase).map((lang) => [lang, { segmentsCount: counts.get(lang) ?? 0 }])),
         };
-        const row =
-          termBase.lastAsyncRequestId === null
-            ? undefined
-            : await db.selectFrom('asyncRequests').selectAll().where('id', '=', termBase.lastAsyncRequestId).executeTakeFirst();
-        if (!row) {
-          return {
-            status: 'NONE',
-            finishedDataText: null,
-            asyncRequest: null,
-            lastTaskString: null,
-            metadata,
-            lastTaskOk: null,
-            lastTaskError: null,
-            lastTaskErrorHtml: null,
-          };
-        }
-        const transfer = await findTermTransfer(deps, row.id);
-        const response = row.response ? (JSON.parse(row.response) as { errorCode?: string | null; errorDesc?: string | null }) : null;
-        const status = row.finishedAt === null ? 'RUNNING' : response?.errorCode ? 'ERROR' : 'OK';
-        const error = status === 'ERROR' ? (response?.errorDesc ?? response?.errorCode ?? 'The task failed.') : null;
-        const progress = transfer
-          ? `: ${Number(transfer.entries)} entries, ${Number(transfer.createdTerms)} terms created, ${Number(transfer.updatedTerms)} updated, ${Number(transfer.skippedTerms)} skipped`
-          : '';
-        return {
-          status,
-          finishedDataText: row.finishedAt,
-          asyncRequest: await dtoOf(caller, row),
-          lastTaskString: `${row.action}${progress}${row.finishedAt === null ? ' so far' : ''}`,
-          metadata,
-          lastTaskOk: status === 'OK' ? `${row.action} finished at ${row.finishedAt}` : null,
-          lastTaskError: error,
-          lastTaskErrorHtml: error === null ? null : escapeHtml(error),
-        };
+        return lastBackgroundTask(db, caller.organizationId, termBase.lastAsyncRequestId, metadata, async (row) => {
+          const transfer = await findTermTransfer(deps, row.id);
+          return transfer
+            ? `: ${Number(transfer.entries)} entries, ${Number(transfer.createdTerms)} terms created, ${Number(transfer.updatedTerms)} updated, ${Number(transfer.skippedTerms)} skipped`
+            : '';
+        });
       },
     );
   };

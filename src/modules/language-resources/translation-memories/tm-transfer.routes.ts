@@ -8,7 +8,7 @@ import { callerOf, roles } from '../../../http/access.js';
 import type { Access, Caller } from '../../../http/access.js';
 import { attachmentDisposition, sendStoredFile } from '../../../http/downloads.js';
 import { octetStreamBody, sanitizeFilename, uploadFilename } from '../../../http/uploads.js';
-import { toAsyncRequestDtos } from '../../integration/async-requests/index.js';
+import { lastBackgroundTask, toAsyncRequestDtos } from '../../integration/async-requests/index.js';
 import type { AsyncRequestRow } from '../../integration/async-requests/index.js';
 import { findVisibleTransMemory, targetLangsOf } from './translation-memories.repository.js';
 import type { TransMemoryRow } from './translation-memories.repository.js';
@@ -326,40 +326,10 @@ export function translationMemoryTransfersRoutes(deps: AppDeps): FastifyPluginAs
             targetLangsOf(tm).map((lang) => [lang, { segmentsCount: counts.byLanguage.get(lang) ?? 0 }]),
           ),
         };
-        const row =
-          tm.lastAsyncRequestId === null
-            ? undefined
-            : await db.selectFrom('asyncRequests').selectAll().where('id', '=', tm.lastAsyncRequestId).executeTakeFirst();
-        if (!row) {
-          return {
-            status: 'NONE',
-            finishedDataText: null,
-            asyncRequest: null,
-            lastTaskString: null,
-            metadata,
-            lastTaskOk: null,
-            lastTaskError: null,
-            lastTaskErrorHtml: null,
-          };
-        }
-        const transfer = await findTransfer(db, row.id);
-        const response = row.response ? (JSON.parse(row.response) as { errorCode?: string | null; errorDesc?: string | null }) : null;
-        const status = row.finishedAt === null ? 'RUNNING' : response?.errorCode ? 'ERROR' : 'OK';
-        const units = transfer ? Number(transfer.units) : null;
-        const error = status === 'ERROR' ? (response?.errorDesc ?? response?.errorCode ?? 'The task failed.') : null;
-        return {
-          status,
-          finishedDataText: row.finishedAt,
-          asyncRequest: await dtoOf(caller, row),
-          lastTaskString: `${row.action}${units === null ? '' : `: ${units} units`}${row.finishedAt === null ? ' so far' : ''}`,
-          metadata,
-          lastTaskOk: status === 'OK' ? `${row.action} finished at ${row.finishedAt}` : null,
-          lastTaskError: error,
-          lastTaskErrorHtml:
-            error === null
-              ? null
-              : error.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!),
-        };
+        return lastBackgroundTask(db, caller.organizationId, tm.lastAsyncRequestId, metadata, async (row) => {
+          const transfer = await findTransfer(db, row.id);
+          return transfer ? `: ${Number(transfer.units)} units` : '';
+        });
       },
     );
   };

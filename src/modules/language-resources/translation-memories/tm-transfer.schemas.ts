@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { Nullable, recordUid } from '../../../http/schema-helpers.js';
+import { recordUid } from '../../../http/schema-helpers.js';
 import {
   AsyncRequestSchema,
   AsyncRequestV2Schema,
   AsyncRequestWrapper,
   AsyncRequestWrapperV2,
+  backgroundTasksSchema,
 } from '../../integration/async-requests/index.js';
 import { MetadataSchema } from './translation-memories.schemas.js';
 
@@ -125,18 +126,6 @@ export const AsyncExportByQueryResponse = Type.Object(
 );
 
 /** Spec definition `BackgroundTasksTmDto`. */
-export const BackgroundTasksSchema = Type.Object(
-  {
-    status: Type.String(),
-    finishedDataText: Nullable(Type.String()),
-    asyncRequest: Nullable(AsyncRequestSchema),
-    lastTaskString: Nullable(Type.String()),
-    metadata: MetadataSchema,
-    lastTaskOk: Nullable(Type.String()),
-    lastTaskError: Nullable(Type.String()),
-    lastTaskErrorHtml: Nullable(Type.String()),
-  },
-  { title: 'BackgroundTasksTmDto' },
-);
+export const BackgroundTasksSchema = backgroundTasksSchema('BackgroundTasksTmDto', MetadataSchema);
 
 export const FILE_RESPONSE = { 200: { description: 'The file, named by Content-Disposition', type: 'string', format: 'binary' } } as const;

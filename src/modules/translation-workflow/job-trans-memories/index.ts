@@ -22,7 +22,7 @@ export {
   templateSettingsOwner,
 } from './tm-settings.js';
 export type { OwnerStep, SettingRow, SettingsOwner } from './tm-settings.js';
-export { relevantTransMemories } from './relevant-trans-memories.js';
+export { langInJsonArray, relevantLanguageResources, relevantTransMemories } from './relevant-trans-memories.js';
 export type { RelevantQuery } from './relevant-trans-memories.js';
 export {
   RelevantTransMemoriesQuery,
