@@ -1,21 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
 import type { AppDeps } from '../src/deps.js';
 import type { Caller } from '../src/http/access.js';
 import { insertTermBase } from '../src/modules/language-resources/term-bases/term-bases.repository.js';
 import { requestTermImport, TERM_IMPORT_BATCH_ENTRIES } from '../src/modules/language-resources/term-bases/term-import.task.js';
-import { createTaskWakeup } from '../src/queue/types.js';
-import { localBlobStore } from '../src/storage/blob-store.js';
 import { makeOrganization, makeUser } from './factories.js';
-import { createTestDatabase, testDialect, TEST_DATABASE_URL } from './harness.js';
-import { killAllStarted, startProcess, withTimeout } from './support/child-process.js';
+import { testDialect } from './harness.js';
+import { withTimeout } from './support/child-process.js';
+import { workerProcessFixture } from './support/worker-process-fixture.js';
+import type { WorkerProcessFixture } from './support/worker-process-fixture.js';
 import { waitFor } from './support/wait.js';
 
 /**
@@ -36,53 +30,17 @@ function generatedTbx(entries: number): string {
 }
 
 describe(`a term base import killed with -9 (${testDialect})`, () => {
+  let fixture: WorkerProcessFixture;
   let database: Database;
-  let env: Record<string, string>;
   let deps: AppDeps;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'opentms-tb-kill-'));
-    if (TEST_DATABASE_URL) {
-      const created = await createTestDatabase();
-      database = created.database;
-      const url = new URL(TEST_DATABASE_URL);
-      url.searchParams.set('options', `-c search_path=${created.schema}`);
-      env = { DATABASE_URL: url.toString(), OPENTMS_DATA_DIR: dataDir };
-      cleanup = async () => {
-        await created.drop();
-        rmSync(dataDir, { recursive: true, force: true });
-      };
-    } else {
-      database = openDatabase({ kind: 'sqlite', path: join(dataDir, 'opentms.sqlite') });
-      await migrateToLatest(database);
-      env = { OPENTMS_DATA_DIR: dataDir };
-      cleanup = async () => {
-        await database.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      };
-    }
-    deps = {
-      config: loadConfig({ LOG_LEVEL: 'silent', ...env }),
-      database,
-      clock: () => new Date(),
-      taskWakeup: createTaskWakeup(),
-      blobs: localBlobStore(join(dataDir, 'blobs')),
-    };
+    fixture = await workerProcessFixture('opentms-tb-kill-');
+    ({ database, deps } = fixture);
   });
-  afterAll(async () => {
-    await killAllStarted();
-    await cleanup?.();
-  });
+  afterAll(() => fixture?.close());
 
-  const startWorkerProcess = () =>
-    startProcess(
-      'test/support/worker-process.ts',
-      [],
-      { LOG_LEVEL: 'info', OPENTMS_TASK_LEASE_SECONDS: '1', OPENTMS_TASK_POLL_MS: '50', ...env },
-      (line) => line.msg === 'worker started',
-      'the worker',
-    );
+  const startWorkerProcess = () => fixture.startWorkerProcess();
 
   it('keeps the committed batches, and a new worker imports every entry once', async () => {
     const db = database.db;

@@ -5,10 +5,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
 import type { Database } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
 import type { AppDeps } from '../src/deps.js';
 import { parseRoleSettings } from '../src/domain/users/role-settings.js';
 import { readXlsxTm, writeXlsxTm } from '../src/formats/tm-xlsx.js';
@@ -22,15 +19,15 @@ import {
 import { insertTransMemory } from '../src/modules/language-resources/translation-memories/translation-memories.repository.js';
 import { requestTmImport, TM_IMPORT_BATCH_UNITS } from '../src/modules/language-resources/translation-memories/tm-import.task.js';
 import { createTaskRegistry } from '../src/queue/queue.js';
-import { createTaskWakeup } from '../src/queue/types.js';
 import { startWorker } from '../src/queue/worker.js';
 import type { Worker } from '../src/queue/worker.js';
-import { localBlobStore } from '../src/storage/blob-store.js';
 import { apiToken, loginAs, makeClient, makeOrganization, makeUser, signedInUser } from './factories.js';
-import { createTestApp, createTestDatabase, testDialect, TEST_DATABASE_URL } from './harness.js';
+import { createTestApp, testDialect } from './harness.js';
 import type { TestApp } from './harness.js';
 import { asyncResponseOf, uploadOctetStream } from './support/async-requests.js';
-import { killAllStarted, startProcess, withTimeout } from './support/child-process.js';
+import { withTimeout } from './support/child-process.js';
+import { workerProcessFixture } from './support/worker-process-fixture.js';
+import type { WorkerProcessFixture } from './support/worker-process-fixture.js';
 import { omegatSchema } from './support/omegat-schema.js';
 import { waitFor } from './support/wait.js';
 
@@ -584,53 +581,17 @@ describe(`translation memory imports and exports (${testDialect})`, () => {
  * half way: the batches committed stay, and the next worker finishes the task with no duplicate.
  */
 describe(`a TM import killed with -9 (${testDialect})`, () => {
+  let fixture: WorkerProcessFixture;
   let database: Database;
-  let env: Record<string, string>;
   let deps: AppDeps;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'opentms-tm-kill-'));
-    if (TEST_DATABASE_URL) {
-      const created = await createTestDatabase();
-      database = created.database;
-      const url = new URL(TEST_DATABASE_URL);
-      url.searchParams.set('options', `-c search_path=${created.schema}`);
-      env = { DATABASE_URL: url.toString(), OPENTMS_DATA_DIR: dataDir };
-      cleanup = async () => {
-        await created.drop();
-        rmSync(dataDir, { recursive: true, force: true });
-      };
-    } else {
-      database = openDatabase({ kind: 'sqlite', path: join(dataDir, 'opentms.sqlite') });
-      await migrateToLatest(database);
-      env = { OPENTMS_DATA_DIR: dataDir };
-      cleanup = async () => {
-        await database.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      };
-    }
-    deps = {
-      config: loadConfig({ LOG_LEVEL: 'silent', ...env }),
-      database,
-      clock: () => new Date(),
-      taskWakeup: createTaskWakeup(),
-      blobs: localBlobStore(join(dataDir, 'blobs')),
-    };
+    fixture = await workerProcessFixture('opentms-tm-kill-');
+    ({ database, deps } = fixture);
   });
-  afterAll(async () => {
-    await killAllStarted();
-    await cleanup?.();
-  });
+  afterAll(() => fixture?.close());
 
-  const startWorkerProcess = () =>
-    startProcess(
-      'test/support/worker-process.ts',
-      [],
-      { LOG_LEVEL: 'info', OPENTMS_TASK_LEASE_SECONDS: '1', OPENTMS_TASK_POLL_MS: '50', ...env },
-      (line) => line.msg === 'worker started',
-      'the worker',
-    );
+  const startWorkerProcess = () => fixture.startWorkerProcess();
 
   it('keeps the committed batches, and a new worker finishes the import with every unit once', async () => {
     const db = database.db;
