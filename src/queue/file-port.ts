@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
+import { MessageChannel } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
+import { sharedThreadPool } from './thread-pool.js';
 
 /**
  * Streaming a stored file into a thread of the pool (thread-pool.ts) and batches of results back,
@@ -75,4 +77,65 @@ export function filePuller(port: MessagePort, chunks: AsyncIterator<Uint8Array>)
 /** Main side: acknowledges one batch, letting the thread send another. */
 export function ackBatch(port: MessagePort): void {
   port.postMessage({ type: 'ack' } satisfies FileToThread);
+}
+
+/** Lets the event loop serve what waits (requests) before the next batch. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+/**
+ * Main side of a whole run: streams `file` into `fn` of `module` on the shared thread pool, hands
+ * each batch the thread sends to `onBatch` in order (one at a time, the event loop served before
+ * each), acknowledges it once written, and resolves with the thread's `done` result. A failing
+ * `onBatch` or an aborted `signal` stops the thread and rejects. The thread side uses
+ * `fileFromPort` and ends with `port.postMessage({ type: 'done', result })`. Used by the TM and
+ * term base imports.
+ */
+export async function streamFileThroughThread<R, B extends { type: 'batch' }>(options: {
+  file: Readable;
+  module: URL;
+  fn: string;
+  input: unknown;
+  signal: AbortSignal;
+  onBatch: (batch: B) => Promise<void>;
+}): Promise<R> {
+  const chunks = (options.file as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const { port1: port, port2: threadPort } = new MessageChannel();
+  const local = new AbortController();
+  const stop = AbortSignal.any([options.signal, local.signal]);
+  let writing: Promise<void> = Promise.resolve();
+  const pull = filePuller(port, chunks);
+  let finished!: (result: R) => void;
+  const done = new Promise<R>((resolve) => (finished = resolve));
+  port.on('message', (message: FilePull | B | { type: 'done'; result: R }) => {
+    if (message.type === 'pull') pull();
+    else if (message.type === 'batch') {
+      writing = writing.then(async () => {
+        await yieldToEventLoop();
+        if (stop.aborted) return;
+        try {
+          await options.onBatch(message as B);
+          ackBatch(port);
+        } catch (error) {
+          if (!local.signal.aborted) local.abort(error);
+        }
+      });
+    } else finished((message as { result: R }).result);
+  });
+  try {
+    const threadRun = sharedThreadPool().run<R>(options.module, options.fn, options.input, { signal: stop, port: threadPort });
+    const result = await Promise.race([Promise.all([threadRun, done]).then(([, r]) => r), rejectOnAbort(stop)]);
+    await writing;
+    if (stop.aborted) throw stop.reason;
+    return result;
+  } finally {
+    port.close();
+    options.file.destroy();
+  }
 }

@@ -1,20 +1,18 @@
 import type { Readable } from 'node:stream';
-import { MessageChannel } from 'node:worker_threads';
 import type { AppDeps, AppTaskHandler } from '../../../deps.js';
 import { nowIso } from '../../../db/ids.js';
 import type { Id } from '../../../db/schema.js';
 import { asyncFailure, errors } from '../../../errors/index.js';
 import type { TermEntry } from '../../../formats/term-entries.js';
 import type { Caller } from '../../../http/access.js';
-import { ackBatch, filePuller } from '../../../queue/file-port.js';
+import { streamFileThroughThread } from '../../../queue/file-port.js';
 import { enqueue } from '../../../queue/queue.js';
-import { sharedThreadPool } from '../../../queue/thread-pool.js';
 import { putUpload, recordStoredFile, releaseStoredFiles } from '../../../storage/stored-files.js';
 import { completeAsyncRequest, createAsyncRequest } from '../../integration/async-requests/index.js';
 import type { AsyncRequestRow } from '../../integration/async-requests/index.js';
 import { langsOf } from './term-bases.repository.js';
 import type { TermBaseRow } from './term-bases.repository.js';
-import type { ImportWarning, ParseTermFileInput, ParseTermFileResult, TermFileFormat, ToMain } from './term-import.thread.js';
+import type { ImportWarning, ParseTermFileInput, ParseTermFileResult, TermBatch, TermFileFormat } from './term-import.thread.js';
 import { importEntries } from './term-import.writer.js';
 import type { DuplicateMode, ImportContext } from './term-import.writer.js';
 import { bumpTermBaseVersion } from './terms.repository.js';
@@ -116,17 +114,7 @@ export async function requestTermImport(
   return row;
 }
 
-/** Lets the event loop serve what waits (requests) before the next batch. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './term-import.thread.ts' : './term-import.thread.js', import.meta.url);
-
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-}
 
 interface Transfer {
   asyncRequestId: string;
@@ -152,11 +140,6 @@ async function importFile(
 ): Promise<ParseTermFileResult> {
   const db = deps.database.db;
   const options = JSON.parse(transfer.options) as TermImportOptions;
-  const stream: Readable = await deps.blobs.open(transfer.uploadSha256!);
-  const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  const { port1: port, port2: threadPort } = new MessageChannel();
-  const local = new AbortController();
-  const stop = AbortSignal.any([signal, local.signal]);
   const context: ImportContext = {
     termBaseId: termBase.id,
     organizationId: transfer.organizationId,
@@ -167,65 +150,42 @@ async function importFile(
     subDomainIds: new Map(),
   };
   let skip = Number(transfer.entries);
-  let writing: Promise<void> = Promise.resolve();
-  const pull = filePuller(port, chunks);
-  let finished!: (result: ParseTermFileResult) => void;
-  const done = new Promise<ParseTermFileResult>((resolve) => (finished = resolve));
-  port.on('message', (message: ToMain) => {
-    if (message.type === 'pull') pull();
-    else if (message.type === 'batch') {
-      writing = writing.then(async () => {
-        await yieldToEventLoop();
-        if (stop.aborted) return;
-        try {
-          let entries: TermEntry[] = message.entries;
-          if (skip > 0) {
-            const skipped = Math.min(skip, entries.length);
-            entries = entries.slice(skipped);
-            skip -= skipped;
-          }
-          if (entries.length) {
-            await db.transaction().execute(async (trx) => {
-              await bumpTermBaseVersion(trx, termBase.id);
-              const counts = await importEntries(trx, context, entries);
-              await trx
-                .updateTable('tbTransfers')
-                .set((eb) => ({
-                  entries: eb('entries', '+', entries.length),
-                  createdTerms: eb('createdTerms', '+', counts.createdTerms),
-                  updatedTerms: eb('updatedTerms', '+', counts.updatedTerms),
-                  skippedTerms: eb('skippedTerms', '+', counts.skippedTerms),
-                }))
-                .where('asyncRequestId', '=', transfer.asyncRequestId)
-                .execute();
-            });
-          }
-          ackBatch(port);
-        } catch (error) {
-          if (!local.signal.aborted) local.abort(error);
-        }
+  const input: ParseTermFileInput = {
+    format: transfer.format as TermFileFormat,
+    langs: langsOf(termBase),
+    strictLangMatching: options.strictLangMatching,
+    batchEntries: TERM_IMPORT_BATCH_ENTRIES,
+  };
+  return streamFileThroughThread<ParseTermFileResult, TermBatch>({
+    file: await deps.blobs.open(transfer.uploadSha256!),
+    module: THREAD_MODULE,
+    fn: 'parseTermFile',
+    input,
+    signal,
+    async onBatch(message) {
+      let entries: TermEntry[] = message.entries;
+      if (skip > 0) {
+        const skipped = Math.min(skip, entries.length);
+        entries = entries.slice(skipped);
+        skip -= skipped;
+      }
+      if (entries.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        await bumpTermBaseVersion(trx, termBase.id);
+        const counts = await importEntries(trx, context, entries);
+        await trx
+          .updateTable('tbTransfers')
+          .set((eb) => ({
+            entries: eb('entries', '+', entries.length),
+            createdTerms: eb('createdTerms', '+', counts.createdTerms),
+            updatedTerms: eb('updatedTerms', '+', counts.updatedTerms),
+            skippedTerms: eb('skippedTerms', '+', counts.skippedTerms),
+          }))
+          .where('asyncRequestId', '=', transfer.asyncRequestId)
+          .execute();
       });
-    } else finished(message.result);
+    },
   });
-  try {
-    const input: ParseTermFileInput = {
-      format: transfer.format as TermFileFormat,
-      langs: langsOf(termBase),
-      strictLangMatching: options.strictLangMatching,
-      batchEntries: TERM_IMPORT_BATCH_ENTRIES,
-    };
-    const threadRun = sharedThreadPool().run<ParseTermFileResult>(THREAD_MODULE, 'parseTermFile', input, {
-      signal: stop,
-      port: threadPort,
-    });
-    const result = await Promise.race([Promise.all([threadRun, done]).then(([, r]) => r), rejectOnAbort(stop)]);
-    await writing;
-    if (stop.aborted) throw stop.reason;
-    return result;
-  } finally {
-    port.close();
-    stream.destroy();
-  }
 }
 
 async function releaseUpload(deps: AppDeps, asyncRequestId: string, sha256: string | null): Promise<void> {

@@ -37,8 +37,10 @@ export type ParseTermFileResult =
   | { readonly entries: number; readonly warnings: ImportWarning[] }
   | { readonly formatError: string; readonly entries: number; readonly warnings: ImportWarning[] };
 
-export type ToMain =
-  FilePull | { readonly type: 'batch'; readonly entries: TermEntry[] } | { readonly type: 'done'; readonly result: ParseTermFileResult };
+/** A batch of entries, thread → main. */
+export type TermBatch = { readonly type: 'batch'; readonly entries: TermEntry[] };
+
+export type ToMain = FilePull | TermBatch | { readonly type: 'done'; readonly result: ParseTermFileResult };
 
 export const BATCHES_IN_FLIGHT = 2;
 /** Warnings of the reader passed on to the async request, at most. */

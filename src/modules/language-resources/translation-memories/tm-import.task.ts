@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Readable } from 'node:stream';
-import { MessageChannel } from 'node:worker_threads';
 import type { AppDeps, AppTaskHandler } from '../../../deps.js';
 import { nowIso } from '../../../db/ids.js';
 import { asyncFailure, errors } from '../../../errors/index.js';
@@ -8,7 +7,6 @@ import { tmImportFormat } from '../../../formats/tm-formats.js';
 import type { TmImportFormat } from '../../../formats/tm-formats.js';
 import type { Caller } from '../../../http/access.js';
 import { enqueue } from '../../../queue/queue.js';
-import { sharedThreadPool } from '../../../queue/thread-pool.js';
 import { putUpload, recordStoredFile, releaseStoredFiles } from '../../../storage/stored-files.js';
 import { completeAsyncRequest, createAsyncRequest } from '../../integration/async-requests/index.js';
 import type { AsyncRequestRow } from '../../integration/async-requests/index.js';
@@ -24,8 +22,8 @@ import {
   resetTransferUnits,
   setLastAsyncRequest,
 } from './tm-transfers.repository.js';
-import type { ImportWarning, ParseTmFileInput, ParseTmFileResult, ToMain } from './tm-import.thread.js';
-import { ackBatch, filePuller } from '../../../queue/file-port.js';
+import type { ImportWarning, ParseTmFileInput, ParseTmFileResult, UnitBatch } from './tm-import.thread.js';
+import { streamFileThroughThread } from '../../../queue/file-port.js';
 
 /**
  * The TM import (importTransMemoryV2; docs/translation-memory.md, "Import and export"): the upload
@@ -106,17 +104,7 @@ export async function requestTmImport(
   return row;
 }
 
-/** Lets the event loop serve what waits (requests) before the next batch. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './tm-import.thread.ts' : './tm-import.thread.js', import.meta.url);
-
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-}
 
 /**
  * Streams the stored file through the thread and writes its units into the TM, a batch per
@@ -132,57 +120,32 @@ async function importUnits(
   signal: AbortSignal,
 ): Promise<ParseTmFileResult> {
   const db = deps.database.db;
-  const stream: Readable = await deps.blobs.open(sha256);
-  const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  const { port1: port, port2: threadPort } = new MessageChannel();
-  const local = new AbortController();
-  const stop = AbortSignal.any([signal, local.signal]);
-  let writing: Promise<void> = Promise.resolve();
-  const pull = filePuller(port, chunks);
-  let finished!: (result: ParseTmFileResult) => void;
-  const done = new Promise<ParseTmFileResult>((resolve) => (finished = resolve));
-  port.on('message', (message: ToMain) => {
-    if (message.type === 'pull') {
-      pull();
-    } else if (message.type === 'batch') {
-      writing = writing.then(async () => {
-        await yieldToEventLoop();
-        if (stop.aborted) return;
-        try {
-          const now = nowIso(deps.clock);
-          await db.transaction().execute(async (trx) => {
-            await writeUnits(trx, tm.id, message.units, now);
-            await addTransferUnits(trx, asyncRequestId, message.units.length);
-          });
-          ackBatch(port);
-        } catch (error) {
-          if (!local.signal.aborted) local.abort(error);
-        }
+  const input: ParseTmFileInput = {
+    format: payload.format,
+    sourceLang: tm.sourceLang,
+    targetLangs: targetLangsOf(tm),
+    strictLangMatching: payload.strictLangMatching,
+    stripNativeCodes: payload.stripNativeCodes,
+    batchUnits: TM_IMPORT_BATCH_UNITS,
+    writer:
+      deps.database.sqliteFile === null
+        ? undefined
+        : { sqliteFile: deps.database.sqliteFile, tmId: tm.id, asyncRequestId, now: nowIso(deps.clock) },
+  };
+  return streamFileThroughThread<ParseTmFileResult, UnitBatch>({
+    file: await deps.blobs.open(sha256),
+    module: THREAD_MODULE,
+    fn: 'parseTmFile',
+    input,
+    signal,
+    async onBatch(message) {
+      const now = nowIso(deps.clock);
+      await db.transaction().execute(async (trx) => {
+        await writeUnits(trx, tm.id, message.units, now);
+        await addTransferUnits(trx, asyncRequestId, message.units.length);
       });
-    } else finished(message.result);
+    },
   });
-  try {
-    const input: ParseTmFileInput = {
-      format: payload.format,
-      sourceLang: tm.sourceLang,
-      targetLangs: targetLangsOf(tm),
-      strictLangMatching: payload.strictLangMatching,
-      stripNativeCodes: payload.stripNativeCodes,
-      batchUnits: TM_IMPORT_BATCH_UNITS,
-      writer:
-        deps.database.sqliteFile === null
-          ? undefined
-          : { sqliteFile: deps.database.sqliteFile, tmId: tm.id, asyncRequestId, now: nowIso(deps.clock) },
-    };
-    const threadRun = sharedThreadPool().run<ParseTmFileResult>(THREAD_MODULE, 'parseTmFile', input, { signal: stop, port: threadPort });
-    const result = await Promise.race([Promise.all([threadRun, done]).then(([, r]) => r), rejectOnAbort(stop)]);
-    await writing;
-    if (stop.aborted) throw stop.reason;
-    return result;
-  } finally {
-    port.close();
-    stream.destroy();
-  }
 }
 
 /** After the import (done or failed for good): the upload is no longer needed. */

@@ -75,8 +75,10 @@ export interface ImportWarning {
 export type ParseTmFileResult =
   { readonly units: number; readonly warnings: ImportWarning[] } | { readonly formatError: string; readonly warnings: ImportWarning[] };
 
-export type ToMain =
-  FilePull | { readonly type: 'batch'; readonly units: ImportedUnit[] } | { readonly type: 'done'; readonly result: ParseTmFileResult };
+/** A batch of units, thread → main. */
+export type UnitBatch = { readonly type: 'batch'; readonly units: ImportedUnit[] };
+
+export type ToMain = FilePull | UnitBatch | { readonly type: 'done'; readonly result: ParseTmFileResult };
 
 export type { FileToThread as ToThread } from '../../../queue/file-port.js';
 
