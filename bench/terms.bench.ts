@@ -27,6 +27,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { TermMatcher } from '../src/domain/terminology/index.js';
 import { numberFromEnv } from './api.bench.js';
+import { shortCatalogEntries } from './term-data.js';
 import { catalogPairs, catalogsMissing, latencyOf, mark, ms, prng } from './tm-data.js';
 
 const settings = {
@@ -39,7 +40,6 @@ const settings = {
 const TARGETS = { p50: 0.2, p95: 1, largeP95: 2 };
 const SEGMENT_LENGTH = 500;
 const BASELINE_TERMS = 50_000;
-const SHORT_ENTRY = /^[\p{L}\p{N}]+(?:[ -][\p{L}\p{N}]+){0,3}$/u;
 
 interface BenchTerm {
   text: string;
@@ -50,15 +50,7 @@ interface BenchTerm {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function termBaseOf(pairs: Array<[string, string]>): BenchTerm[] {
-  const seen = new Set<string>();
-  const terms: BenchTerm[] = [];
-  for (const [source] of pairs) {
-    const text = source.trim();
-    if (!SHORT_ENTRY.test(text) || seen.has(text.toLowerCase())) continue;
-    seen.add(text.toLowerCase());
-    terms.push({ text, caseSensitive: false, exactMatch: false });
-  }
-  return terms;
+  return shortCatalogEntries(pairs).map(([text]) => ({ text, caseSensitive: false, exactMatch: false }));
 }
 
 function segmentsOf(pairs: Array<[string, string]>, count: number): string[] {
