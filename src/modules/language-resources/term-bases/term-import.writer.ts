@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB, Id } from '../../../db/schema.js';
 import type { TermEntry, TermEntryTerm } from '../../../formats/term-entries.js';
-import { insertConcepts, insertTerms, termTextKey } from './terms.repository.js';
-import type { NewConcept, NewTerm } from './terms.repository.js';
+import { bulkInsert, reserveIds } from '../../../db/bulk-insert.js';
+import type { BulkTable } from '../../../db/bulk-insert.js';
+import { findConcepts, termTextKey } from './terms.repository.js';
+import type { NewConcept, NewTerm, TermRow } from './terms.repository.js';
 
 /**
  * Writes one batch of imported entries into a term base, in the caller's transaction
@@ -41,7 +43,8 @@ export interface BatchCounts {
 }
 
 interface HeldTerm {
-  id: Id | null;
+  /** The stored term (null: created earlier in this batch). */
+  row: TermRow | null;
   conceptId: Id | number;
 }
 
@@ -78,6 +81,64 @@ const CONCEPT_DEFAULTS = {
   note: null,
   url: null,
 } satisfies Partial<NewConcept>;
+
+/** The columns of a bulk insert (docs: src/db/bulk-insert.ts); values by their camel-case names. */
+const CONCEPT_TABLE: BulkTable = {
+  table: 'tb_concepts',
+  columns: [
+    { name: 'id', pgType: 'bigint' },
+    { name: 'term_base_id', pgType: 'bigint' },
+    { name: 'definition', pgType: 'text' },
+    { name: 'domain_id', pgType: 'bigint' },
+    { name: 'domain_name', pgType: 'text' },
+    { name: 'subdomains', pgType: 'text' },
+    { name: 'subdomain_names', pgType: 'text' },
+    { name: 'note', pgType: 'text' },
+    { name: 'url', pgType: 'text' },
+    { name: 'created_at', pgType: 'varchar' },
+    { name: 'created_by_id', pgType: 'bigint' },
+    { name: 'modified_at', pgType: 'varchar' },
+    { name: 'modified_by_id', pgType: 'bigint' },
+  ],
+};
+const TERM_TABLE: BulkTable = {
+  table: 'tb_terms',
+  columns: [
+    { name: 'concept_id', pgType: 'bigint' },
+    { name: 'term_base_id', pgType: 'bigint' },
+    { name: 'lang', pgType: 'varchar' },
+    { name: 'text', pgType: 'text' },
+    { name: 'text_key', pgType: 'varchar' },
+    { name: 'status', pgType: 'varchar' },
+    { name: 'usage', pgType: 'text' },
+    { name: 'forbidden', pgType: 'boolean' },
+    { name: 'preferred', pgType: 'boolean' },
+    { name: 'case_sensitive', pgType: 'boolean' },
+    { name: 'exact_match', pgType: 'boolean' },
+    { name: 'term_type', pgType: 'varchar' },
+    { name: 'part_of_speech', pgType: 'varchar' },
+    { name: 'gender', pgType: 'varchar' },
+    { name: 'number', pgType: 'varchar' },
+    { name: 'note', pgType: 'text' },
+    { name: 'short_translation', pgType: 'text' },
+    { name: 'created_at', pgType: 'varchar' },
+    { name: 'created_by_id', pgType: 'bigint' },
+    { name: 'modified_at', pgType: 'varchar' },
+    { name: 'modified_by_id', pgType: 'bigint' },
+  ],
+};
+const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+const sameValue = (stored: unknown, given: unknown) =>
+  typeof given === 'boolean' ? (stored === true || stored === 1 || stored === '1') === given : (stored ?? null) === (given ?? null);
+
+/** The given columns whose values differ from the stored row's; null when none does (nothing to write). */
+function changedColumns<T extends object>(stored: object, given: T): T | null {
+  const changed = Object.fromEntries(
+    Object.entries(given).filter(([column, value]) => !sameValue((stored as Record<string, unknown>)[column], value)),
+  ) as T;
+  return Object.keys(changed).length ? changed : null;
+}
 
 const key = (lang: string, text: string) => `${lang}\u0000${text}`;
 const isoOr = (value: string | undefined, fallback: string) => {
@@ -123,7 +184,7 @@ async function heldTerms(trx: Kysely<DB>, termBaseId: Id, entries: readonly Term
     for (let at = 0; at < keys.length; at += 500) {
       const rows = await trx
         .selectFrom('tbTerms')
-        .select(['id', 'conceptId', 'text'])
+        .selectAll()
         .where('termBaseId', '=', termBaseId)
         .where('lang', '=', lang)
         .where('textKey', 'in', keys.slice(at, at + 500))
@@ -131,7 +192,7 @@ async function heldTerms(trx: Kysely<DB>, termBaseId: Id, entries: readonly Term
         .execute();
       for (const row of rows) {
         const k = key(lang, row.text);
-        if (!held.has(k)) held.set(k, { id: String(row.id), conceptId: String(row.conceptId) });
+        if (!held.has(k)) held.set(k, { row, conceptId: String(row.conceptId) });
       }
     }
   }
@@ -255,36 +316,42 @@ export async function importEntries(trx: Kysely<DB>, context: ImportContext, ent
     for (const term of terms) {
       const found = context.mode === 'add' ? undefined : held.get(key(term.lang, term.text));
       if (found) {
-        if (context.mode === 'update' && found.id !== null) {
-          const columns = givenTermColumns(term);
-          if (Object.keys(columns).length) termUpdates.push({ id: found.id, columns });
+        if (context.mode === 'update' && found.row !== null) {
+          const columns = changedColumns(found.row, givenTermColumns(term));
+          if (columns) termUpdates.push({ id: String(found.row.id), columns });
           counts.updatedTerms++;
         } else counts.skippedTerms++;
         continue;
       }
       newTerms.push({ term, concept });
-      if (context.mode !== 'add') held.set(key(term.lang, term.text), { id: null, conceptId: concept });
+      if (context.mode !== 'add') held.set(key(term.lang, term.text), { row: null, conceptId: concept });
     }
   }
 
-  const pendingIds = await insertConcepts(
+  const pendingIds = await reserveIds(trx, 'tb_concepts', pending.length);
+  await bulkInsert(
     trx,
-    pending.map((p) => p.row),
+    CONCEPT_TABLE,
+    pending.map((p, i) => CONCEPT_TABLE.columns.map((c) => (c.name === 'id' ? pendingIds[i] : p.row[camel(c.name) as keyof NewConcept]))),
   );
   const conceptIdOf = (concept: Id | number) => (typeof concept === 'number' ? pendingIds[concept]! : concept);
-  const rows: NewTerm[] = newTerms.map(({ term, concept }) => ({
-    conceptId: conceptIdOf(concept),
-    termBaseId: context.termBaseId,
-    lang: term.lang,
-    text: term.text,
-    ...TERM_DEFAULTS,
-    ...givenTermColumns(term),
-    createdAt: isoOr(term.createdAt, context.now),
-    createdById: context.userId,
-    modifiedAt: isoOr(term.modifiedAt, context.now),
-    modifiedById: context.userId,
-  }));
-  await insertTerms(trx, rows);
+  const rows = newTerms.map(({ term, concept }) => {
+    const row: Record<string, unknown> = {
+      conceptId: conceptIdOf(concept),
+      termBaseId: context.termBaseId,
+      lang: term.lang,
+      text: term.text,
+      textKey: termTextKey(term.text),
+      ...TERM_DEFAULTS,
+      ...givenTermColumns(term),
+      createdAt: isoOr(term.createdAt, context.now),
+      createdById: context.userId,
+      modifiedAt: isoOr(term.modifiedAt, context.now),
+      modifiedById: context.userId,
+    };
+    return TERM_TABLE.columns.map((c) => row[camel(c.name)]);
+  });
+  await bulkInsert(trx, TERM_TABLE, rows);
   counts.createdTerms += rows.length;
   for (const { id, columns } of termUpdates) {
     await trx
@@ -293,7 +360,13 @@ export async function importEntries(trx: Kysely<DB>, context: ImportContext, ent
       .where('id', '=', id)
       .execute();
   }
-  for (const [id, columns] of conceptUpdates) {
+  const current = new Map(
+    (await findConcepts(trx, context.termBaseId, [...conceptUpdates.keys()])).map((row) => [String(row.id), row] as const),
+  );
+  for (const [id, given] of conceptUpdates) {
+    const row = current.get(id);
+    const columns = row ? changedColumns(row, given) : null;
+    if (!columns) continue;
     await trx
       .updateTable('tbConcepts')
       .set({ ...columns, modifiedAt: context.now, modifiedById: context.userId })
