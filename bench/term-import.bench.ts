@@ -43,11 +43,10 @@
  * highest VmRSS this process sampled every 200 ms), how long the part took (process start-up and
  * migrations included) and the machine's load average then. MB are 10^6 bytes.
  *
- * PostgreSQL statistics: when the server's autovacuum is off (as on the development server), no
- * ANALYZE ever runs on the freshly filled term tables, and the import's duplicate lookup then
- * reads every term of the base in the language for each lookup of 500 keys: quadratic. The bench
- * then runs ANALYZE of the term tables every TERM_IMPORT_BENCH_PG_ANALYZE_SECONDS (default 60,
- * autovacuum's default naptime) during each import, in autovacuum's stead; 0 measures without.
+ * PostgreSQL statistics: without them the import's duplicate lookup reads every term of the base
+ * in the language for each lookup of 500 keys (quadratic), so the import analyzes the term tables
+ * itself after its first batch and whenever it has doubled. TERM_IMPORT_BENCH_PG_ANALYZE_SECONDS
+ * (default 0: never) adds an ANALYZE every so many seconds during each import, as autovacuum would.
  *
  * Run: `npx tsx bench/term-import.bench.ts` (some 5 minutes on 2 idle cores). Environment (optional):
  *   TERM_IMPORT_BENCH_DATABASES        sqlite, postgres (default both)
@@ -57,7 +56,8 @@
  *                                      `sqlite,postgres` adds minutes; `none` leaves it out)
  *   TERM_IMPORT_BENCH_POSTGRES_URL     the PostgreSQL database a schema bench_term_import_<pid> is
  *                                      made in (default postgres://postgres@127.0.0.1:5432/test)
- *   TERM_IMPORT_BENCH_PG_ANALYZE_SECONDS  see above (default 60; 0: never)
+ *   TERM_IMPORT_BENCH_PG_ANALYZE_SECONDS  see above (default 0: the import analyzes the term tables
+ *                                      itself after its first batch and whenever it has doubled)
  *   TERM_IMPORT_BENCH_RUNTIME          js (default: compiled, on plain node) or tsx
  *   TERM_IMPORT_BENCH_SEED             seed of the synthetic data (default 16)
  *   TERM_IMPORT_BENCH_CHILD_FLAGS      Node flags of the importing processes, space separated (e.g.
@@ -105,7 +105,7 @@ const settings = {
   seed: numberFromEnv('TERM_IMPORT_BENCH_SEED', 16),
   childFlags: (process.env.TERM_IMPORT_BENCH_CHILD_FLAGS ?? '').split(' ').filter(Boolean),
   runtime: process.env.TERM_IMPORT_BENCH_RUNTIME || 'js',
-  pgAnalyzeSeconds: Number(process.env.TERM_IMPORT_BENCH_PG_ANALYZE_SECONDS ?? 60),
+  pgAnalyzeSeconds: Number(process.env.TERM_IMPORT_BENCH_PG_ANALYZE_SECONDS ?? 0),
 };
 if (settings.runtime !== 'js' && settings.runtime !== 'tsx') throw new Error('TERM_IMPORT_BENCH_RUNTIME must be js or tsx');
 if (!Number.isFinite(settings.pgAnalyzeSeconds) || settings.pgAnalyzeSeconds < 0)
