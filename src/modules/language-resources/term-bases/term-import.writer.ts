@@ -128,6 +128,9 @@ const TERM_TABLE: BulkTable = {
   ],
 };
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+/** The rows' property of each column, worked out once (per cell it was a fifth of an import's time). */
+const CONCEPT_KEYS = CONCEPT_TABLE.columns.map((c) => camel(c.name) as keyof NewConcept | 'id');
+const TERM_KEYS = TERM_TABLE.columns.map((c) => camel(c.name));
 
 const sameValue = (stored: unknown, given: unknown) =>
   typeof given === 'boolean' ? (stored === true || stored === 1 || stored === '1') === given : (stored ?? null) === (given ?? null);
@@ -332,7 +335,7 @@ export async function importEntries(trx: Kysely<DB>, context: ImportContext, ent
   await bulkInsert(
     trx,
     CONCEPT_TABLE,
-    pending.map((p, i) => CONCEPT_TABLE.columns.map((c) => (c.name === 'id' ? pendingIds[i] : p.row[camel(c.name) as keyof NewConcept]))),
+    pending.map((p, i) => CONCEPT_KEYS.map((k) => (k === 'id' ? pendingIds[i] : p.row[k]))),
   );
   const conceptIdOf = (concept: Id | number) => (typeof concept === 'number' ? pendingIds[concept]! : concept);
   const rows = newTerms.map(({ term, concept }) => {
@@ -349,7 +352,7 @@ export async function importEntries(trx: Kysely<DB>, context: ImportContext, ent
       modifiedAt: isoOr(term.modifiedAt, context.now),
       modifiedById: context.userId,
     };
-    return TERM_TABLE.columns.map((c) => row[camel(c.name)]);
+    return TERM_KEYS.map((k) => row[k]);
   });
   await bulkInsert(trx, TERM_TABLE, rows);
   counts.createdTerms += rows.length;
