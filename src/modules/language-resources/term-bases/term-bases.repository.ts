@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { newUid } from '../../../db/ids.js';
+import { containsText } from '../../../db/text-match.js';
 import type { DB, Id } from '../../../db/schema.js';
 import type { TermBasesTable } from '../../../db/tables/term-bases.js';
 import { holdsRight } from '../../../domain/users/role-settings.js';
@@ -79,8 +80,9 @@ export async function listVisibleTermBases(
   page: PageRequest,
 ): Promise<{ rows: TermBaseRow[]; total: number }> {
   let query = db.selectFrom('termBases').where((eb) => visibleTo(eb, caller));
-  if (filter.name) query = query.where('termBases.name', 'like', `%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  for (const lang of filter.langs ?? []) query = query.where('termBases.langs', 'like', `%"${lang}"%`);
+  // containsText escapes `%` and `_` (a language code such as fr_fr holds one) for both dialects.
+  if (filter.name) query = query.where(containsText('termBases.name', filter.name));
+  for (const lang of filter.langs ?? []) query = query.where(containsText('termBases.langs', `"${lang}"`));
   if (filter.clientId) query = query.where('termBases.clientId', '=', filter.clientId);
   if (filter.domainId) query = query.where('termBases.domainId', '=', filter.domainId);
   if (filter.subDomainId) query = query.where('termBases.subDomainId', '=', filter.subDomainId);

@@ -32,20 +32,6 @@ export async function insertConcept(trx: Kysely<DB>, concept: NewConcept): Promi
   return trx.insertInto('tbConcepts').values(concept).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Inserts concepts in statement-sized chunks; returns their ids in order. */
-export async function insertConcepts(trx: Kysely<DB>, concepts: readonly NewConcept[]): Promise<Id[]> {
-  const ids: Id[] = [];
-  for (let at = 0; at < concepts.length; at += 500) {
-    const rows = await trx
-      .insertInto('tbConcepts')
-      .values(concepts.slice(at, at + 500))
-      .returning('id')
-      .execute();
-    for (const row of rows) ids.push(String(row.id));
-  }
-  return ids;
-}
-
 export async function findConcept(db: Kysely<DB>, termBaseId: Id, conceptId: string): Promise<ConceptRow | undefined> {
   if (!/^\d{1,18}$/.test(conceptId)) return undefined;
   return db.selectFrom('tbConcepts').selectAll().where('termBaseId', '=', termBaseId).where('id', '=', conceptId).executeTakeFirst();
@@ -114,17 +100,6 @@ export async function insertTerm(trx: Kysely<DB>, term: NewTerm): Promise<TermRo
     .values({ ...term, textKey: termTextKey(term.text) })
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/** Inserts terms in statement-sized chunks. */
-export async function insertTerms(trx: Kysely<DB>, terms: readonly NewTerm[]): Promise<void> {
-  // 24 columns a row: 400 rows are 9,600 parameters, under SQLite's 32,766 and PostgreSQL's 65,535.
-  for (let at = 0; at < terms.length; at += 400) {
-    await trx
-      .insertInto('tbTerms')
-      .values(terms.slice(at, at + 400).map((term) => ({ ...term, textKey: termTextKey(term.text) })))
-      .execute();
-  }
 }
 
 export async function findTerm(db: Kysely<DB>, termBaseId: Id, termId: string): Promise<TermRow | undefined> {
