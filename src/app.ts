@@ -58,7 +58,10 @@ import { filesRoutes } from './modules/translation-workflow/files/index.js';
 import { translationMemoriesRoutes, translationMemoryTransfersRoutes } from './modules/language-resources/translation-memories/index.js';
 import { termBasesRoutes, termSearchRoutes, termsRoutes, termTransfersRoutes } from './modules/language-resources/term-bases/index.js';
 import { jobTermBasesRoutes } from './modules/translation-workflow/job-term-bases/index.js';
+import { preTranslateSettingsRoutes, projectMtSettingsRoutes } from './modules/translation-workflow/project-mt-settings/index.js';
 import { glossariesRoutes } from './modules/language-resources/glossaries/index.js';
+import { machineTranslationRoutes } from './modules/language-resources/machine-translation/index.js';
+import { preTranslationRoutes } from './modules/translation-workflow/pre-translation/index.js';
 import {
   analyseSettingsRoutes,
   analysesOlderVersionsRoutes,
@@ -162,6 +165,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(termsRoutes(deps));
         await api.register(termTransfersRoutes(deps));
         await api.register(glossariesRoutes(deps));
+        await api.register(machineTranslationRoutes(deps));
+        await api.register(preTranslationRoutes(deps));
         await api.register(termSearchRoutes(deps));
         await api.register(jobTermBasesRoutes(deps));
         await api.register(translationMemoryTransfersRoutes(deps));
@@ -184,6 +189,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(projectTransMemoriesRoutes(deps));
         await api.register(templateTransMemoriesRoutes(deps));
         await api.register(jobTransMemoriesRoutes(deps));
+        await api.register(projectMtSettingsRoutes(deps));
+        await api.register(preTranslateSettingsRoutes(deps));
         await api.register(referenceFilesRoutes(deps));
         await api.register(filesRoutes(deps));
       },

@@ -89,6 +89,20 @@ export interface Config {
    * that send email then answer 400 MailNotConfigured; `from` (OPENTMS_MAIL_FROM) is the sender.
    */
   readonly mail: { readonly smtpUrl: string | null; readonly from: string };
+  /**
+   * Machine translation (docs/machine-translation.md): `secretKey` (OPENTMS_SECRET_KEY, 32 bytes as
+   * 64 hex characters or base64) seals engine credentials at rest; null = a key file
+   * `<dataDir>/secret.key` made on first use. The MT cache keeps a translation `cacheDays` after its
+   * last use and at most `cacheMaxEntries` translations (the least recently used go first);
+   * `requestTimeoutMs` bounds one request to an engine, retried `attempts` times in all.
+   */
+  readonly machineTranslation: {
+    readonly secretKey: Buffer | null;
+    readonly cacheDays: number;
+    readonly cacheMaxEntries: number;
+    readonly requestTimeoutMs: number;
+    readonly attempts: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -155,6 +169,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     allowPrivateCallbacks: flag(env, 'OPENTMS_ALLOW_PRIVATE_CALLBACKS'),
     outboundTimeoutMilliseconds: integer(env, 'OPENTMS_OUTBOUND_TIMEOUT_MS', 10_000, 100, 300_000),
     mail: Object.freeze({ smtpUrl: smtpUrl(env), from: text(env, 'OPENTMS_MAIL_FROM') ?? 'OpenTMS <opentms@localhost>' }),
+    machineTranslation: Object.freeze({
+      secretKey: secretKey(env),
+      cacheDays: integer(env, 'OPENTMS_MT_CACHE_DAYS', 30, 0, 3650),
+      cacheMaxEntries: integer(env, 'OPENTMS_MT_CACHE_MAX_ENTRIES', 1_000_000, 0, 1_000_000_000),
+      requestTimeoutMs: integer(env, 'OPENTMS_MT_REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
+      attempts: integer(env, 'OPENTMS_MT_ATTEMPTS', 3, 1, 10),
+    }),
     // Revocation does not wait for expiry (every request re-checks the token's source), so the
     // lifetime only bounds how long a stolen JWT of a still-valid source stays usable.
     accessTokenTtlSeconds: integer(env, 'OPENTMS_ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
@@ -186,6 +207,15 @@ function redisUrl(env: Env): string | null {
       'REDIS_URL must be a URL starting with redis:// or rediss:// (leave it unset to keep rate-limit counters in memory)',
     );
   return url;
+}
+
+function secretKey(env: Env): Buffer | null {
+  const raw = text(env, 'OPENTMS_SECRET_KEY');
+  if (raw === null) return null;
+  // Never repeat the key in the message.
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new ConfigError('OPENTMS_SECRET_KEY must be 32 bytes: 64 hex characters or base64');
+  return key;
 }
 
 function smtpUrl(env: Env): string | null {

@@ -4,6 +4,7 @@ import { deliverTask } from './modules/integration/webhooks/index.js';
 import { tmCleanedExportTask, tmClearTask, tmExportTask, tmImportTask } from './modules/language-resources/translation-memories/index.js';
 import { termImportTask } from './modules/language-resources/term-bases/index.js';
 import { analysisTask } from './modules/quoting/analyses/index.js';
+import { preTranslateTask } from './modules/translation-workflow/pre-translation/index.js';
 import { targetFileTask } from './modules/translation-workflow/job-files/index.js';
 import { updateSourceTask, updateTargetTask } from './modules/translation-workflow/job-updates/index.js';
 import { importJobTask } from './modules/translation-workflow/jobs/index.js';
@@ -33,6 +34,7 @@ const HANDLERS: { readonly [K in AppTaskKind]: AppTaskHandler<K> } = {
   'tm.clear': tmClearTask,
   'termBase.import': termImportTask,
   'analysis.run': analysisTask,
+  'preTranslate.run': preTranslateTask,
 };
 
 /** Every task handler the worker runs. */

@@ -230,15 +230,20 @@ describe('projects', () => {
       client: { uid: client.uid },
       dateDue: '2027-02-01T00:00:00.000Z',
     });
-    // Machine translation settings do not exist yet: naming some, or an entry naming none, is refused.
+    // Machine translation settings that do not exist are refused (test/project-mt-settings.test.ts has the rest);
+    // an entry naming none clears its language, here a no-op.
     for (const body of [
       { machineTranslateSettings: { uid: 'mt' } },
       { machineTranslateSettingsPerLangs: [{ targetLang: 'de', machineTranslateSettings: { uid: 'mt' } }] },
-      { machineTranslateSettingsPerLangs: [{ targetLang: 'de' }] },
     ]) {
       const refused = await call('PATCH', `v1/projects/${project.uid}`, home.headers, body);
       expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json().errorCode).toBe('ReferenceNotFound');
     }
+    expect(
+      (await call('PATCH', `v1/projects/${project.uid}`, home.headers, { machineTranslateSettingsPerLangs: [{ targetLang: 'de' }] }))
+        .statusCode,
+    ).toBe(200);
     const cleared = await ok('PATCH', `v1/projects/${project.uid}`, home.headers, { client: null, note: null });
     expect(cleared.client ?? null).toBeNull();
     expect(cleared.note ?? null).toBeNull();

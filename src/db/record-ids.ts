@@ -31,6 +31,7 @@ export const ID_RECORDS = {
   transMemories: { table: 'transMemories', scope: 'organizationId' },
   termBases: { table: 'termBases', scope: 'organizationId' },
   glossaries: { table: 'glossaries', scope: 'organizationId' },
+  mtSettings: { table: 'mtSettings', scope: 'organizationId' },
   /** A vendor as its buyer sees it (`/v1/vendors/{vendorUid}`). */
   vendors: { table: 'vendors', scope: 'buyerOrganizationId' },
   /** The same link as the vendor sees it (`/v1/buyers/{buyerUid}`). */

@@ -3,6 +3,7 @@ import type { AnalysisTables } from './tables/analyses.js';
 import type { CustomFieldTables } from './tables/custom-fields.js';
 import type { GlossaryTables } from './tables/glossaries.js';
 import type { HandoverFileTables } from './tables/handover-files.js';
+import type { MachineTranslationTables } from './tables/machine-translation.js';
 import type { PricingTables } from './tables/pricing.js';
 import type { ProjectTables } from './tables/projects.js';
 import type { QuoteTables } from './tables/quotes.js';
@@ -185,6 +186,9 @@ export interface AsyncRequestsTable {
   finishedAt: Timestamp | null;
   /** JSON of AsyncResponseDto; null until finished. */
   response: string | null;
+  /** What a long request has done of how much while it runs (migration 2026-11-29T1200); null = not reported. */
+  progressDone: number | null;
+  progressTotal: number | null;
 }
 
 export interface WebhooksTable {
@@ -276,6 +280,7 @@ export interface DB
     TranslationMemoryTables,
     TermBaseTables,
     GlossaryTables,
+    MachineTranslationTables,
     PricingTables,
     AnalysisTables,
     QuoteTables {

@@ -24,6 +24,7 @@ export const STATUS = {
   header_fields_too_large: 431,
   internal: 500,
   not_implemented: 501,
+  bad_gateway: 502,
 } as const;
 
 export type ErrorKind = keyof typeof STATUS;

@@ -270,6 +270,45 @@ export const TMS_ERRORS = {
       `The languages ${langs.join(', ')} cannot be removed from the glossary: a glossary's languages can only be added. Send all of its languages and the new ones.`,
     details: ({ langs }) => [{ field: 'langs', message: `cannot remove ${langs.join(', ')}` }],
   }),
+  /** Creating MT settings of an engine type this installation cannot use (docs/machine-translation.md, "Engines"). */
+  MtEngineNotAvailable: define({
+    status: 400,
+    message: ({ type, reason }: { type: string; reason: string }) =>
+      `The ${type} engine is not available in this installation (${reason}). Use an available type, such as Apertium.`,
+    details: () => [{ field: 'type', message: 'engine not available' }],
+  }),
+  /** MT asked for a language pair the engine of the settings does not have. */
+  MtLanguagePairNotSupported: define({
+    status: 400,
+    message: ({ name, sourceLang, targetLang }: { name: string; sourceLang: string; targetLang: string }) =>
+      `The machine translation engine of "${name}" cannot translate from ${sourceLang} to ${targetLang}.`,
+    details: ({ sourceLang, targetLang }) => [{ field: 'to', message: `no ${sourceLang} → ${targetLang} pair` }],
+  }),
+  /** The engine could not be reached, timed out or kept refusing after its retries (docs/machine-translation.md, "Failures"); nothing was changed. */
+  MachineTranslationFailed: define({
+    status: 502,
+    message: ({ name, reason }: { name: string; reason: string }) =>
+      `The machine translation engine of "${name}" did not translate: ${reason} Nothing was changed; try again later.`,
+  }),
+  /** Engine credentials sealed under another key than this installation's (OPENTMS_SECRET_KEY or <dataDir>/secret.key). */
+  MtCredentialsUnreadable: define({
+    status: 400,
+    message: ({ name }: { name: string }) =>
+      `The credentials of the MT settings "${name}" cannot be read with this installation's key; an administrator must enter them again.`,
+  }),
+  /** MT for a job whose project has no MT settings for the job's target language. */
+  MtSettingsNotAssigned: define({
+    status: 400,
+    message: ({ targetLang }: { targetLang: string }) =>
+      `The project has no machine translation settings for ${targetLang}: set them with PUT /api2/v1/projects/{projectUid}/mtSettings.`,
+  }),
+  /** humanTranslate without a human-translation provider (docs/machine-translation.md, "Human translation"). */
+  HumanTranslationNotConfigured: define({
+    status: 400,
+    message:
+      'No human translation provider (Gengo, Unbabel) is configured in this installation, so the jobs cannot be sent for human translation. Nothing was sent.',
+    details: () => [{ field: 'humanTranslateSettings', message: 'no human translation provider configured' }],
+  }),
   /** A language code not on the supported list (GET /api2/v1/languages). */
   UnsupportedLanguage: define({
     status: 400,

@@ -68,7 +68,7 @@ export const EXTENSION_FIELDS: Record<string, string[]> = {
   // RFC 7643 §3.1: meta.resourceType and meta.lastModified.
   ScimMeta: ['resourceType', 'lastModified'],
   // Every record gets a uid (our convention); async requests are addressed by id as published.
-  AsyncRequestDto: ['uid'],
+  AsyncRequestDto: ['uid', 'progress'],
   // The key of the X-OpenTMS-Signature HMAC of each delivery (docs/async-and-webhooks.md).
   WebHookDtoV2: ['signingSecret'],
   // RFC 7643 §5: the limits of bulk and filter (the spec's `Supported` has only `supported`).

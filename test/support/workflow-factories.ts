@@ -125,23 +125,27 @@ export async function makeJobs(t: TestApp, project: ProjectRow, options: JobsOpt
       })
       .returning(['id', 'uid'])
       .executeTakeFirstOrThrow();
-    if (segments.length) {
+    // In chunks: one statement of thousands of rows would pass SQLite's limit of variables.
+    for (let from = 0; from < segments.length; from += 1000) {
       await trx
         .insertInto('sourceSegments')
         .values(
-          segments.map((text, idx) => ({
-            jobSourceId: source.id,
-            idx,
-            unitLocator: String(idx + 1),
-            unitIndex: idx,
-            key: null,
-            source: text,
-            gapBefore: '',
-            gapAfter: '',
-            importedTarget: null,
-            note: null,
-            words: words[idx]!,
-          })),
+          segments
+            .slice(from, from + 1000)
+            .map((text, i) => ({ text, idx: from + i }))
+            .map(({ text, idx }) => ({
+              jobSourceId: source.id,
+              idx,
+              unitLocator: String(idx + 1),
+              unitIndex: idx,
+              key: null,
+              source: text,
+              gapBefore: '',
+              gapAfter: '',
+              importedTarget: null,
+              note: null,
+              words: words[idx]!,
+            })),
         )
         .execute();
     }

@@ -21,6 +21,7 @@ import * as quotes from './2026-11-25T1200_quotes.js';
 import * as termBases from './2026-11-29T0900_term_bases.js';
 import * as termBaseConceptsAndTerms from './2026-11-29T1000_term_base_concepts_and_terms.js';
 import * as glossaries from './2026-11-29T1100_glossaries.js';
+import * as machineTranslation from './2026-11-29T1200_machine_translation.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0900_term_bases': termBases,
   '2026-11-29T1000_term_base_concepts_and_terms': termBaseConceptsAndTerms,
   '2026-11-29T1100_glossaries': glossaries,
+  '2026-11-29T1200_machine_translation': machineTranslation,
 };

@@ -180,6 +180,16 @@ export interface JobSegmentsTable {
   confirmed: Generated<SqlBool>;
   modifiedAt: Timestamp;
   modifiedById: Id | null;
+  // Migration 2026-11-29T1200_machine_translation (docs/machine-translation.md):
+  locked: Generated<SqlBool>;
+  /** Where the target came from when pre-translation or MT filled it: `tm`, `mt`, `nt`; null = a person (or unknown). */
+  origin: string | null;
+  /** The match score of that origin, 0..1.01 (TM), 1 (non-translatable); null for MT. */
+  originScore: number | null;
+  /** The uid of the TM or of the MT settings that gave the target. */
+  originResource: string | null;
+  /** JSON array of warnings MT left on the target (a misplaced tag, a glossary term it dropped). */
+  mtWarnings: string | null;
 }
 
 /** A job's provider; exactly one of userId and vendorId is set. */

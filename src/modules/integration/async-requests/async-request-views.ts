@@ -37,6 +37,9 @@ export async function toAsyncRequestDtos(db: Db, organizationId: string, rows: A
       action: row.action,
       asyncResponse: row.response ? (JSON.parse(row.response) as AsyncResponse) : null,
       project: row.projectUid ? { uid: row.projectUid, name: row.projectName ?? '' } : null,
+      ...(row.progressTotal === null || row.progressTotal === undefined
+        ? {}
+        : { progress: { done: Number(row.progressDone ?? 0), total: Number(row.progressTotal) } }),
     };
   };
   return rows.map((row) => {

@@ -65,6 +65,15 @@ const AsyncRequestCore = {
   action: Type.String(),
   asyncResponse: Nullable(AsyncResponseSchema),
   project: Nullable(Type.Object({ uid: Type.String(), name: Type.String() })),
+  progress: Type.Optional(
+    Type.Object(
+      { done: Type.Integer(), total: Type.Integer() },
+      {
+        description:
+          'OpenTMS extension: what the request has done of how much (segments of a pre-translation), for requests that report it.',
+      },
+    ),
+  ),
 };
 
 /** Spec definition `AsyncRequestDto` (the parent is shown one level deep). */

@@ -70,3 +70,8 @@ export async function failAsyncRequest(deps: AppDeps, asyncRequestId: string, er
   await completeAsyncRequest(deps, deps.database.db, asyncRequestId, { ...failure, errorDesc: failure.errorDesc.slice(0, 2000) });
   deps.taskWakeup.notify();
 }
+
+/** Records what a running request has done of how much (shown as `progress` until and after it finishes), in the caller's transaction. */
+export async function reportProgress(db: Db, id: string, done: number, total: number): Promise<void> {
+  await db.updateTable('asyncRequests').set({ progressDone: done, progressTotal: total }).where('id', '=', id).execute();
+}

@@ -360,3 +360,83 @@ export async function bestScores(
   }
   return best;
 }
+
+/** The best TM match of a segment for pre-translation: its score after the TM's penalty, the unit's target and the TM. */
+export interface BestUnitMatch {
+  score: number;
+  target: string;
+  tmUid: string;
+  unitId: Id;
+}
+
+/**
+ * The best match of each query at or above `minScore` (0..101, after each TM's penalty) over the
+ * given TMs, with the unit that gives it (in context first, then the most recent): what
+ * pre-translation fills a segment with. The same index, bands, 101 in context and penalties as
+ * `bestScores`; the bands below `minScore` are never searched, so a high threshold costs an exact
+ * lookup a text. Ties go to the TM earlier in the project's order.
+ */
+export async function bestUnitMatches(
+  deps: AppDeps,
+  targets: readonly SearchTarget[],
+  queries: readonly BestScoreQuery[],
+  targetLang: string,
+  minScore: number,
+): Promise<Array<BestUnitMatch | null>> {
+  const db = deps.database.db;
+  const index = tmIndexOf(deps.database);
+  const best = new Array<(BestUnitMatch & { order: number; modifiedAt: string }) | null>(queries.length).fill(null);
+  if (queries.length === 0) return best;
+  const texts = queries.map((q) => q.text);
+  const floors = [...new Set([...[100, 95, 85, 75, 50].filter((floor) => floor > minScore), Math.min(100, minScore)])];
+  for (const target of targets) {
+    const penalty = target.applyPenaltyTo101Only ? 0 : target.penalty;
+    const stages = bandStages(penalty, floors).filter((stage) => stage >= Math.min(100, minScore));
+    if (stages.length === 0) continue;
+    const matches = await index.bestMatches(target.tm.id, texts, { stages, langs: [targetLang] });
+    const keys = [...new Set(matches.flatMap((match) => (match ? [match[0]] : [])))];
+    const unitsBySource = new Map<string, TmUnitRow[]>();
+    for (let from = 0; from < keys.length; from += CONTEXT_CHUNK) {
+      for (const unit of await unitsOfSources(db, target.tm.id, keys.slice(from, from + CONTEXT_CHUNK), [targetLang])) {
+        const list = unitsBySource.get(unit.sourceHash);
+        if (list) list.push(unit);
+        else unitsBySource.set(unit.sourceHash, [unit]);
+      }
+    }
+    matches.forEach((match, i) => {
+      if (!match) return;
+      const units = unitsBySource.get(match[0]);
+      if (!units?.length) return; // written away since the index saw it
+      const q = queries[i]!;
+      const query: FuzzyQuery = {
+        text: q.text,
+        previous: q.previous,
+        next: q.next,
+        key: q.key,
+        targetLangs: null,
+        minScore: 0,
+        maxResults: 1,
+      };
+      const contextual = match[1] === EXACT ? units.filter((unit) => inContext(query, unit)) : [];
+      const gross = contextual.length ? IN_CONTEXT : match[1];
+      const applies = !target.applyPenaltyTo101Only || gross === IN_CONTEXT;
+      const score = Math.max(0, gross - (applies ? target.penalty : 0));
+      if (score < minScore) return;
+      const pool = contextual.length ? contextual : units;
+      const unit = pool.reduce((a, b) =>
+        b.modifiedAt > a.modifiedAt || (b.modifiedAt === a.modifiedAt && Number(b.id) > Number(a.id)) ? b : a,
+      );
+      const current = best[i];
+      if (
+        !current ||
+        compareMatches(
+          { score, tmOrder: target.order, modifiedAt: unit.modifiedAt, id: `${target.tm.uid}:${unit.sourceHash}` },
+          { score: current.score, tmOrder: current.order, modifiedAt: current.modifiedAt, id: `${current.tmUid}:` },
+        ) < 0
+      ) {
+        best[i] = { score, target: unit.target, tmUid: target.tm.uid, unitId: unit.id, order: target.order, modifiedAt: unit.modifiedAt };
+      }
+    });
+  }
+  return best.map((match) => (match ? { score: match.score, target: match.target, tmUid: match.tmUid, unitId: match.unitId } : null));
+}

@@ -6,4 +6,5 @@
  * of language-resources/term-bases.
  */
 export { jobTermBasesRoutes } from './job-term-bases.routes.js';
-export { contextTermBases, copyTemplateTermBases } from './tb-settings.js';
+export { contextTermBases, copyTemplateTermBases, tbSettingRows } from './tb-settings.js';
+export type { TbSettingRow } from './tb-settings.js';

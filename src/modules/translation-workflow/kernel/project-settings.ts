@@ -15,6 +15,8 @@ export const SETTINGS_KEYS = [
   'projectWorkflowSettings',
   'contentGroup',
   'analyseSettings',
+  // Written by the project-mt-settings module (PreTranslateSettingsV4Dto; docs/project-mt-settings.md).
+  'preTranslateSettings',
 ] as const;
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
 export type ProjectSettings = Partial<Record<SettingsKey, unknown>>;

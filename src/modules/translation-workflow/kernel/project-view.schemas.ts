@@ -79,7 +79,18 @@ const BaseFields = {
   sourceLang: Type.String(),
   targetLangs: Type.Array(Type.String()),
   references: Type.Array(ReferenceFileReference),
-  mtSettingsPerLanguageList: Type.Array(Type.Object({ targetLang: Type.Union([Type.String(), Type.Null()]) })),
+  mtSettingsPerLanguageList: Type.Array(
+    Type.Object(
+      {
+        targetLang: Type.Union([Type.String(), Type.Null()]),
+        machineTranslateSettings: Type.Object(
+          { id: Type.String(), uid: Type.String(), name: Type.String(), type: Type.String() },
+          { title: 'MachineTranslateSettingsReference' },
+        ),
+      },
+      { title: 'MTSettingsPerLanguageReference' },
+    ),
+  ),
   userRole: Type.String(),
 };
 

@@ -46,7 +46,11 @@ interface ViewData {
   users: Map<string, UserRow>;
   named: Record<'clients' | 'businessUnits' | 'domains' | 'subDomains' | 'costCenters' | 'organizations', Map<string, Named>>;
   progress: Map<string, { totalCount: number; finishedCount: number; overdueCount: number }>;
+  mtSettings: Map<string, MtAssignmentView[]>;
 }
+
+/** A row of `mt_settings_assignments` with the settings it names (written by the project-mt-settings module). */
+type MtAssignmentView = { projectId: Id; targetLang: string | null; id: Id; uid: string; name: string; type: string };
 
 const ids = (values: (Id | null)[]) => [...new Set(values.filter((v): v is Id => v !== null).map(String))];
 
@@ -123,7 +127,7 @@ async function progressOf(db: Kysely<DB>, projectIds: string[], now: string) {
   );
 }
 
-/** What the views of `projects` need, in six queries whatever their number (run side by side where the driver allows). */
+/** What the views of `projects` need, in seven queries whatever their number (run side by side where the driver allows). */
 async function loadViewData(db: Kysely<DB>, projects: ProjectRow[], now: string): Promise<ViewData> {
   const projectIds = ids(projects.map((p) => p.id));
   if (projectIds.length === 0) {
@@ -134,9 +138,10 @@ async function loadViewData(db: Kysely<DB>, projects: ProjectRow[], now: string)
       users: new Map(),
       named: await namedRows(db, NO_NAMED),
       progress: new Map(),
+      mtSettings: new Map(),
     };
   }
-  const [langs, steps, references, users, named, progress] = await Promise.all([
+  const [langs, steps, references, users, named, progress, mtSettings] = await Promise.all([
     db.selectFrom('projectTargetLanguages').selectAll().where('projectId', 'in', projectIds).orderBy('position').execute(),
     db
       .selectFrom('projectWorkflowSteps as pws')
@@ -182,6 +187,13 @@ async function loadViewData(db: Kysely<DB>, projects: ProjectRow[], now: string)
       organizations: ids(projects.map((p) => p.organizationId)),
     }),
     progressOf(db, projectIds, now),
+    db
+      .selectFrom('mtSettingsAssignments as a')
+      .innerJoin('mtSettings as m', 'm.id', 'a.mtSettingsId')
+      .select(['a.projectId', 'a.targetLang', 'm.id', 'm.uid', 'm.name', 'm.type'])
+      .where('a.projectId', 'in', projectIds)
+      .orderBy('a.id')
+      .execute(),
   ]);
   return {
     targetLangs: new Map([...groupBy(langs, (l) => l.projectId)].map(([k, v]) => [k, v.map((l) => l.targetLang)])),
@@ -190,6 +202,7 @@ async function loadViewData(db: Kysely<DB>, projects: ProjectRow[], now: string)
     users: new Map(users.map((u) => [u.id, u])),
     named,
     progress,
+    mtSettings: groupBy(mtSettings as MtAssignmentView[], (m) => m.projectId),
   };
 }
 
@@ -207,6 +220,28 @@ const lookupIn = <T>(map: Map<string, T>, id: Id | null): T | null => (id === nu
 function userRef(data: ViewData, id: Id | null): UserReference | null {
   const user = lookupIn(data.users, id);
   return user ? toUserReference(user) : null;
+}
+
+/**
+ * MTSettingsPerLanguageReference of the project's MT settings: one entry with `targetLang` null
+ * (every target language), or one per target language in the project's order (per-language
+ * entries win should both be stored).
+ */
+function mtSettingsView(data: ViewData, project: ProjectRow) {
+  const rows = data.mtSettings.get(project.id) ?? [];
+  const perLanguage = rows.filter((r) => r.targetLang !== null);
+  const langs = (data.targetLangs.get(project.id) ?? []).map((l) => l.toLowerCase());
+  const order = (lang: string) => {
+    const i = langs.indexOf(lang.toLowerCase());
+    return i < 0 ? langs.length : i;
+  };
+  const chosen = perLanguage.length
+    ? [...perLanguage].sort((a, b) => order(a.targetLang!) - order(b.targetLang!))
+    : rows.filter((r) => r.targetLang === null).slice(0, 1);
+  return chosen.map((r) => ({
+    targetLang: r.targetLang,
+    machineTranslateSettings: { id: String(r.id), uid: r.uid, name: r.name, type: r.type },
+  }));
 }
 
 function baseView(data: ViewData, project: ProjectRow, userRole: string) {
@@ -230,8 +265,7 @@ function baseView(data: ViewData, project: ProjectRow, userRole: string) {
       dateCreated: r.createdAt,
       createdBy: userRef(data, r.createdById),
     })),
-    // Machine translation is a later capability: no project has MT settings yet.
-    mtSettingsPerLanguageList: [],
+    mtSettingsPerLanguageList: mtSettingsView(data, project),
     userRole,
   };
 }

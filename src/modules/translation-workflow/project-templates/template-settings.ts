@@ -18,6 +18,8 @@ export const TEMPLATE_SETTINGS_KEYS = [
   'financialSettings',
   // Written by the analyses module (getAnalyseSettingsForProjectTemplate; docs/analysis.md).
   'analyseSettings',
+  // Written by the project-mt-settings module (getProjectTemplatePreTranslateSettingsV4; docs/project-mt-settings.md).
+  'preTranslateSettings',
 ] as const;
 export type TemplateSettingsKey = (typeof TEMPLATE_SETTINGS_KEYS)[number];
 export type TemplateSettings = Partial<Record<TemplateSettingsKey, unknown>>;

@@ -137,7 +137,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'patchProject',
           summary: 'Edit project',
           description:
-            'PatchProjectDto: fields left out keep their values; null clears a reference, purchaseOrder, dateDue or note. Machine translation settings do not exist yet (400 ReferenceNotFound).',
+            'PatchProjectDto: fields left out keep their values; null clears a reference, purchaseOrder, dateDue or note. `machineTranslateSettings` (by uid; null removes the MT settings) serves every target language; `machineTranslateSettingsPerLangs` changes only the listed target languages (an entry without settings clears its language), its values winning over `machineTranslateSettings`; switching to per-language settings first gives the unlisted target languages the settings switched from. Unknown settings: 400 ReferenceNotFound; a language that is not a target language of the project: 400.',
           params: ProjectUidParams,
           body: PatchProjectBody,
           response: { 200: ProjectV1 },

@@ -17,6 +17,7 @@ import type { ProjectReferenceKind } from '../kernel/index.js';
 import { emitProjectEvents, parseSettings } from '../kernel/index.js';
 import { insertProject, workflowStepIdsOf } from './projects.repository.js';
 import { projectTargetLanguages } from '../kernel/index.js';
+import { applyMtSettingsUpdate, projectMtOwner, resolveMtSettingsChange } from '../project-mt-settings/index.js';
 import type { CreateProjectV3Body, EditProjectV2Body, IdReference, PatchProjectBody } from './projects.schemas.js';
 
 /**
@@ -201,28 +202,21 @@ export function editProject(deps: AppDeps, caller: Caller, access: ProjectAccess
   );
 }
 
-/** PATCH v1 of a project the caller may edit: fields left out keep their values; null clears. */
-export function patchProject(deps: AppDeps, caller: Caller, access: ProjectAccess, body: PatchProjectBody): Promise<ProjectRow> {
-  // Machine translation is a later capability: no settings exist, so naming some is a reference to nothing.
-  const perLang = body.machineTranslateSettingsPerLangs?.findIndex((p) => p.machineTranslateSettings) ?? -1;
-  if (body.machineTranslateSettings)
-    throw errors.ReferenceNotFound({
-      what: 'machine translation settings',
-      key: body.machineTranslateSettings.uid,
-      field: 'machineTranslateSettings',
-    });
-  if (perLang >= 0)
-    throw errors.ReferenceNotFound({
-      what: 'machine translation settings',
-      key: body.machineTranslateSettingsPerLangs![perLang]!.machineTranslateSettings!.uid,
-      field: `machineTranslateSettingsPerLangs[${perLang}].machineTranslateSettings`,
-    });
-  if (body.machineTranslateSettingsPerLangs?.length)
-    throw errors.InvalidArguments({
-      reason: 'Machine translation settings do not exist in this organization yet: machineTranslateSettingsPerLangs must be empty.',
-      details: [{ field: 'machineTranslateSettingsPerLangs[0].machineTranslateSettings', message: 'is required' }],
-    });
-  return applyEdit(deps, caller, access, body, false);
+/**
+ * PATCH v1 of a project the caller may edit: fields left out keep their values; null clears.
+ * `machineTranslateSettings` / `machineTranslateSettingsPerLangs` change the project's MT settings
+ * by the rules of the v3 template operation (project-mt-settings: per-language values win, only
+ * the listed languages change), checked before anything is written and written in the same
+ * transaction.
+ */
+export async function patchProject(deps: AppDeps, caller: Caller, access: ProjectAccess, body: PatchProjectBody): Promise<ProjectRow> {
+  const { machineTranslateSettings, machineTranslateSettingsPerLangs, ...fields } = body;
+  if (machineTranslateSettings === undefined && !machineTranslateSettingsPerLangs?.length)
+    return applyEdit(deps, caller, access, fields, false);
+  const db = deps.database.db;
+  const owner = await projectMtOwner(db, access.project);
+  const update = await resolveMtSettingsChange(db, owner, { machineTranslateSettings, machineTranslateSettingsPerLangs });
+  return applyEdit(deps, caller, access, fields, false, (trx) => applyMtSettingsUpdate(trx, owner, update));
 }
 
 const METADATA_COLUMNS = [
@@ -250,7 +244,15 @@ export function editEvents(before: ProjectRow, after: ProjectRow): WebhookEvent[
   return events;
 }
 
-async function applyEdit(deps: AppDeps, caller: Caller, access: ProjectAccess, input: EditInput, replace: boolean): Promise<ProjectRow> {
+/** `alsoWrite` writes what lives outside the project row in the edit's transaction and answers whether it changed anything. */
+async function applyEdit(
+  deps: AppDeps,
+  caller: Caller,
+  access: ProjectAccess,
+  input: EditInput,
+  replace: boolean,
+  alsoWrite?: (trx: Kysely<DB>) => Promise<boolean>,
+): Promise<ProjectRow> {
   const db = deps.database.db;
   if (input.name !== undefined) assertName(input.name);
   const before = access.project;
@@ -286,7 +288,9 @@ async function applyEdit(deps: AppDeps, caller: Caller, access: ProjectAccess, i
         'replace',
       );
     const events = editEvents(before, row);
-    if (input.customFields !== undefined && !events.includes('PROJECT_METADATA_UPDATED')) events.push('PROJECT_METADATA_UPDATED');
+    const changedElsewhere = alsoWrite ? await alsoWrite(trx) : false;
+    if ((input.customFields !== undefined || changedElsewhere) && !events.includes('PROJECT_METADATA_UPDATED'))
+      events.push('PROJECT_METADATA_UPDATED');
     await emitProjectEvents(deps, trx, caller, row.id, events);
     return row;
   });

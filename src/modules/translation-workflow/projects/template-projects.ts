@@ -23,6 +23,7 @@ import { assertTargetLangs, normalizeDate } from './projects.service.js';
 import { emitProjectEvents, eventUser } from '../kernel/index.js';
 import { copyTemplateSettings, projectSettingsOwner, templateSettingsOwner } from '../job-trans-memories/index.js';
 import { copyTemplateTermBases } from '../job-term-bases/index.js';
+import { copyTemplateMtSettings } from '../project-mt-settings/index.js';
 
 /**
  * Projects made from templates (applyTemplate v2, sync and async) and the template's providers
@@ -169,6 +170,8 @@ export async function createProjectFromTemplate(
   await copyTemplateSettings(trx, template, project);
   // And its term-base settings.
   await copyTemplateTermBases(trx, await templateSettingsOwner(trx, template), await projectSettingsOwner(trx, project));
+  // And its MT settings (per-language ones for the project's target languages) and pre-translate settings.
+  await copyTemplateMtSettings(trx, template.id, project.id);
   const events: WebhookEvent[] = ['PROJECT_CREATED'];
   if (project.vendorId !== null) events.push('SHARED_PROJECT_ASSIGNED');
   await emitProjectEvents(deps, trx, caller, project.id, events);
