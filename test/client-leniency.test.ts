@@ -321,7 +321,7 @@ describe('what real clients send', () => {
   describe('unknown paths', () => {
     it.each([
       ['POST', 'jobs/bilingualFile'],
-      ['POST', 'jobs/humanTranslate'],
+      ['POST', 'jobs/notAnOperation'],
       ['POST', 'jobs/connectorTask'],
     ] as const)('%s under jobs/ (%s) is a 404, not a 405', async (method, path) => {
       const target = await project(['de']);

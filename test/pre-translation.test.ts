@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importJobTask } from '../src/modules/translation-workflow/jobs/index.js';
 import { preTranslateTask } from '../src/modules/translation-workflow/pre-translation/index.js';
 import { createTaskRegistry } from '../src/queue/queue.js';
 import { startWorker } from '../src/queue/worker.js';
@@ -10,6 +11,7 @@ import { apiCaller, uniqueName } from './support/api.js';
 import type { Headers, Method } from './support/api.js';
 import { apertiumUrl } from './support/apertium.js';
 import { asyncResponseOf } from './support/async-requests.js';
+import { waitFor } from './support/wait.js';
 import { makeJobs, makeProject } from './support/workflow-factories.js';
 import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
 import { signedInUser } from './factories.js';
@@ -58,7 +60,7 @@ describe.skipIf(!apy)(`pre-translation (${testDialect})`, () => {
     t = await createTestApp({ env: { OPENTMS_MT_REQUEST_TIMEOUT_MS: '30000', OPENTMS_MT_ATTEMPTS: '2' } });
     home = await signedInUser(t, 'ADMIN');
     linguist = await signedInUser(t, 'LINGUIST', home.organization);
-    worker = startWorker(t.deps, createTaskRegistry([preTranslateTask]), { listenConnectionString: null });
+    worker = startWorker(t.deps, createTaskRegistry([preTranslateTask, importJobTask]), { listenConnectionString: null });
     project = await makeProject(t, home.organization.id, { createdById: home.user.id, targetLangs: ['es'] });
     const tm = await ok('POST', 'v1/transMemories', { name: uniqueName('TM'), sourceLang: 'en', targetLangs: ['es'] }, home.headers, 201);
     tmUid = tm.uid;
@@ -186,6 +188,38 @@ describe.skipIf(!apy)(`pre-translation (${testDialect})`, () => {
     const failed = response.warnings.find((w: any) => w.code === 'MachineTranslationFailed');
     expect(failed.args.segments).toEqual([expect.objectContaining({ job: job.uid, index: 0 })]);
     expect((await rows(job.id)).map((r) => [Number(r.idx), r.origin])).toEqual([[1, 'nt']]);
+  });
+
+  it('pre-translates the jobs of a createJob request with preTranslate once their file is imported', async () => {
+    // Job creation pre-translates with the project's settings.
+    await ok('PUT', `v4/projects/${project.uid}/preTranslateSettings`, {
+      translationMemorySettings: { useTranslationMemory: true, translationMemoryThreshold: 0.7 },
+      machineTranslationSettings: { useMachineTranslation: true },
+    });
+    const created = await t.inject({
+      method: 'POST',
+      url: `/api2/v1/projects/${project.uid}/jobs`,
+      headers: {
+        ...home.headers,
+        'content-type': 'application/octet-stream',
+        'content-disposition': "attachment; filename*=UTF-8''created.txt",
+        memsource: JSON.stringify({ targetLangs: ['es'], preTranslate: true }),
+      },
+      payload: Buffer.from('Open the file.\nThe big house is red.\n', 'utf8'),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const jobUid = created.json().jobs[0].uid as string;
+    const job = await t.database.db.selectFrom('jobs').select('id').where('uid', '=', jobUid).executeTakeFirstOrThrow();
+    const filled = await waitFor(
+      'the created job to be pre-translated',
+      async () => {
+        const list = await rows(job.id);
+        return list.length === 2 ? list : null;
+      },
+      30_000,
+      50,
+    );
+    expect(filled.map((r) => r.origin)).toEqual(['tm', 'mt']);
   });
 
   it('emits JOB_TARGET_UPDATED for the jobs it changed', async () => {

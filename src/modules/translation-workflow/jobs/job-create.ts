@@ -47,6 +47,8 @@ export interface JobPlan {
   jobs: PlannedJob[];
   directory: string | null;
   callbackUrl: string | null;
+  /** Pre-translate the jobs once imported (docs/machine-translation.md, "Pre-translation on job creation"). */
+  preTranslate: boolean;
 }
 
 export interface UploadedSource {
@@ -65,7 +67,6 @@ const truthy = (value: boolean | string | null | undefined) => value === true ||
 function refuseLaterCapabilities(request: JobCreateRequest): void {
   const later: Array<[string, boolean]> = [
     ['importSettings', request.importSettings != null],
-    ['preTranslate', truthy(request.preTranslate)],
     ['semanticMarkup', truthy(request.semanticMarkup)],
     ['remoteFile', request.remoteFile != null],
     ['xmlAssistantProfile', request.xmlAssistantProfile != null],
@@ -152,6 +153,7 @@ export async function planJobs(db: Kysely<DB>, policy: OutboundPolicy, project: 
       jobs,
       directory: sanitizeDirectory(request.path),
       callbackUrl: assertOptionalOutboundUrl(request.callbackUrl, policy, 'callbackUrl'),
+      preTranslate: truthy(request.preTranslate),
     };
   }
 
@@ -197,6 +199,7 @@ export async function planJobs(db: Kysely<DB>, policy: OutboundPolicy, project: 
     jobs,
     directory: sanitizeDirectory(request.path),
     callbackUrl: assertOptionalOutboundUrl(request.callbackUrl, policy, 'callbackUrl'),
+    preTranslate: truthy(request.preTranslate),
   };
 }
 
@@ -315,7 +318,7 @@ export async function createJobs(
       project: { uid: project.uid, name: project.name },
       callbackUrl: plan.callbackUrl,
     });
-    const payload: ImportJobPayload = { jobSourceIds, asyncRequestId: request.id };
+    const payload: ImportJobPayload = { jobSourceIds, asyncRequestId: request.id, preTranslate: plan.preTranslate };
     await enqueue(
       trx,
       { kind: IMPORT_JOB_TASK, payload, organizationId: project.organizationId, asyncRequestId: request.id },

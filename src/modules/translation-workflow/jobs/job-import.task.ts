@@ -7,6 +7,7 @@ import type { DB } from '../../../db/schema.js';
 import { FORMAT_SNIFF_BYTES, FormatError } from '../../../formats/index.js';
 import { sharedThreadPool } from '../../../queue/thread-pool.js';
 import { completeAsyncRequest } from '../../integration/async-requests/index.js';
+import { preTranslateImportedJobs } from '../pre-translation/index.js';
 import type { ParseJobFileInput, ParseJobFileResult, SegmentRow, ToMain } from './job-import.thread.js';
 import { ackBatch, filePuller } from '../../../queue/file-port.js';
 
@@ -22,6 +23,8 @@ export const IMPORT_JOB_TASK = 'job.import';
 export interface ImportJobPayload {
   jobSourceIds: string[];
   asyncRequestId: string | null;
+  /** The createJob request asked for pre-translation (`preTranslate`); absent in tasks queued before it existed. */
+  preTranslate?: boolean;
 }
 
 declare module '../../../queue/types.js' {
@@ -232,6 +235,8 @@ export async function runImport(deps: AppDeps, payload: ImportJobPayload, signal
     firstError ??= outcome;
   }
   if (payload.asyncRequestId) await completeAsyncRequest(deps, deps.database.db, payload.asyncRequestId, firstError ?? {});
+  // With `preTranslate` (or the project's preTranslateOnJobCreation), the imported jobs are pre-translated next.
+  await preTranslateImportedJobs(deps, { jobSourceIds: payload.jobSourceIds, requested: payload.preTranslate === true });
   deps.taskWakeup.notify();
 }
 

@@ -4,3 +4,4 @@
  */
 export { preTranslationRoutes } from './pre-translation.routes.js';
 export { preTranslateTask } from './pre-translation.task.js';
+export { preTranslateImportedJobs } from './pre-translation.service.js';

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../../deps.js';
 import { rulesFromV4 } from '../../../domain/machine-translation/index.js';
 import type { PreTranslateRules, PreTranslateSettingsV4Like } from '../../../domain/machine-translation/index.js';
 import type { Caller } from '../../../http/access.js';
+import { ApiError } from '../../../errors/index.js';
 import { enqueue } from '../../../queue/queue.js';
 import { createAsyncRequest } from '../../integration/async-requests/index.js';
 import type { AsyncRequestRow } from '../../integration/async-requests/index.js';
@@ -123,4 +124,109 @@ export async function requestPreTranslation(
   });
   deps.taskWakeup.notify();
   return row;
+}
+
+/**
+ * Pre-translation on job creation (docs/machine-translation.md): once the files of a createJob
+ * request are imported, their first-level jobs are pre-translated with the project's v4 settings
+ * when the request asked for it (`preTranslate`) or the project's settings say
+ * `preTranslateOnJobCreation`. One PRE_TRANSLATE request per project, by the files' creator.
+ * Run again after a crash, it finds the request it made (the jobs are recorded once).
+ */
+export async function preTranslateImportedJobs(
+  deps: AppDeps,
+  input: { jobSourceIds: readonly string[]; requested: boolean },
+): Promise<void> {
+  if (input.jobSourceIds.length === 0) return;
+  const db = deps.database.db;
+  const sources = await db
+    .selectFrom('jobSources')
+    .innerJoin('projects', 'projects.id', 'jobSources.projectId')
+    .select([
+      'jobSources.id',
+      'jobSources.projectId',
+      'jobSources.createdById',
+      'jobSources.segmentCount',
+      'projects.organizationId',
+      'projects.uid',
+      'projects.name',
+    ])
+    .where('jobSources.id', 'in', [...input.jobSourceIds])
+    .where('jobSources.importStatus', '=', 'OK')
+    .execute();
+  const byProject = new Map<string, typeof sources>();
+  for (const source of sources) byProject.set(String(source.projectId), [...(byProject.get(String(source.projectId)) ?? []), source]);
+  for (const [projectId, projectSources] of byProject) {
+    const v4 = await projectPreTranslateSettings(db, projectId);
+    if (!input.requested && (v4 as { preTranslateOnJobCreation?: boolean | null }).preTranslateOnJobCreation !== true) continue;
+    const jobs = await db
+      .selectFrom('jobs')
+      .select(['id', 'jobSourceId', 'beginIndex', 'endIndex'])
+      .where(
+        'jobSourceId',
+        'in',
+        projectSources.map((source) => source.id),
+      )
+      .where('workflowLevel', '=', 1)
+      .orderBy('id')
+      .execute();
+    if (jobs.length === 0) continue;
+    const jobIds = JSON.stringify(jobs.map((job) => job.id));
+    const first = projectSources[0]!;
+    const already = await db
+      .selectFrom('preTranslations')
+      .select('asyncRequestId')
+      .where('projectId', '=', projectId)
+      .where('jobIds', '=', jobIds)
+      .executeTakeFirst();
+    if (already) continue;
+    const stored: StoredPreTranslation = {
+      rules: rulesFromV4(v4),
+      confirmRepetitions:
+        (v4 as { repetitionsSettings?: { confirmRepetitions?: boolean | null } | null }).repetitionsSettings?.confirmRepetitions === true,
+      segmentFilters: [],
+    };
+    const counts = new Map(projectSources.map((source) => [String(source.id), Number(source.segmentCount)]));
+    const total = jobs.reduce(
+      (sum, job) =>
+        sum +
+        (job.beginIndex !== null && job.endIndex !== null ? job.endIndex - job.beginIndex + 1 : (counts.get(String(job.jobSourceId)) ?? 0)),
+      0,
+    );
+    try {
+      await db.transaction().execute(async (trx) => {
+        const asyncRequest = await createAsyncRequest(deps, trx, {
+          organizationId: first.organizationId,
+          createdById: first.createdById,
+          action: 'PRE_TRANSLATE',
+          project: { uid: first.uid, name: first.name },
+        });
+        await trx
+          .insertInto('preTranslations')
+          .values({
+            asyncRequestId: asyncRequest.id,
+            organizationId: first.organizationId,
+            projectId,
+            settings: JSON.stringify(stored),
+            jobIds,
+            createdById: first.createdById,
+          })
+          .execute();
+        await trx.updateTable('asyncRequests').set({ progressDone: 0, progressTotal: total }).where('id', '=', asyncRequest.id).execute();
+        await enqueue(
+          trx,
+          {
+            kind: PRE_TRANSLATE_TASK,
+            payload: { asyncRequestId: asyncRequest.id },
+            organizationId: first.organizationId,
+            asyncRequestId: asyncRequest.id,
+          },
+          deps.clock(),
+        );
+      });
+    } catch (error) {
+      // An organization at its limit of pending requests: the jobs stay as imported (they can be pre-translated later).
+      if (!(error instanceof ApiError && error.errorCode === 'TooManyPendingRequests')) throw error;
+    }
+  }
 }
