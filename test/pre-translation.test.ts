@@ -95,10 +95,10 @@ describe.skipIf(!apy)(`pre-translation (${testDialect})`, () => {
     (await makeJobs(t, project, { filename: `${uniqueName('f')}.txt`, segments, targetLangs: ['es'], createdById: home.user.id })).jobs[0]!;
   const rows = (jobId: string) => t.database.db.selectFrom('jobSegments').selectAll().where('jobId', '=', jobId).orderBy('idx').execute();
   const consumed = async () => (await ok('GET', 'v1/mtuUsage')).consumedMtus as number;
-  async function preTranslate(jobUids: string[], body: Record<string, unknown> = {}) {
+  async function preTranslate(jobUids: string[], body: Record<string, unknown> = {}, projectUid = project.uid) {
     const accepted = await ok(
       'POST',
-      `v3/projects/${project.uid}/jobs/preTranslate`,
+      `v3/projects/${projectUid}/jobs/preTranslate`,
       { jobs: jobUids.map((uid) => ({ uid })), ...body },
       home.headers,
       202,
@@ -220,6 +220,46 @@ describe.skipIf(!apy)(`pre-translation (${testDialect})`, () => {
       50,
     );
     expect(filled.map((r) => r.origin)).toEqual(['tm', 'mt']);
+  });
+
+  it('sets the jobs to completed (always, or when every segment is confirmed) and the project once all its jobs are', async () => {
+    const other = await makeProject(t, home.organization.id, { createdById: home.user.id, targetLangs: ['es'] });
+    await ok('PUT', `v3/projects/${other.uid}/transMemories`, {
+      dataPerContext: [{ transMemories: [{ transMemory: { uid: tmUid }, readMode: true, writeMode: false }] }],
+    });
+    const make = async (segments: string[]) =>
+      (await makeJobs(t, other, { filename: `${uniqueName('f')}.txt`, segments, targetLangs: ['es'], createdById: home.user.id })).jobs[0]!;
+    const status = async (jobId: string) =>
+      (await t.database.db.selectFrom('jobs').select('status').where('id', '=', jobId).executeTakeFirstOrThrow()).status;
+    const tmOnly = {
+      machineTranslationSettings: { useMachineTranslation: false },
+      translationMemorySettings: { confirm100PercentMatches: true },
+    };
+    // Confirmed 100 % matches only: completed when confirmed; a segment without a match keeps the other job open.
+    const confirmed = await make(['Print the page.']);
+    const partly = await make(['Print the page.', 'Something new.']);
+    await preTranslate(
+      [confirmed.uid, partly.uid],
+      {
+        preTranslateSettings: { ...tmOnly, setJobStatusCompletedWhenConfirmed: true, setProjectStatusCompleted: true },
+      },
+      other.uid,
+    );
+    expect(await status(confirmed.id)).toBe('COMPLETED');
+    expect(await status(partly.id)).toBe('NEW');
+    expect(
+      (await t.database.db.selectFrom('projects').select('status').where('id', '=', other.id).executeTakeFirstOrThrow()).status,
+    ).not.toBe('COMPLETED');
+    // Then completed as such, and with it every job of the project: the project too.
+    await preTranslate(
+      [partly.uid],
+      { preTranslateSettings: { ...tmOnly, setJobStatusCompleted: true, setProjectStatusCompleted: true } },
+      other.uid,
+    );
+    expect(await status(partly.id)).toBe('COMPLETED');
+    expect((await t.database.db.selectFrom('projects').select('status').where('id', '=', other.id).executeTakeFirstOrThrow()).status).toBe(
+      'COMPLETED',
+    );
   });
 
   it('emits JOB_TARGET_UPDATED for the jobs it changed', async () => {

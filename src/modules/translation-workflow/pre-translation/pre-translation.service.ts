@@ -17,6 +17,8 @@ import { PRE_TRANSLATE_TASK } from './pre-translation.task.js';
 export interface StoredPreTranslation {
   rules: PreTranslateRules;
   confirmRepetitions: boolean;
+  /** What happens to the jobs (and the project) once pre-translated; absent in requests recorded before. */
+  completion?: { jobs: boolean; jobsWhenConfirmed: boolean; project: boolean };
   /** Segment filters: which segments (by lock) to work on; empty = all. */
   segmentFilters: Array<'LOCKED' | 'NOT_LOCKED'>;
 }
@@ -65,10 +67,8 @@ export async function requestPreTranslation(
     await assertImported(db, job);
     jobs.push(job);
   }
-  const v4 =
-    body.useProjectPreTranslateSettings === true
-      ? await projectPreTranslateSettings(db, project.project.id)
-      : jobSettingsAsV4(body.preTranslateSettings);
+  const projectSettings = body.useProjectPreTranslateSettings === true ? await projectPreTranslateSettings(db, project.project.id) : null;
+  const v4 = projectSettings ?? jobSettingsAsV4(body.preTranslateSettings);
   const stored: StoredPreTranslation = {
     rules: rulesFromV4(v4),
     confirmRepetitions:
@@ -76,6 +76,7 @@ export async function requestPreTranslation(
         ? (v4 as { repetitionsSettings?: { confirmRepetitions?: boolean | null } | null }).repetitionsSettings?.confirmRepetitions === true
         : body.preTranslateSettings?.confirmRepetitions === true,
     segmentFilters: [...new Set(body.segmentFilters ?? [])],
+    completion: completionOf(projectSettings ?? body.preTranslateSettings ?? {}),
   };
   const sources = await db
     .selectFrom('jobSources')
@@ -185,6 +186,7 @@ export async function preTranslateImportedJobs(
       confirmRepetitions:
         (v4 as { repetitionsSettings?: { confirmRepetitions?: boolean | null } | null }).repetitionsSettings?.confirmRepetitions === true,
       segmentFilters: [],
+      completion: completionOf(v4),
     };
     const counts = new Map(projectSources.map((source) => [String(source.id), Number(source.segmentCount)]));
     const total = jobs.reduce(
@@ -229,4 +231,17 @@ export async function preTranslateImportedJobs(
       if (!(error instanceof ApiError && error.errorCode === 'TooManyPendingRequests')) throw error;
     }
   }
+}
+
+/** The "set job / project to completed" flags of a v4 document or job-level v3 settings. */
+function completionOf(settings: {
+  setJobStatusCompleted?: boolean | null;
+  setJobStatusCompletedWhenConfirmed?: boolean | null;
+  setProjectStatusCompleted?: boolean | null;
+}): StoredPreTranslation['completion'] {
+  return {
+    jobs: settings.setJobStatusCompleted === true,
+    jobsWhenConfirmed: settings.setJobStatusCompletedWhenConfirmed === true,
+    project: settings.setProjectStatusCompleted === true,
+  };
 }

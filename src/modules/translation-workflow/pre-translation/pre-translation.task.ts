@@ -13,7 +13,8 @@ import type { BestScoreQuery, BestUnitMatch } from '../../language-resources/tra
 import { CredentialsUnreadable, translateSegments } from '../../language-resources/machine-translation/index.js';
 import type { MtSettingsRow } from '../../language-resources/machine-translation/index.js';
 import { projectTransMemoryTargets } from '../job-trans-memories/index.js';
-import { jobEventRecords } from '../kernel/index.js';
+import { emitProjectEvents, jobEventRecords } from '../kernel/index.js';
+import type { Caller } from '../../../http/access.js';
 import type { JobRow } from '../kernel/index.js';
 import { mtSettingsForTarget } from '../project-mt-settings/index.js';
 import type { StoredPreTranslation } from './pre-translation.service.js';
@@ -394,10 +395,105 @@ export async function runPreTranslation(deps: AppDeps, payload: PreTranslatePayl
       from = to + 1;
     }
   }
-  await finish(deps, asyncRequestId, run.organizationId, run.createdById, counts);
+  await finish(
+    deps,
+    asyncRequestId,
+    { organizationId: run.organizationId, projectId: run.projectId, userId: run.createdById, jobIds, settings },
+    counts,
+  );
 }
 
-async function finish(deps: AppDeps, asyncRequestId: string, organizationId: Id, userId: Id | null, counts: Counts): Promise<void> {
+/** Statuses pre-translation does not move a job out of. */
+const FINAL_STATUSES = new Set(['COMPLETED', 'DELIVERED', 'CANCELLED']);
+
+/**
+ * The jobs pre-translation completes (`setJobStatusCompleted`, or `setJobStatusCompletedWhenConfirmed`
+ * when every segment of the job is confirmed), and whether the project follows
+ * (`setProjectStatusCompleted`: once every job of the project is completed), in the end's transaction.
+ */
+async function completeJobs(
+  deps: AppDeps,
+  trx: Kysely<DB>,
+  run: { organizationId: Id; projectId: Id; userId: Id | null; jobIds: readonly string[]; settings: StoredPreTranslation },
+  user: { uid: string; userName: string; firstName: string; lastName: string } | null,
+): Promise<void> {
+  const completion = run.settings.completion;
+  if (!completion || (!completion.jobs && !completion.jobsWhenConfirmed && !completion.project)) return;
+  const now = deps.clock().toISOString();
+  const jobs = await trx
+    .selectFrom('jobs')
+    .selectAll()
+    .where('id', 'in', [...run.jobIds])
+    .orderBy('id')
+    .execute();
+  const completed: JobRow[] = [];
+  for (const job of jobs) {
+    if (FINAL_STATUSES.has(job.status)) continue;
+    let complete = completion.jobs;
+    if (!complete && completion.jobsWhenConfirmed) {
+      const source = await trx.selectFrom('jobSources').select('segmentCount').where('id', '=', job.jobSourceId).executeTakeFirst();
+      const size = job.beginIndex !== null && job.endIndex !== null ? job.endIndex - job.beginIndex + 1 : Number(source?.segmentCount ?? 0);
+      const confirmed = await trx
+        .selectFrom('jobSegments')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('jobId', '=', job.id)
+        .where('confirmed', '=', true)
+        .where('target', '!=', '')
+        .executeTakeFirstOrThrow();
+      complete = size > 0 && Number(confirmed.n) >= size;
+    }
+    if (complete) completed.push(job);
+  }
+  if (completed.length) {
+    const ids = completed.map((job) => job.id);
+    await trx
+      .updateTable('jobs')
+      .set({ status: 'COMPLETED', lastModifiedAt: now, lastModifiedById: run.userId })
+      .where('id', 'in', ids)
+      .execute();
+    await trx
+      .insertInto('jobStatusChanges')
+      .values(ids.map((jobId) => ({ jobId, status: 'COMPLETED', changedAt: now, changedById: run.userId })))
+      .execute();
+    const fresh = await trx.selectFrom('jobs').selectAll().where('id', 'in', ids).orderBy('id').execute();
+    await emitEvent(deps, trx, {
+      organizationId: run.organizationId,
+      event: 'JOB_STATUS_CHANGED',
+      records: await jobEventRecords(trx, fresh),
+      user,
+    });
+  }
+  if (completion.project) {
+    const open = await trx
+      .selectFrom('jobs')
+      .select('id')
+      .where('projectId', '=', run.projectId)
+      .where('status', 'not in', ['COMPLETED', 'CANCELLED'])
+      .limit(1)
+      .executeTakeFirst();
+    const project = await trx.selectFrom('projects').select('status').where('id', '=', run.projectId).executeTakeFirst();
+    if (!open && project && project.status !== 'COMPLETED') {
+      await trx
+        .updateTable('projects')
+        .set({ status: 'COMPLETED', lastModifiedAt: now, lastModifiedById: run.userId })
+        .where('id', '=', run.projectId)
+        .execute();
+      if (run.userId) {
+        await emitProjectEvents(deps, trx, { organizationId: run.organizationId, userId: run.userId } as Caller, run.projectId, [
+          'PROJECT_STATUS_CHANGED',
+        ]);
+      }
+    }
+  }
+}
+
+async function finish(
+  deps: AppDeps,
+  asyncRequestId: string,
+  run: { organizationId: Id; projectId: Id; userId: Id | null; jobIds: readonly string[]; settings: StoredPreTranslation },
+  counts: Counts,
+): Promise<void> {
+  const { organizationId, userId } = run;
   const db = deps.database.db;
   const warnings: Array<{ code: string; message: string; args?: Record<string, unknown> }> = [];
   if (counts.jobsWithoutMt.length)
@@ -423,18 +519,16 @@ async function finish(deps: AppDeps, asyncRequestId: string, organizationId: Id,
     args: { tm: counts.tm, mt: counts.mt, nonTranslatable: counts.nonTranslatable, skipped: counts.skipped, mtFailed: counts.mtFailed },
   });
   await db.transaction().execute(async (trx) => {
+    const user = userId
+      ? ((await trx.selectFrom('users').select(['uid', 'userName', 'firstName', 'lastName']).where('id', '=', userId).executeTakeFirst()) ??
+        null)
+      : null;
     if (counts.changedJobs.length) {
       const jobs = await trx.selectFrom('jobs').selectAll().where('id', 'in', counts.changedJobs).orderBy('id').execute();
-      const user = userId
-        ? ((await trx
-            .selectFrom('users')
-            .select(['uid', 'userName', 'firstName', 'lastName'])
-            .where('id', '=', userId)
-            .executeTakeFirst()) ?? null)
-        : null;
       if (jobs.length)
         await emitEvent(deps, trx, { organizationId, event: 'JOB_TARGET_UPDATED', records: await jobEventRecords(trx, jobs), user });
     }
+    await completeJobs(deps, trx, run, user);
     await completeAsyncRequest(deps, trx, asyncRequestId, {
       acceptedSegmentsCount: counts.tm + counts.mt + counts.nonTranslatable,
       warnings,
