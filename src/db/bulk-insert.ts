@@ -17,8 +17,8 @@ import type { DB } from './schema.js';
 
 export interface BulkColumn {
   readonly name: string;
-  /** The PostgreSQL type of the column's array parameter (`text`, `bigint`, `boolean`, `varchar`). */
-  readonly pgType: 'text' | 'bigint' | 'boolean' | 'varchar';
+  /** The PostgreSQL type of the column's array parameter (`text`, `bigint`, `boolean`, `varchar`, `real`). */
+  readonly pgType: 'text' | 'bigint' | 'boolean' | 'varchar' | 'real';
 }
 
 export interface BulkTable {

@@ -437,8 +437,11 @@ export function restoreTags(
     }
   }
 
-  // The tags lost: put back by rule.
-  const boundaries = new Boundaries(plain);
+  // The tags lost: put back by rule (the boundaries of the output are worked out only when one is lost).
+  let bounds: Boundaries | null = null;
+  const boundaries = {
+    get: (): Boundaries => (bounds ??= new Boundaries(plain)),
+  };
   const before = new Map<number, string[]>();
   const after = new Map<number, string[]>();
   const put = (where: Map<number, string[]>, pos: number, token: string): void => {
@@ -451,14 +454,14 @@ export function restoreTags(
   for (const tag of data.tags) {
     if (keptIndex.has(tag.token) || handled.has(tag.token)) continue;
     handled.add(tag.token);
-    const target = boundaries.scaled(tag.pos, data.sourceLength);
+    const target = boundaries.get().scaled(tag.pos, data.sourceLength);
     if (tag.type === 'standalone') {
       const pos =
         tag.at === 'start'
-          ? boundaries.nearestStart(target)
+          ? boundaries.get().nearestStart(target)
           : tag.at === 'end'
-            ? boundaries.nearestEnd(target)
-            : boundaries.nearestAny(target);
+            ? boundaries.get().nearestEnd(target)
+            : boundaries.get().nearestAny(target);
       put(after, pos, tag.token);
       continue;
     }
@@ -473,18 +476,19 @@ export function restoreTags(
       warnings.push({ kind: 'TAG_REINSERTED', tag: tag.token });
     } else if (tag.type === 'open' && partner !== undefined && !handled.has(partnerToken) && partner.pos >= tag.pos) {
       handled.add(partnerToken);
-      const openAt = boundaries.nearestStart(target);
-      const closeTarget = boundaries.scaled(partner.pos, data.sourceLength);
-      const closeAt = partner.pos > tag.pos ? boundaries.nearestEnd(closeTarget, openAt + 1) : openAt;
+      const openAt = boundaries.get().nearestStart(target);
+      const closeTarget = boundaries.get().scaled(partner.pos, data.sourceLength);
+      const closeAt = partner.pos > tag.pos ? boundaries.get().nearestEnd(closeTarget, openAt + 1) : openAt;
       put(after, openAt, tag.token);
       put(closeAt === openAt ? after : before, closeAt, partnerToken);
     } else if (tag.type === 'open') {
-      put(after, boundaries.nearestStart(target), tag.token);
+      put(after, boundaries.get().nearestStart(target), tag.token);
     } else {
-      put(before, boundaries.nearestEnd(target), tag.token);
+      put(before, boundaries.get().nearestEnd(target), tag.token);
     }
   }
 
+  if (kept.length === 0 && before.size === 0 && after.size === 0) return { text: data.prefix + plain + data.suffix, warnings };
   const parts: string[] = [data.prefix];
   let from = 0;
   let k = 0;

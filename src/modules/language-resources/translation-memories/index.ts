@@ -12,7 +12,7 @@ export { toTransMemoryDtos, withoutOwner } from './translation-memories.views.js
 export { transMemoriesByIds, transMemoriesByUids, targetLangsOf } from './translation-memories.repository.js';
 export type { TransMemoryRow, TransMemoryFilter } from './translation-memories.repository.js';
 export { bestScores, bestUnitMatches, fuzzySearch, searchResultsDto, wildcardSearch, tagsFromMetadata } from './tm-search.js';
-export type { BestScoreQuery, BestUnitMatch, FuzzyQuery, SearchHit, SearchTarget } from './tm-search.js';
+export type { BestScoreQuery, BestUnitMatch, FuzzyQuery, IndexMemo, SearchHit, SearchTarget } from './tm-search.js';
 export { writeUnits } from './tm-units.repository.js';
 export type { NewTmUnit } from './tm-units.repository.js';
 export { tmIndexOf } from './tm-index/index.js';

@@ -376,12 +376,58 @@ export interface BestUnitMatch {
  * `bestScores`; the bands below `minScore` are never searched, so a high threshold costs an exact
  * lookup a text. Ties go to the TM earlier in the project's order.
  */
+/**
+ * The index's answers already had in one pre-translation, by TM, language, stages and text: a text
+ * repeated in a job is searched once. What the TM gains meanwhile is not seen by a later repeat (a
+ * run sees the TM as at its first lookup of the text). The caller bounds it (MEMO_LIMIT).
+ */
+export type IndexMemo = Map<string, readonly [string, number] | null>;
+const MEMO_LIMIT = 500_000;
+
+/** `index.bestMatches` of each distinct text not in `memo`, the others from it. */
+async function memoizedBestMatches(
+  index: ReturnType<typeof tmIndexOf>,
+  tmId: Id,
+  texts: readonly string[],
+  options: { stages: readonly number[]; langs: readonly string[] },
+  memo: IndexMemo | undefined,
+): Promise<Array<readonly [string, number] | null>> {
+  const prefix = `${tmId}\u0000${options.langs.join(',')}\u0000${options.stages.join(',')}\u0000`;
+  const answers = new Array<readonly [string, number] | null>(texts.length).fill(null);
+  const unique: string[] = [];
+  const uniqueAt = new Map<string, number>();
+  const waiting: Array<[at: number, unique: number]> = [];
+  texts.forEach((text, at) => {
+    const known = memo?.get(prefix + text);
+    if (known !== undefined) {
+      answers[at] = known;
+      return;
+    }
+    let u = uniqueAt.get(text);
+    if (u === undefined) {
+      u = unique.length;
+      unique.push(text);
+      uniqueAt.set(text, u);
+    }
+    waiting.push([at, u]);
+  });
+  if (unique.length === 0) return answers;
+  const fresh = await index.bestMatches(tmId, unique, options);
+  for (const [at, u] of waiting) answers[at] = fresh[u] ?? null;
+  if (memo) {
+    if (memo.size + unique.length > MEMO_LIMIT) memo.clear();
+    unique.forEach((text, u) => memo.set(prefix + text, fresh[u] ?? null));
+  }
+  return answers;
+}
+
 export async function bestUnitMatches(
   deps: AppDeps,
   targets: readonly SearchTarget[],
   queries: readonly BestScoreQuery[],
   targetLang: string,
   minScore: number,
+  memo?: IndexMemo,
 ): Promise<Array<BestUnitMatch | null>> {
   const db = deps.database.db;
   const index = tmIndexOf(deps.database);
@@ -393,7 +439,7 @@ export async function bestUnitMatches(
     const penalty = target.applyPenaltyTo101Only ? 0 : target.penalty;
     const stages = bandStages(penalty, floors).filter((stage) => stage >= Math.min(100, minScore));
     if (stages.length === 0) continue;
-    const matches = await index.bestMatches(target.tm.id, texts, { stages, langs: [targetLang] });
+    const matches = await memoizedBestMatches(index, target.tm.id, texts, { stages, langs: [targetLang] }, memo);
     const keys = [...new Set(matches.flatMap((match) => (match ? [match[0]] : [])))];
     const unitsBySource = new Map<string, TmUnitRow[]>();
     for (let from = 0; from < keys.length; from += CONTEXT_CHUNK) {

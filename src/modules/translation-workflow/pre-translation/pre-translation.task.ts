@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { AppDeps, AppTaskHandler } from '../../../deps.js';
 import { bool } from '../../../db/database.js';
+import { bulkInsert } from '../../../db/bulk-insert.js';
+import type { BulkTable } from '../../../db/bulk-insert.js';
 import type { DB, Id } from '../../../db/schema.js';
 import { isNonTranslatable } from '../../../domain/analysis/segment-text.js';
 import { decide } from '../../../domain/machine-translation/index.js';
@@ -9,7 +11,7 @@ import { asyncFailure } from '../../../errors/index.js';
 import { completeAsyncRequest, reportProgress } from '../../integration/async-requests/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
 import { bestUnitMatches } from '../../language-resources/translation-memories/index.js';
-import type { BestScoreQuery, BestUnitMatch } from '../../language-resources/translation-memories/index.js';
+import type { BestScoreQuery, BestUnitMatch, IndexMemo } from '../../language-resources/translation-memories/index.js';
 import { CredentialsUnreadable, translateSegments } from '../../language-resources/machine-translation/index.js';
 import type { MtSettingsRow } from '../../language-resources/machine-translation/index.js';
 import { projectTransMemoryTargets } from '../job-trans-memories/index.js';
@@ -163,6 +165,24 @@ async function loadPage(
   return { segments, before, after };
 }
 
+/** The columns of `job_segments` a page writes (src/db/bulk-insert.ts: one statement on PostgreSQL). */
+const SEGMENT_ROWS: BulkTable = {
+  table: 'job_segments',
+  columns: [
+    { name: 'job_id', pgType: 'bigint' },
+    { name: 'idx', pgType: 'bigint' },
+    { name: 'target', pgType: 'text' },
+    { name: 'confirmed', pgType: 'boolean' },
+    { name: 'locked', pgType: 'boolean' },
+    { name: 'origin', pgType: 'varchar' },
+    { name: 'origin_score', pgType: 'real' },
+    { name: 'origin_resource', pgType: 'varchar' },
+    { name: 'mt_warnings', pgType: 'text' },
+    { name: 'modified_at', pgType: 'varchar' },
+    { name: 'modified_by_id', pgType: 'bigint' },
+  ],
+};
+
 /** Writes the page's targets (replacing the rows of those segments), in the caller's transaction. */
 async function writeSegments(trx: Kysely<DB>, job: JobRow, writes: readonly SegmentWrite[], userId: Id | null, now: string): Promise<void> {
   if (writes.length === 0) return;
@@ -175,26 +195,23 @@ async function writeSegments(trx: Kysely<DB>, job: JobRow, writes: readonly Segm
       writes.map((w) => w.idx),
     )
     .execute();
-  for (let from = 0; from < writes.length; from += 200) {
-    await trx
-      .insertInto('jobSegments')
-      .values(
-        writes.slice(from, from + 200).map((w) => ({
-          jobId: job.id,
-          idx: w.idx,
-          target: w.target,
-          confirmed: w.confirmed,
-          locked: w.locked,
-          origin: w.origin,
-          originScore: w.originScore,
-          originResource: w.originResource,
-          mtWarnings: w.mtWarnings.length ? JSON.stringify(w.mtWarnings) : null,
-          modifiedAt: now,
-          modifiedById: userId,
-        })),
-      )
-      .execute();
-  }
+  await bulkInsert(
+    trx,
+    SEGMENT_ROWS,
+    writes.map((w) => [
+      job.id,
+      w.idx,
+      w.target,
+      w.confirmed,
+      w.locked,
+      w.origin,
+      w.originScore,
+      w.originResource,
+      w.mtWarnings.length ? JSON.stringify(w.mtWarnings) : null,
+      now,
+      userId,
+    ]),
+  );
 }
 
 interface JobContext {
@@ -205,28 +222,40 @@ interface JobContext {
 }
 
 /** Decides, looks up and translates one page; returns the writes and what happened. */
-async function translatePage(
-  deps: AppDeps,
-  run: { organizationId: Id; settings: StoredPreTranslation },
-  context: JobContext,
-  page: Awaited<ReturnType<typeof loadPage>>,
-  counts: Counts,
-  signal: AbortSignal,
-): Promise<SegmentWrite[]> {
-  const { rules, segmentFilters } = run.settings;
-  const { job } = context;
-  const wanted = page.segments.filter((s) => segmentFilters.length === 0 || segmentFilters.includes(s.locked ? 'LOCKED' : 'NOT_LOCKED'));
-  counts.skipped += page.segments.length - wanted.length;
+/** A page read and looked up in the TMs, ready to be decided and written. */
+interface LookedUpPage {
+  to: number;
+  page: Awaited<ReturnType<typeof loadPage>>;
+  wanted: PageSegment[];
+  /** The match of `wanted[i]`, or null. */
+  matches: Array<BestUnitMatch | null>;
+}
 
-  // The TM lookups of the segments a TM match could fill.
+/**
+ * Reads the segments `from..to` and asks the TMs for the best match of each one a match could
+ * fill (the index's answers of texts met before in the run come from `memo`).
+ */
+async function lookupPage(
+  deps: AppDeps,
+  settings: StoredPreTranslation,
+  context: JobContext,
+  from: number,
+  to: number,
+  memo: IndexMemo,
+): Promise<LookedUpPage> {
+  const { rules, segmentFilters } = settings;
+  const page = await loadPage(deps.database.db, context.job, from, to);
+  const wanted = page.segments.filter((s) => segmentFilters.length === 0 || segmentFilters.includes(s.locked ? 'LOCKED' : 'NOT_LOCKED'));
+  // The TM lookups of the segments a TM match could fill (or keep away from MT).
   const lookup = rules.translationMemory.use || (rules.machineTranslation.use && !rules.machineTranslation.mtForTMAbove100);
   const queries: BestScoreQuery[] = [];
   const queryAt: number[] = [];
   const all = page.segments;
+  const positionOf = new Map(all.map((segment, at) => [segment, at]));
   wanted.forEach((segment, i) => {
     const open = !segment.locked && (segment.existing === '' || rules.overwriteExistingTranslations) && segment.source.trim() !== '';
     if (!open || !lookup || context.targets.length === 0) return;
-    const at = all.indexOf(segment);
+    const at = positionOf.get(segment)!;
     queryAt[i] = queries.length;
     queries.push({
       text: segment.source,
@@ -237,14 +266,28 @@ async function translatePage(
   });
   // With TM pre-translation off, only a match of 100 or more matters (it keeps MT away without mtForTMAbove100).
   const minScore = rules.translationMemory.use ? rules.translationMemory.threshold : 100;
-  const matches: Array<BestUnitMatch | null> = queries.length
-    ? await bestUnitMatches(deps, context.targets, queries, job.targetLang, minScore)
-    : [];
+  const found = queries.length ? await bestUnitMatches(deps, context.targets, queries, context.job.targetLang, minScore, memo) : [];
+  return { to, page, wanted, matches: wanted.map((_, i) => (queryAt[i] === undefined ? null : (found[queryAt[i]!] ?? null))) };
+}
+
+/** Decides each segment of a looked-up page and machine-translates what MT fills; returns the writes. */
+async function translatePage(
+  deps: AppDeps,
+  run: { organizationId: Id; settings: StoredPreTranslation },
+  context: JobContext,
+  looked: LookedUpPage,
+  counts: Counts,
+  signal: AbortSignal,
+): Promise<SegmentWrite[]> {
+  const { rules } = run.settings;
+  const { job } = context;
+  const { page, wanted, matches } = looked;
+  counts.skipped += page.segments.length - wanted.length;
 
   const writes: SegmentWrite[] = [];
   const toMt: PageSegment[] = [];
   wanted.forEach((segment, i) => {
-    const match = queryAt[i] === undefined ? null : matches[queryAt[i]!]!;
+    const match = matches[i] ?? null;
     const decision: Decision = decide(
       { source: segment.source, target: segment.existing, confirmed: segment.confirmed, locked: segment.locked },
       isNonTranslatable(segment.source),
@@ -354,6 +397,7 @@ export async function runPreTranslation(deps: AppDeps, payload: PreTranslatePayl
     return;
   }
   const sourceLang = project.sourceLang;
+  const memo: IndexMemo = new Map();
 
   for (let position = startPosition; position < jobIds.length; position++) {
     const job = await db.selectFrom('jobs').selectAll().where('id', '=', jobIds[position]!).executeTakeFirst();
@@ -373,13 +417,22 @@ export async function runPreTranslation(deps: AppDeps, payload: PreTranslatePayl
       mt: settings.rules.machineTranslation.use ? await mtSettingsForTarget(db, run.projectId, job.targetLang) : null,
     };
     if (settings.rules.machineTranslation.use && !context.mt && !counts.jobsWithoutMt.includes(job.uid)) counts.jobsWithoutMt.push(job.uid);
-    let from = position === startPosition && Number(run.nextIdx) >= first ? Number(run.nextIdx) + 1 : first;
-    while (from <= last) {
+    const resumeAt = position === startPosition && Number(run.nextIdx) >= first ? Number(run.nextIdx) + 1 : first;
+    // Pipelined: the next page is read and looked up in the TMs while this one is machine-translated and written.
+    const ahead = (from: number): Promise<LookedUpPage> | null => {
+      if (from > last) return null;
+      const looked = lookupPage(deps, settings, context, from, Math.min(last, from + PRE_TRANSLATE_PAGE - 1), memo);
+      looked.catch(() => {}); // awaited below, or abandoned with the task when an earlier page fails
+      return looked;
+    };
+    let pending = ahead(resumeAt);
+    while (pending) {
       if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('pre-translation aborted');
-      const to = Math.min(last, from + PRE_TRANSLATE_PAGE - 1);
-      const page = await loadPage(db, job, from, to);
-      const writes = await translatePage(deps, { organizationId: run.organizationId, settings }, context, page, counts, signal);
-      done += page.segments.length;
+      const looked = await pending;
+      pending = ahead(looked.to + 1);
+      const writes = await translatePage(deps, { organizationId: run.organizationId, settings }, context, looked, counts, signal);
+      const to = looked.to;
+      done += looked.page.segments.length;
       if (writes.length && !counts.changedJobs.includes(job.id)) counts.changedJobs.push(job.id);
       const now = deps.clock().toISOString();
       await db.transaction().execute(async (trx) => {
@@ -390,9 +443,8 @@ export async function runPreTranslation(deps: AppDeps, payload: PreTranslatePayl
           .set({ jobPosition: position, nextIdx: to, doneSegments: done, counts: JSON.stringify(counts) })
           .where('asyncRequestId', '=', asyncRequestId)
           .execute();
-        await reportProgress(trx, asyncRequestId, Math.min(done, Math.max(total, done)), Math.max(total, done));
+        await reportProgress(trx, asyncRequestId, done, Math.max(total, done));
       });
-      from = to + 1;
     }
   }
   await finish(
