@@ -46,12 +46,29 @@ export const SECRET_FIELDS = [
   'cookie',
   'set-cookie',
   'x-memsource-token',
+  // MT engine credentials (docs/machine-translation.md, "Records").
+  'credentials',
+  'apiKey',
+  'api_key',
 ] as const;
 
 const SECRET_FIELD_SET = new Set(SECRET_FIELDS.map((name) => name.toLowerCase()));
 
 /** Query parameters whose value is a secret (`?token=` is how Phrase clients authenticate). */
-const SECRET_PARAMETERS = ['token', 'access_token', 'id_token', 'refresh_token', 'subject_token', 'password', 'client_secret', 'secret'];
+const SECRET_PARAMETERS = [
+  'token',
+  'access_token',
+  'id_token',
+  'refresh_token',
+  'subject_token',
+  'password',
+  'client_secret',
+  'secret',
+  // MT engines' keys (apertium-apy's `key`, cloud engines' `api_key`).
+  'key',
+  'api_key',
+  'apiKey',
+];
 const SECRET_PARAMETER = new RegExp(`((?:^|[?&;\\s])(?:${SECRET_PARAMETERS.join('|')})=)[^&#;\\s"'<>]*`, 'gi');
 /** `scheme://user:password@`: the password part. */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^/?#\s:@"'<>]*:)[^/?#\s@"'<>]*@/gi;

@@ -146,7 +146,11 @@ describe('secrets in logs', () => {
     t.app.log.info({ password, body: { user: { password } }, headers: { authorization: `ApiToken ${token}` } }, 'direct');
     t.app.log.info({ url: `https://tms.example.test/api2/v1/users?pageSize=5&token=${token}` }, `GET /x?token=${token}`);
     t.app.log.warn({ callbackUrl: `https://user:${password}@hooks.example.test/cb` }, 'callback');
+    // MT engine credentials, in a body and in an engine's URL.
+    t.app.log.info({ body: { name: 'DeepL', credentials: { apiKey: 'mt-secret-key-42' } } }, 'mt settings');
+    t.app.log.info({ url: 'http://127.0.0.1:2737/translate?langpair=eng|spa&key=mt-secret-key-42' }, 'engine');
     const added = lines.slice(before).join('');
+    expect(added).not.toContain('mt-secret-key-42');
     expect(added).toContain('direct');
     expect(added).toContain('pageSize=5&token=[REDACTED]');
     expect(added).toContain('https://user:[REDACTED]@hooks.example.test/cb');
