@@ -92,6 +92,7 @@ import { openDatabase } from '../src/db/database.js';
 import type { AppDeps } from '../src/deps.js';
 import { protectTags } from '../src/domain/machine-translation/index.js';
 import { translateSegments } from '../src/modules/language-resources/machine-translation/index.js';
+import { resetMtCacheMemory } from '../src/modules/language-resources/machine-translation/mt-cache.js';
 import type { MtSettingsRow } from '../src/modules/language-resources/machine-translation/index.js';
 import {
   APERTIUM_LIMITS,
@@ -892,6 +893,8 @@ async function mtSection(
   deps: () => AppDeps,
 ): Promise<MtFigures> {
   const { texts } = sentences;
+  // This process's MT cache map is keyed by settings id: ids start again in each database's run.
+  resetMtCacheMemory();
   // What the service sends the engine for each segment (tags protected; no tags here): the same texts.
   const engineTexts = texts.map((text) => protectTags(text, 'markup').engineText);
   const differing = engineTexts.filter((text, i) => text !== texts[i]).length;

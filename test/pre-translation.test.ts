@@ -173,6 +173,28 @@ describe.skipIf(!apy)(`pre-translation (${testDialect})`, () => {
     expect((await rows(job.id)).map((r) => r.origin)).toEqual(['tm', 'mt']);
   });
 
+  it('applies the threshold, the non-translatable and 100 % flags and the segment filters', async () => {
+    const job = await newJob(['Print the page.', 'You have 5 new messages.', '42 %', 'Open the file.']);
+    const settings = {
+      machineTranslationSettings: { useMachineTranslation: false },
+      translationMemorySettings: { translationMemoryThreshold: 1.0, lock100PercentMatches: true },
+      nonTranslatableSettings: { confirm100PercentMatches: true, lock100PercentMatches: true },
+    };
+    // Only locked segments: nothing is locked yet, so nothing changes.
+    await preTranslate([job.uid], { segmentFilters: ['LOCKED'], preTranslateSettings: settings });
+    expect(await rows(job.id)).toEqual([]);
+    await preTranslate([job.uid], { segmentFilters: ['NOT_LOCKED'], preTranslateSettings: settings });
+    const filled = new Map((await rows(job.id)).map((r) => [Number(r.idx), r]));
+    // 100 and 101 reach a threshold of 1.0; the 99 does not.
+    expect(filled.get(0)).toMatchObject({ origin: 'tm', originScore: 1 });
+    expect(Boolean(filled.get(0)!.locked)).toBe(true);
+    expect(Boolean(filled.get(0)!.confirmed)).toBe(false);
+    expect(filled.has(1)).toBe(false);
+    expect(filled.get(2)).toMatchObject({ origin: 'nt', target: '42 %' });
+    expect(Boolean(filled.get(2)!.confirmed) && Boolean(filled.get(2)!.locked)).toBe(true);
+    expect(filled.get(3)).toMatchObject({ origin: 'tm' });
+  });
+
   it('ends with the segments it could not fill left empty and reported when the engine is down', async () => {
     const down = await ok('POST', 'v1/machineTranslateSettings', {
       name: uniqueName('Down'),

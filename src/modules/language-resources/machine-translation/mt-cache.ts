@@ -33,7 +33,9 @@ export const textKeyOf = (text: string) => createHash('sha256').update(text, 'ut
 const memory = new Map<string, string>();
 let lastSweep = 0;
 
-const memoryKey = (scope: CacheScope, textKey: string) => `${scope.mtSettingsId}|${scope.sourceLang}|${scope.targetLang}|${textKey}`;
+/** The per-process map is keyed by the text itself (no hash to compute for a hit); long texts are not kept in it. */
+const MEMORY_TEXT_LIMIT = 2_000;
+const memoryKey = (scope: CacheScope, text: string) => `${scope.mtSettingsId}|${scope.sourceLang}|${scope.targetLang}|${text}`;
 
 function remember(key: string, translation: string): void {
   if (memory.has(key)) memory.delete(key);
@@ -47,35 +49,49 @@ export function forgetInMemory(mtSettingsId: Id): void {
   for (const key of memory.keys()) if (key.startsWith(prefix)) memory.delete(key);
 }
 
-/** Translations of the texts the cache holds, by text key. */
-export async function cachedTranslations(deps: AppDeps, scope: CacheScope, textKeys: readonly string[]): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  const missing: string[] = [];
-  for (const textKey of textKeys) {
-    const key = memoryKey(scope, textKey);
+/** The translation of each text the cache holds (undefined for the others), in order. */
+export async function cachedTranslations(deps: AppDeps, scope: CacheScope, texts: readonly string[]): Promise<Array<string | undefined>> {
+  const found = new Array<string | undefined>(texts.length).fill(undefined);
+  const missing: number[] = [];
+  texts.forEach((text, i) => {
+    if (text.length > MEMORY_TEXT_LIMIT) {
+      missing.push(i);
+      return;
+    }
+    const key = memoryKey(scope, text);
     const hit = memory.get(key);
-    if (hit === undefined) missing.push(textKey);
+    if (hit === undefined) missing.push(i);
     else {
-      found.set(textKey, hit);
+      found[i] = hit;
       remember(key, hit);
     }
-  }
+  });
   if (missing.length === 0) return found;
   const db = deps.database.db;
   const stale = new Date(deps.clock().getTime() - TOUCH_AFTER_MS).toISOString();
   const touch: string[] = [];
-  for (let from = 0; from < missing.length; from += LOOKUP_CHUNK) {
+  const atOfKey = new Map<string, number[]>();
+  for (const i of missing) {
+    const key = textKeyOf(texts[i]!);
+    const list = atOfKey.get(key);
+    if (list) list.push(i);
+    else atOfKey.set(key, [i]);
+  }
+  const keys = [...atOfKey.keys()];
+  for (let from = 0; from < keys.length; from += LOOKUP_CHUNK) {
     const rows = await db
       .selectFrom('mtCache')
       .select(['textKey', 'translation', 'usedAt'])
       .where('mtSettingsId', '=', scope.mtSettingsId)
       .where('sourceLang', '=', scope.sourceLang)
       .where('targetLang', '=', scope.targetLang)
-      .where('textKey', 'in', missing.slice(from, from + LOOKUP_CHUNK))
+      .where('textKey', 'in', keys.slice(from, from + LOOKUP_CHUNK))
       .execute();
     for (const row of rows) {
-      found.set(row.textKey, row.translation);
-      remember(memoryKey(scope, row.textKey), row.translation);
+      for (const i of atOfKey.get(row.textKey) ?? []) {
+        found[i] = row.translation;
+        if (texts[i]!.length <= MEMORY_TEXT_LIMIT) remember(memoryKey(scope, texts[i]!), row.translation);
+      }
       if (row.usedAt < stale) touch.push(row.textKey);
     }
   }
@@ -96,13 +112,13 @@ export async function cachedTranslations(deps: AppDeps, scope: CacheScope, textK
 }
 
 /**
- * Stores the engine's answers and counts the characters sent, in the caller's transaction (see
- * mt-usage.ts for the count). Entries another process stored meanwhile are kept as they are.
+ * Stores the engine's answers, in the caller's transaction (which counts their characters too:
+ * mt-usage.ts). Entries another process stored meanwhile are kept as they are.
  */
 export async function storeTranslations(
   trx: Kysely<DB>,
   scope: CacheScope,
-  entries: ReadonlyArray<{ textKey: string; translation: string }>,
+  entries: ReadonlyArray<{ text: string; translation: string }>,
   now: string,
 ): Promise<void> {
   for (let from = 0; from < entries.length; from += LOOKUP_CHUNK) {
@@ -114,7 +130,7 @@ export async function storeTranslations(
           mtSettingsId: scope.mtSettingsId,
           sourceLang: scope.sourceLang,
           targetLang: scope.targetLang,
-          textKey: entry.textKey,
+          textKey: textKeyOf(entry.text),
           translation: entry.translation,
           createdAt: now,
           usedAt: now,
@@ -126,8 +142,8 @@ export async function storeTranslations(
 }
 
 /** After the commit of stored translations: this process's map learns them too. */
-export function rememberTranslations(scope: CacheScope, entries: ReadonlyArray<{ textKey: string; translation: string }>): void {
-  for (const entry of entries) remember(memoryKey(scope, entry.textKey), entry.translation);
+export function rememberTranslations(scope: CacheScope, entries: ReadonlyArray<{ text: string; translation: string }>): void {
+  for (const entry of entries) if (entry.text.length <= MEMORY_TEXT_LIMIT) remember(memoryKey(scope, entry.text), entry.translation);
 }
 
 /** Removes what outlived the cache's lifetime, then the least recently used beyond its size; at most once per interval. */

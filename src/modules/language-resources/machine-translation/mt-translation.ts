@@ -5,7 +5,7 @@ import { compileGlossary, protectTags, protectTerms, restoreTags, restoreTerms }
 import type { CompiledGlossary, MtWarning, ProtectedText } from '../../../domain/machine-translation/index.js';
 import { activeGlossaryEntries } from '../glossaries/index.js';
 import { MtEngineError } from './engines/index.js';
-import { cachedTranslations, rememberTranslations, storeTranslations, sweepMtCache, textKeyOf } from './mt-cache.js';
+import { cachedTranslations, rememberTranslations, storeTranslations, sweepMtCache } from './mt-cache.js';
 import type { CacheScope } from './mt-cache.js';
 import { engineOf } from './mt-engines.js';
 import { charactersOf, countUsage, monthOf } from './mt-usage.js';
@@ -107,9 +107,8 @@ export async function translateSegments(deps: AppDeps, request: MtRequest): Prom
 
   // The cache, then the engine for the rest, a chunk at a time.
   const scope: CacheScope = { mtSettingsId: settings.id, sourceLang, targetLang };
-  const keys = texts.map(textKeyOf);
-  const cached = await cachedTranslations(deps, scope, keys);
-  const translations: Array<string | undefined> = keys.map((key) => cached.get(key));
+  const translations = await cachedTranslations(deps, scope, texts);
+  const cacheHits = translations.reduce((sum, translation) => sum + (translation === undefined ? 0 : 1), 0);
   const failures = new Map<number, { code: MtEngineError['code']; message: string }>();
   const missing = translations.flatMap((translation, i) => (translation === undefined ? [i] : []));
   let charactersSent = 0;
@@ -130,7 +129,7 @@ export async function translateSegments(deps: AppDeps, request: MtRequest): Prom
       break;
     }
     const characters = chunkTexts.reduce((sum, text) => sum + charactersOf(text), 0);
-    const entries = chunk.map((i, k) => ({ textKey: keys[i]!, translation: answers[k]! }));
+    const entries = chunk.map((i, k) => ({ text: texts[i]!, translation: answers[k]! }));
     await deps.database.db.transaction().execute(async (trx) => {
       await storeTranslations(trx, scope, entries, nowIso(deps.clock));
       await countUsage(trx, {
@@ -163,5 +162,5 @@ export async function translateSegments(deps: AppDeps, request: MtRequest): Prom
     warnings.push(...restored.warnings);
     return { text: restored.text, warnings, error: null };
   });
-  return { results, charactersSent, cacheHits: cached.size, engineTexts: missing.length };
+  return { results, charactersSent, cacheHits, engineTexts: missing.length };
 }
