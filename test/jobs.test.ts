@@ -320,7 +320,7 @@ describe('jobs', () => {
         ['an unknown language', { targetLangs: ['xx-nope'] }, 400],
         ['no targetLangs', {}, 400],
         ['import settings (later capability)', { targetLangs: ['de'], importSettings: { uid: 'abc' } }, 400],
-        ['pre-translation (later capability)', { targetLangs: ['de'], preTranslate: true }, 400],
+        ['semantic markup (later capability)', { targetLangs: ['de'], semanticMarkup: true }, 400],
         ['assignments in a workflow project', { targetLangs: ['de'], assignments: [{ targetLang: 'de', providers: [] }] }, 400],
         ['an unknown workflow step', { targetLangs: ['de'], workflowSettings: [{ id: '999999', assignments: [] }] }, 400],
         [
