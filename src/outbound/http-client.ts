@@ -335,7 +335,8 @@ function readBody(response: IncomingMessage, signal: AbortSignal): Promise<{ byt
   });
 }
 
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/** `promise`, or the signal's reason as soon as it aborts (the work itself goes on). */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../../deps.js';
 import { assertLanguage } from '../../../domain/languages/language-validation.js';
@@ -40,6 +41,14 @@ export function machineTranslationRoutes(deps: AppDeps): FastifyPluginAsyncTypeb
   const db = deps.database.db;
   const dto = async (organizationId: string, row: MtSettingsRow) => (await toMtSettingsDtos(db, organizationId, [row], deps.clock()))[0]!;
 
+  /** getList and getThirdPartyEnginesList: every engine of OpenTMS is a third-party one. */
+  const listPage = async (request: FastifyRequest<{ Querystring: ListMtSettingsQuery }>) => {
+    const caller = callerOf(request);
+    const page = { pageNumber: request.query.pageNumber, pageSize: request.query.pageSize };
+    const { rows, total } = await listMtSettings(deps, caller, request.query, page);
+    return toPage(await toMtSettingsDtos(db, caller.organizationId, rows, deps.clock()), total, page);
+  };
+
   return async (app) => {
     app.get(
       '/v1/machineTranslateSettings',
@@ -54,12 +63,7 @@ export function machineTranslationRoutes(deps: AppDeps): FastifyPluginAsyncTypeb
           response: { 200: MtSettingsPage },
         },
       },
-      async (request) => {
-        const caller = callerOf(request);
-        const page = { pageNumber: request.query.pageNumber, pageSize: request.query.pageSize };
-        const { rows, total } = await listMtSettings(deps, caller, request.query, page);
-        return toPage(await toMtSettingsDtos(db, caller.organizationId, rows, deps.clock()), total, page);
-      },
+      listPage,
     );
 
     app.get(
@@ -76,12 +80,7 @@ export function machineTranslationRoutes(deps: AppDeps): FastifyPluginAsyncTypeb
           response: { 200: MtSettingsPage },
         },
       },
-      async (request) => {
-        const caller = callerOf(request);
-        const page = { pageNumber: request.query.pageNumber, pageSize: request.query.pageSize };
-        const { rows, total } = await listMtSettings(deps, caller, request.query, page);
-        return toPage(await toMtSettingsDtos(db, caller.organizationId, rows, deps.clock()), total, page);
-      },
+      listPage,
     );
 
     app.get(

@@ -1,3 +1,4 @@
+import { abortable } from '../../../../outbound/http-client.js';
 import { Buffer } from 'node:buffer';
 import { MtEngineError } from './engine.js';
 import type { EngineLimits, EngineStatus, LanguagePair, MtEngine, TranslateBatch } from './engine.js';
@@ -481,23 +482,4 @@ async function inPool<T>(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
   if (failure !== null) throw (failure as { error: unknown }).error;
-}
-
-/** `promise`, or the signal's reason as soon as it aborts (the shared work goes on for others). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
