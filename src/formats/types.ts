@@ -37,11 +37,34 @@ export interface TextUnit {
   target: string | null;
   translatable: boolean;
   note: string | null;
+  /**
+   * Optional facts a format may carry about the unit (bilingual and resource formats); absent means
+   * the file says nothing. `targetConfirmed`: the file marks its target as final (XLIFF 2
+   * `state="final"`, an MXLIFF `m:confirmed` level, a PO entry with a translation and no `fuzzy`
+   * flag). `locked`: the file forbids editing the target (MXLIFF `m:locked`, an XML rule's
+   * `lockXPath`). `maxLength`: the most characters the
+   * file allows the target (XLIFF `maxwidth` in characters, an XML rule's `maxLenXPath`, a CSV
+   * `maxLenColumn`). `context`: a further key that tells identical sources apart (PO `msgctxt`,
+   * Qt TS `<context><name>`), shown with the key. `matchScore` and `origin`: what a bilingual file
+   * records about where its target came from (MXLIFF `m:score` 0–1.01, `m:trans-origin`).
+   */
+  targetConfirmed?: boolean;
+  locked?: boolean;
+  maxLength?: number;
+  context?: string;
+  matchScore?: number;
+  origin?: string;
 }
 
 export interface UnitTranslation {
   /** The translated text with display tokens for tags (`{1>`, `<1}`, `{1}`). */
   text: string;
+  /**
+   * Bilingual formats: whether the translation is confirmed, so that the writer marks it as final
+   * (XLIFF 2 `state="final"` rather than `translated`, PO without the `fuzzy` flag, MXLIFF
+   * `m:confirmed`). Absent: the writer's default for a written translation.
+   */
+  confirmed?: boolean;
 }
 
 export interface FilterOptions {
@@ -71,6 +94,15 @@ export interface FilterOptions {
   maxTagsPerSegment?: number;
   /** Write: the target language code, written as `xml:lang` on inserted XLIFF targets. */
   targetLanguage?: string;
+  /** The source language code of the job (for formats with one column or element per language). */
+  sourceLanguage?: string;
+  /**
+   * The format's own section of Phrase's `FileImportSettings` (`po`, `doc`, `xls`, `ppt`, `html`,
+   * `md`, `yaml`, `android`, `mac`, `resx`, `csv`, `multilingualCsv`, `xml`, `xlf2`, …), as the
+   * API stored it: each filter reads the fields of its DTO it implements (docs/file-formats.md,
+   * "Settings") and ignores the rest. Unknown or mistyped values fall back to the defaults.
+   */
+  formatSettings?: Readonly<Record<string, unknown>>;
 }
 
 export interface FormatFilter {
