@@ -53,6 +53,7 @@ import { fileHandoversRoutes } from './modules/translation-workflow/file-handove
 import { jobStructureRoutes } from './modules/translation-workflow/job-structure/index.js';
 import { workflowChangesRoutes } from './modules/translation-workflow/workflow-changes/index.js';
 import { jobUpdatesRoutes } from './modules/translation-workflow/job-updates/index.js';
+import { bilingualFilesRoutes } from './modules/translation-workflow/bilingual-files/index.js';
 import { referenceFilesRoutes } from './modules/translation-workflow/reference-files/index.js';
 import { filesRoutes } from './modules/translation-workflow/files/index.js';
 import { translationMemoriesRoutes, translationMemoryTransfersRoutes } from './modules/language-resources/translation-memories/index.js';
@@ -186,6 +187,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(jobStructureRoutes(deps));
         await api.register(workflowChangesRoutes(deps));
         await api.register(jobUpdatesRoutes(deps));
+        await api.register(bilingualFilesRoutes(deps));
         await api.register(projectTransMemoriesRoutes(deps));
         await api.register(templateTransMemoriesRoutes(deps));
         await api.register(jobTransMemoriesRoutes(deps));

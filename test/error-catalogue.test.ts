@@ -116,6 +116,8 @@ const EXAMPLES: { [C in ErrorCode]: ErrorArgs<C> } = {
   JobImportNotFinished: [{ jobUid: 'j1' }],
   JobImportFailed: [{ jobUid: 'j1' }],
   JobNotImported: [],
+  BilingualFileUnreadable: [{ reason: 'malformed XML' }],
+  BilingualFileMismatch: [{ reason: 'segment J:3 is not a segment of job J' }],
   JobChanged: [{ jobUid: 'j1' }],
   AnalysisNotReady: [{ failed: true, reason: 'TM index unavailable' }],
   TargetFileNotReady: [],

@@ -604,6 +604,16 @@ export const TMS_ERRORS = {
   }),
   /** Splitting a job whose file is not imported. */
   JobNotImported: define({ status: 400, message: 'A job can be split once its file is imported.' }),
+  /** A bilingual file (MXLIFF, bilingual DOCX) that cannot be read: not XML, not MXLIFF, a trans-unit id that is not `<job uid>:<index>`. */
+  BilingualFileUnreadable: define({
+    status: 400,
+    message: (params: { reason: string }) => `The bilingual file cannot be read: ${params.reason}.`,
+  }),
+  /** A bilingual file that does not fit the jobs it names: another job, a changed source, another target language. Nothing is changed. */
+  BilingualFileMismatch: define({
+    status: 400,
+    message: (params: { reason: string }) => `The bilingual file does not match its job: ${params.reason}. Nothing was changed.`,
+  }),
   /** A job that was split or changed while an operation on it ran. */
   JobChanged: define({
     status: 409,

@@ -62,6 +62,8 @@ export const EXTENSION_FIELDS: Record<string, string[]> = {
   UserDto: ['bot'],
   // The answer to createJob (JobListDto) shows each job's import status, which clients poll (issue 13).
   JobPartReference: ['importStatus'],
+  // The answer to uploadBilingualFileV2 counts the segments the upload changed, left and refused (issue 18).
+  ProjectJobPartsDto: ['segments'],
   // SCIM (RFC 7643): every resource names its `schemas` (§3); `roles` is a core User attribute
   // (§4.1.2) that carries the OpenTMS role.
   ScimUserCoreDto: ['schemas', 'roles'],

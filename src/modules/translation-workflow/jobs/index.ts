@@ -3,3 +3,4 @@ export { importJobSource, importJobTask } from './job-import.task.js';
 export { jobFileHashes } from './jobs.repository.js';
 export { jobsRoutes } from './jobs.routes.js';
 export { segmentUnit } from './unit-segments.js';
+export { setJobStatus } from './job-edit.js';

@@ -1,0 +1,5 @@
+/**
+ * Bilingual files (docs/bilingual-files.md): jobs downloaded as MXLIFF, XLIFF or TMX, MXLIFF
+ * uploaded back segment by segment, compared, converted and previewed.
+ */
+export { bilingualFilesRoutes } from './bilingual-files.routes.js';
