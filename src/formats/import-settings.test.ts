@@ -3,11 +3,16 @@ import { filterOptionsFromImportSettings } from './import-settings.js';
 
 describe('filter options from import settings', () => {
   it.each([
-    ['plain-text', { txt: { tagRegexp: '\\{\\w+\\}' } }, { tagRegexp: '\\{\\w+\\}' }],
-    ['json', { json: { tagRegexp: '%s', importNotes: true } }, { tagRegexp: '%s', importNotes: true }],
-    ['xliff12', { xlf: { importNotes: false } }, { importNotes: false }],
+    ['plain-text', { txt: { tagRegexp: '\\{\\w+\\}' } }, { tagRegexp: '\\{\\w+\\}', formatSettings: { tagRegexp: '\\{\\w+\\}' } }],
+    [
+      'json',
+      { json: { tagRegexp: '%s', importNotes: true } },
+      { tagRegexp: '%s', importNotes: true, formatSettings: { tagRegexp: '%s', importNotes: true } },
+    ],
+    ['xliff12', { xlf: { importNotes: false } }, { importNotes: false, formatSettings: { importNotes: false } }],
     ['xliff12', { txt: { tagRegexp: 'x' } }, {}],
-    ['plain-text', { txt: { tagRegexp: '' } }, {}],
+    ['plain-text', { txt: { tagRegexp: '' } }, { formatSettings: { tagRegexp: '' } }],
+    ['gettext-po', { po: { exportMultiline: false } }, { formatSettings: { exportMultiline: false } }],
     ['unknown-filter', { txt: { tagRegexp: 'x' } }, {}],
   ])('%s with %j gives %j', (filter, settings, expected) => {
     expect(filterOptionsFromImportSettings(filter, JSON.stringify(settings))).toEqual(expected);

@@ -6,7 +6,14 @@ import type { FilterOptions } from './types.js';
  * uploaded file; the import and the write-back of target files both read their options here, so
  * that a target file is written with the units and tags the import saw.
  */
-const SECTION_OF_FILTER: Readonly<Record<string, string>> = { 'plain-text': 'txt', json: 'json', xliff12: 'xlf' };
+export const SECTION_OF_FILTER: Readonly<Record<string, string>> = {
+  'plain-text': 'txt',
+  json: 'json',
+  xliff12: 'xlf',
+  mxliff: 'xlf',
+  'gettext-po': 'po',
+  'java-properties': 'properties',
+};
 
 export function filterOptionsFromImportSettings(
   filterName: string,
@@ -27,6 +34,8 @@ export function filterOptionsFromImportSettings(
   // And its tags-per-segment limit, which lets the XLIFF filter refuse a hopeless unit early.
   if (limits.maxTagsPerSegment !== undefined) options.maxTagsPerSegment = limits.maxTagsPerSegment;
   if (!section || typeof section !== 'object') return options;
+  // The filter reads the fields of its own DTO (docs/file-formats.md, "Settings").
+  options.formatSettings = section as Record<string, unknown>;
   const { tagRegexp, importNotes } = section as Record<string, unknown>;
   if (typeof tagRegexp === 'string' && tagRegexp !== '') options.tagRegexp = tagRegexp;
   if (typeof importNotes === 'boolean') options.importNotes = importNotes;

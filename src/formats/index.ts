@@ -1,4 +1,7 @@
+import { gettextPoFilter } from './gettext-po.js';
+import { javaPropertiesFilter } from './java-properties.js';
 import { jsonFilter } from './json.js';
+import { mxliffJobFilter } from './mxliff-job.js';
 import { plainTextFilter } from './plain-text.js';
 import type { FormatFilter } from './types.js';
 import { xliff12Filter } from './xliff12.js';
@@ -6,17 +9,40 @@ import { xliff12Filter } from './xliff12.js';
 export { FormatError, FORMAT_SNIFF_BYTES } from './types.js';
 export type { FilterOptions, FormatFilter, InlineTag, InlineTagKind, TextUnit, UnitTranslation } from './types.js';
 
-/** The filters in the order content detection tries them. */
-export const FORMAT_FILTERS: readonly FormatFilter[] = [xliff12Filter, jsonFilter, plainTextFilter];
+/**
+ * The filters in the order content detection tries them: specific vocabularies before general
+ * ones (MXLIFF before XLIFF 1.2), plain text last (it never claims content).
+ */
+export const FORMAT_FILTERS: readonly FormatFilter[] = [
+  mxliffJobFilter,
+  xliff12Filter,
+  gettextPoFilter,
+  jsonFilter,
+  javaPropertiesFilter,
+  plainTextFilter,
+];
+
+/** The filter named `name` (as stored with an imported file), or null. */
+export function filterNamed(name: string | null | undefined): FormatFilter | null {
+  return FORMAT_FILTERS.find((filter) => filter.name === name) ?? null;
+}
+
+/** A file name's extension, lower-case, without the dot ('' when none). */
+export function extensionOf(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return dot >= 0 ? filename.slice(dot + 1).toLowerCase() : '';
+}
 
 /**
- * The filter for a file: by the file name's extension (case-insensitive), else by content (the
- * first FORMAT_SNIFF_BYTES bytes), else null (the import reports an unsupported file type).
+ * The filter for a file: by the file name's extension (case-insensitive; where several filters
+ * claim it, the first whose content detection recognizes the file, else the last of them, the
+ * general one), else by content (the first FORMAT_SNIFF_BYTES bytes), else null (the import
+ * reports an unsupported file type).
  */
 export function filterFor(filename: string, firstBytes: Buffer): FormatFilter | null {
-  const dot = filename.lastIndexOf('.');
-  const extension = dot >= 0 ? filename.slice(dot + 1).toLowerCase() : '';
-  const byExtension = FORMAT_FILTERS.find((filter) => filter.extensions.includes(extension));
-  if (byExtension) return byExtension;
+  const extension = extensionOf(filename);
+  const claiming = FORMAT_FILTERS.filter((filter) => filter.extensions.includes(extension));
+  if (claiming.length === 1) return claiming[0]!;
+  if (claiming.length > 1) return claiming.find((filter) => filter.detect?.(firstBytes) ?? false) ?? claiming[claiming.length - 1]!;
   return FORMAT_FILTERS.find((filter) => filter.detect?.(firstBytes) ?? false) ?? null;
 }
