@@ -45,7 +45,12 @@ describe(`bilingual files (${testDialect})`, () => {
 
   async function upload(files: { name: string; content: string | Buffer }[], headers = home.headers, query = '') {
     const body = await multipart(files.map((f) => filePart(f.name, f.content, 'application/octet-stream')));
-    return t.inject({ method: 'POST', url: `/api2/v2/bilingualFiles${query}`, headers: { ...headers, ...body.headers }, payload: body.payload });
+    return t.inject({
+      method: 'POST',
+      url: `/api2/v2/bilingualFiles${query}`,
+      headers: { ...headers, ...body.headers },
+      payload: body.payload,
+    });
   }
 
   /** Sets trans-unit `index`'s target (and m:confirmed / m:locked) in an MXLIFF text. */
@@ -76,7 +81,12 @@ describe(`bilingual files (${testDialect})`, () => {
     home = await signedInUser(t, 'ADMIN');
     linguist = await signedInUser(t, 'LINGUIST', home.organization);
     project = await makeProject(t, home.organization.id, { createdById: home.user.id, targetLangs: ['de', 'fr'] });
-    made = await makeJobs(t, project, { createdById: home.user.id, segments: SEGMENTS, providerUserIds: [linguist.user.id], filename: 'guide.txt' });
+    made = await makeJobs(t, project, {
+      createdById: home.user.id,
+      segments: SEGMENTS,
+      providerUserIds: [linguist.user.id],
+      filename: 'guide.txt',
+    });
     const tm = await api('POST', 'transMemories', home.headers, { name: uniqueName('TM'), sourceLang: 'en', targetLangs: ['de', 'fr'] });
     expect(tm.statusCode).toBe(201);
     tmUid = tm.json().uid;
@@ -156,14 +166,17 @@ describe(`bilingual files (${testDialect})`, () => {
     const before = await held(deJob().uid);
     const cases: [string, RegExp][] = [
       [xml.replace('Second line.', 'Second line!'), /the source of segment .*:1 is not the job's/],
-      [xml.replaceAll(`${deJob().uid}:`, `${frJob().uid}:`).replaceAll(`"${deJob().uid}"`, `"${frJob().uid}"`), /target language de is not job/],
+      [
+        xml.replaceAll(`${deJob().uid}:`, `${frJob().uid}:`).replaceAll(`"${deJob().uid}"`, `"${frJob().uid}"`),
+        /target language de is not job/,
+      ],
       [xml.replace(`id="${deJob().uid}:3"`, `id="${deJob().uid}:9"`), /segment .*:9 is not a segment of job/],
       [xml.replaceAll(deJob().uid, 'NoSuchJob'), /names job NoSuchJob, which is not a job you can see/],
     ];
     for (const [content, message] of cases) {
       const response = await upload([{ name: 'x.mxliff', content }]);
       expect(response.statusCode, response.body).toBe(400);
-      expect(response.json().errorCode, response.body).toBe("BilingualFileMismatch");
+      expect(response.json().errorCode, response.body).toBe('BilingualFileMismatch');
       expect(response.json().errorDescription).toMatch(message);
     }
     const unreadable = await upload([{ name: 'x.mxliff', content: '<xliff version="1.2"><file/></xliff>' }]);
@@ -222,5 +235,119 @@ describe(`bilingual files (${testDialect})`, () => {
       [`${deJob().uid}:0`, ['en:Hello world.', 'de:Hallo Welt.']],
       [`${deJob().uid}:1`, ['en:Second line.', 'de:Zweite Zeile.']],
     ]);
+  });
+});
+
+describe(`bilingual DOCX and ZIP uploads (${testDialect})`, () => {
+  let t: TestApp;
+  let home: Awaited<ReturnType<typeof signedInUser>>;
+  let project: ProjectRow;
+  let made: MadeJobs;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    home = await signedInUser(t, 'ADMIN');
+    project = await makeProject(t, home.organization.id, { createdById: home.user.id, targetLangs: ['de', 'fr'] });
+    made = await makeJobs(t, project, {
+      createdById: home.user.id,
+      segments: ['One.', 'Two\tcolumns.', 'Three & four.'],
+      filename: 'f.txt',
+    });
+  });
+  afterAll(() => t.close());
+
+  const post = (url: string, payload: string | Buffer, headers = home.headers) =>
+    t.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/octet-stream' }, payload });
+
+  async function mxliff(targetLang: string): Promise<string> {
+    const job = made.jobs.find((j) => j.targetLang === targetLang)!;
+    const response = await t.inject({
+      method: 'POST',
+      url: `/api2/v1/projects/${project.uid}/jobs/bilingualFile`,
+      headers: home.headers,
+      payload: { jobs: [{ uid: job.uid }] },
+    });
+    return response.body
+      .replace(/<target><\/target>/, `<target>Eins (${targetLang}).</target>`)
+      .replace(/m:confirmed="0"/, 'm:confirmed="1"');
+  }
+
+  it('downloads a bilingual DOCX, converts MXLIFF to DOCX and back, and takes DOCX uploads', async () => {
+    const de = made.jobs.find((j) => j.targetLang === 'de')!;
+    const download = await t.inject({
+      method: 'POST',
+      url: `/api2/v1/projects/${project.uid}/jobs/bilingualFile?format=DOCX`,
+      headers: home.headers,
+      payload: { jobs: [{ uid: de.uid }] },
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-disposition']).toContain('f.txt-de.docx');
+    expect(download.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const docx = await post('/api2/v1/bilingualFiles/convert?from=MXLF&to=DOCX', await mxliff('de'));
+    expect(docx.statusCode).toBe(200);
+    const back = await post('/api2/v1/bilingualFiles/convert?from=DOCX&to=MXLF', docx.rawPayload);
+    expect(back.statusCode).toBe(200);
+    const [job] = await readMxliff(streamOf(back.rawPayload));
+    expect(job!.segments.map((s) => [s.index, s.source, s.target, s.confirmedLevel])).toEqual([
+      [0, 'One.', 'Eins (de).', 1],
+      [1, 'Two\tcolumns.', '', 0],
+      [2, 'Three & four.', '', 0],
+    ]);
+    const body = await multipart([filePart('f.docx', docx.rawPayload, 'application/octet-stream')]);
+    const uploaded = await t.inject({
+      method: 'POST',
+      url: '/api2/v2/bilingualFiles',
+      headers: { ...home.headers, ...body.headers },
+      payload: body.payload,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    expect(uploaded.json().segments).toMatchObject({ changed: 1, unchanged: 2 });
+  });
+
+  it('expands ZIP archives of bilingual files, and refuses other entries', async () => {
+    const yazl = (await import('yazl')).default;
+    const zipOf = async (entries: [string, string][]) => {
+      const zip = new yazl.ZipFile();
+      for (const [name, content] of entries) zip.addBuffer(Buffer.from(content), name);
+      zip.end();
+      const parts: Buffer[] = [];
+      for await (const chunk of zip.outputStream) parts.push(chunk as Buffer);
+      return Buffer.concat(parts);
+    };
+    const archive = await zipOf([
+      ['de.mxliff', (await mxliff('de')).replace('Eins (de).', 'Eins!')],
+      ['fr.mxliff', await mxliff('fr')],
+    ]);
+    const body = await multipart([filePart('all.zip', archive, 'application/zip')]);
+    const uploaded = await t.inject({
+      method: 'POST',
+      url: '/api2/v2/bilingualFiles',
+      headers: { ...home.headers, ...body.headers },
+      payload: body.payload,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    expect(uploaded.json().jobs).toHaveLength(2);
+    // de: segment 0 re-worded and segment 1 filled (the first empty target); fr: segment 0 filled.
+    expect(uploaded.json().segments).toMatchObject({ changed: 3 });
+    const bad = await zipOf([['notes.txt', 'hello']]);
+    const badBody = await multipart([filePart('bad.zip', bad, 'application/zip')]);
+    const refused = await t.inject({
+      method: 'POST',
+      url: '/api2/v2/bilingualFiles',
+      headers: { ...home.headers, ...badBody.headers },
+      payload: badBody.payload,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errorDescription).toMatch(/notes.txt in the ZIP archive is not a bilingual file/);
+    const many = await zipOf(Array.from({ length: 51 }, (_, i) => [`f${i}.mxliff`, '<x/>'] as [string, string]));
+    const manyBody = await multipart([filePart('many.zip', many, 'application/zip')]);
+    const tooMany = await t.inject({
+      method: 'POST',
+      url: '/api2/v2/bilingualFiles',
+      headers: { ...home.headers, ...manyBody.headers },
+      payload: manyBody.payload,
+    });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().errorCode).toBe('TooManyFiles');
   });
 });

@@ -13,6 +13,9 @@ export const SECTION_OF_FILTER: Readonly<Record<string, string>> = {
   mxliff: 'xlf',
   'gettext-po': 'po',
   'java-properties': 'properties',
+  xliff2: 'xlf2',
+  yaml: 'yaml',
+  'ios-strings': 'mac',
 };
 
 export function filterOptionsFromImportSettings(

@@ -1,23 +1,39 @@
+import { arbFilter } from './arb.js';
 import { gettextPoFilter } from './gettext-po.js';
+import { iosStringsFilter } from './ios-strings.js';
 import { javaPropertiesFilter } from './java-properties.js';
 import { jsonFilter } from './json.js';
 import { mxliffJobFilter } from './mxliff-job.js';
 import { plainTextFilter } from './plain-text.js';
+import { srtFilter } from './srt.js';
+import { tmxJobFilter } from './tmx-job.js';
 import type { FormatFilter } from './types.js';
+import { webvttFilter } from './webvtt.js';
 import { xliff12Filter } from './xliff12.js';
+import { xliff2Filter } from './xliff2.js';
+import { yamlFilter } from './yaml.js';
 
 export { FormatError, FORMAT_SNIFF_BYTES } from './types.js';
 export type { FilterOptions, FormatFilter, InlineTag, InlineTagKind, TextUnit, UnitTranslation } from './types.js';
 
 /**
  * The filters in the order content detection tries them: specific vocabularies before general
- * ones (MXLIFF before XLIFF 1.2), plain text last (it never claims content).
+ * ones (MXLIFF and XLIFF 2 before XLIFF 1.2, ARB before JSON), plain text last (it never claims
+ * content). Where several claim an extension (`xlf`: XLIFF 2 and 1.2), the last of them is the
+ * fallback.
  */
 export const FORMAT_FILTERS: readonly FormatFilter[] = [
   mxliffJobFilter,
+  xliff2Filter,
   xliff12Filter,
+  tmxJobFilter,
   gettextPoFilter,
+  arbFilter,
   jsonFilter,
+  yamlFilter,
+  iosStringsFilter,
+  srtFilter,
+  webvttFilter,
   javaPropertiesFilter,
   plainTextFilter,
 ];

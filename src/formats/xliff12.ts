@@ -1,13 +1,25 @@
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SaxesParser } from 'saxes';
 import type { SaxesTagPlain } from 'saxes';
-import { escapeXmlAttribute, escapeXmlText, hasNonXmlCharacter, shapedSaxesParser } from './xml.js';
-import { decodeStream, encodeText, encoding, encodingFromBom } from './encoding.js';
+import { escapeXmlAttribute, shapedSaxesParser } from './xml.js';
+import { decodeStream, encodeText } from './encoding.js';
 import type { TextEncoding } from './encoding.js';
-import { inlineTag, restoreTags } from './inline-tags.js';
+import { restoreTags } from './inline-tags.js';
 import { FormatError, unitsOfBatches } from './types.js';
-import type { FilterOptions, FormatFilter, InlineTag, InlineTagKind, TextUnit, UnitTranslation } from './types.js';
+import type { FilterOptions, FormatFilter, TextUnit, UnitTranslation } from './types.js';
+import {
+  assertWellFormed,
+  attribute,
+  chooseXmlEncoding,
+  Content,
+  NamespaceScope,
+  RawWindow,
+  TagNumbering,
+  xmlEscaper,
+} from './xliff-stream.js';
+import type { Tag } from './xliff-stream.js';
+
+export { chooseXmlEncoding } from './xliff-stream.js';
 
 /**
  * XLIFF 1.2 (`.xlf`, `.xliff`) through the saxes streaming parser: one `<trans-unit>` at a time is
@@ -35,54 +47,6 @@ const MAX_PROLOG_CHARS = 64 * 1024;
 export const MAX_TRANS_UNIT_CHARS = 10_000_000;
 /** Default for FilterOptions.maxDepth: elements nested deeper than this are refused. */
 export const DEFAULT_MAX_XML_DEPTH = 512;
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
-
-/** An element as the scanner sees it: saxes' plain tag plus the namespace we resolved. */
-interface Tag {
-  name: string;
-  prefix: string;
-  local: string;
-  uri: string;
-  attributes: Record<string, string>;
-  isSelfClosing: boolean;
-}
-
-/**
- * In-scope namespace declarations: a stack of URIs per prefix, pushed by the element declaring
- * them and popped when it closes. Lookup and update are O(1) whatever the nesting depth.
- */
-class NamespaceScope {
-  private readonly bindings = new Map<string, string[]>([
-    ['', ['']],
-    ['xml', [XML_NS]],
-  ]);
-
-  /** Binds the element's `xmlns` / `xmlns:p` attributes; returns the prefixes to unbind on close. */
-  declare(attributes: Record<string, string>): string[] | null {
-    let declared: string[] | null = null;
-    for (const name in attributes) {
-      let prefix: string;
-      if (name === 'xmlns') prefix = '';
-      else if (name.startsWith('xmlns:')) prefix = name.slice(6);
-      else continue;
-      const uri = attributes[name]!.trim();
-      let stack = this.bindings.get(prefix);
-      if (!stack) this.bindings.set(prefix, (stack = []));
-      stack.push(uri);
-      (declared ??= []).push(prefix);
-    }
-    return declared;
-  }
-
-  undeclare(prefixes: readonly string[]): void {
-    for (const prefix of prefixes) this.bindings.get(prefix)?.pop();
-  }
-
-  resolve(prefix: string): string | undefined {
-    const stack = this.bindings.get(prefix);
-    return stack && stack.length > 0 ? stack[stack.length - 1] : undefined;
-  }
-}
 
 interface Frame {
   local: string;
@@ -102,106 +66,6 @@ interface Frame {
   /** For bpt/ept and bx/ex: the pairing key (`bpt` or `bx`, and the rid or id). */
   pairKind?: 'bpt' | 'bx';
   pairRef?: string;
-}
-
-/**
- * Numbers keyed by a tag key, the key given in two parts: a kind without a colon (an element's
- * local name, `bpt`, `bx` or `foreign`) and the rest, so that (kind, rest) pairs are equal exactly
- * when the strings `kind:rest` are. No key string is built per tag (a unit may hold hundreds of
- * thousands), and each kind has a map of its own.
- */
-class KeyedNumbers {
-  private readonly byKind = new Map<string, Map<string, number>>();
-
-  get(kind: string, rest: string): number | undefined {
-    return this.byKind.get(kind)?.get(rest);
-  }
-
-  set(kind: string, rest: string, value: number): void {
-    let byRest = this.byKind.get(kind);
-    if (!byRest) this.byKind.set(kind, (byRest = new Map()));
-    byRest.set(rest, value);
-  }
-
-  delete(kind: string, rest: string): void {
-    this.byKind.get(kind)?.delete(rest);
-  }
-}
-
-/** A source or target being read: text with display tokens, and its tags. */
-class Content {
-  /** The text so far, in pieces (one per tag token: a growing string would be one object per piece too, and live longer). */
-  private readonly parts: string[] = [];
-  readonly tags: InlineTag[] = [];
-  /** Open bpt/bx occurrences waiting for their ept/ex, by pairing key. */
-  readonly openPairs = new KeyedNumbers();
-  /** Target: keys already numbered in it (a second use gets a fresh number); the source's are TagNumbering's. */
-  readonly usedKeys = new KeyedNumbers();
-  /** Tags added since the last text (a run of back-to-back tags). */
-  run = 0;
-  /** Depth of nested elements inside a code element (their markup is part of the code). */
-  codeDepth = 0;
-  codeStart = 0;
-
-  constructor(readonly isTarget: boolean) {}
-
-  get text(): string {
-    if (this.parts.length > 1) this.parts.splice(0, this.parts.length, this.parts.join(''));
-    return this.parts.length === 0 ? '' : this.parts[0]!;
-  }
-
-  append(text: string): void {
-    this.parts.push(text);
-  }
-
-  add(id: number, kind: InlineTagKind, original: string): void {
-    const tag = inlineTag(id, kind, original);
-    this.tags.push(tag);
-    this.parts.push(tag.display);
-    this.run += 1;
-  }
-}
-
-/** Numbers tags within one unit: source tags first, target tags reuse the number of the matching source tag. */
-class TagNumbering {
-  private next = 1;
-  /**
-   * The source's keys in order (source tag n has number n + 1: every source tag gets a fresh
-   * number). Only a target needs them looked up: the map from key to the number of its first use
-   * is built when the target numbers its first tag (the source is complete by then).
-   */
-  private readonly sourceKinds: string[] = [];
-  private readonly sourceRests: string[] = [];
-  private sourceKeys: KeyedNumbers | null = null;
-
-  /** The number of the tag keyed `kind:rest` (see KeyedNumbers). */
-  number(content: Content, kind: string, rest: string): number {
-    if (!content.isTarget) {
-      this.sourceKinds.push(kind);
-      this.sourceRests.push(rest);
-      return this.next++;
-    }
-    const reused = content.usedKeys.get(kind, rest) !== undefined;
-    if (!reused) {
-      content.usedKeys.set(kind, rest, 0);
-      const fromSource = this.sourceNumbers().get(kind, rest);
-      if (fromSource !== undefined) return fromSource;
-    }
-    return this.next++;
-  }
-
-  private sourceNumbers(): KeyedNumbers {
-    if (this.sourceKeys) return this.sourceKeys;
-    const keys = new KeyedNumbers();
-    for (let i = 0; i < this.sourceKinds.length; i++) {
-      const kind = this.sourceKinds[i]!;
-      const rest = this.sourceRests[i]!;
-      if (keys.get(kind, rest) === undefined) keys.set(kind, rest, i + 1);
-    }
-    this.sourceKinds.length = 0;
-    this.sourceRests.length = 0;
-    return (this.sourceKeys = keys);
-  }
 }
 
 export interface ScannedUnit {
@@ -236,86 +100,6 @@ interface UnitState {
   notes: string[];
   note: string | null;
   capture: { kind: 'source' | 'target' | 'note'; content: Content | null; depth: number } | null;
-}
-
-/**
- * The raw decoded text from some offset on; the part nobody needs any more is dropped. Kept as
- * the chunks that came in, not one growing string: appending to a string and then searching it
- * copies the whole window each time (quadratic over a large trans-unit).
- */
-class RawWindow {
-  private chunks: string[] = [];
-  /** Offset of each chunk's first character. */
-  private starts: number[] = [];
-  private base = 0;
-  private total = 0;
-
-  get end(): number {
-    return this.total;
-  }
-  append(chunk: string): void {
-    if (chunk === '') return;
-    this.chunks.push(chunk);
-    this.starts.push(this.total);
-    this.total += chunk.length;
-  }
-  /** Index of the chunk holding `offset` (base <= offset < end). */
-  private chunkAt(offset: number): number {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.starts[middle]! <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low;
-  }
-  slice(start: number, end: number): string {
-    if (start < this.base) throw new Error(`raw text before ${this.base} was already dropped`);
-    if (end <= start) return '';
-    // Mostly within the last chunk (a tag just read): no search, no parts.
-    const lastIndex = this.chunks.length - 1;
-    const lastStart = lastIndex >= 0 ? this.starts[lastIndex]! : 0;
-    if (lastIndex >= 0 && start >= lastStart) return this.chunks[lastIndex]!.slice(start - lastStart, end - lastStart);
-    let index = this.chunkAt(start);
-    const parts: string[] = [];
-    for (let at = start; at < end && index < this.chunks.length; index++) {
-      const chunkStart = this.starts[index]!;
-      const chunk = this.chunks[index]!;
-      const to = Math.min(end, chunkStart + chunk.length);
-      parts.push(chunk.slice(at - chunkStart, to - chunkStart));
-      at = to;
-    }
-    return parts.length === 1 ? parts[0]! : parts.join('');
-  }
-  lastIndexOf(char: string, before: number): number {
-    if (before <= this.base || this.chunks.length === 0) return -1;
-    for (let index = this.chunkAt(Math.min(before, this.total) - 1); index >= 0; index--) {
-      const chunkStart = this.starts[index]!;
-      const at = this.chunks[index]!.lastIndexOf(char, before - chunkStart - 1);
-      if (at >= 0) return chunkStart + at;
-    }
-    return -1;
-  }
-  dropBefore(offset: number): void {
-    if (offset <= this.base) return;
-    let drop = 0;
-    while (drop < this.chunks.length && this.starts[drop]! + this.chunks[drop]!.length <= offset) drop++;
-    if (drop > 0) {
-      this.chunks = this.chunks.slice(drop);
-      this.starts = this.starts.slice(drop);
-    }
-    if (this.chunks.length > 0 && this.starts[0]! < offset) {
-      this.chunks[0] = this.chunks[0]!.slice(offset - this.starts[0]!);
-      this.starts[0] = offset;
-    }
-    this.base = offset;
-  }
-}
-
-/** An attribute without a prefix (saxes keys attributes by qualified name). */
-function attribute(tag: Tag, local: string): string | undefined {
-  return tag.attributes[local];
 }
 
 /**
@@ -676,19 +460,6 @@ export class XliffScanner {
   }
 }
 
-/** Encoding of an XML file: BOM, else the first bytes' pattern, else the declaration (XML 1.0, appendix F). */
-export function chooseXmlEncoding(head: Buffer): TextEncoding {
-  const fromBom = encodingFromBom(head);
-  if (fromBom) return fromBom;
-  if (head[0] === 0x3c && head[1] === 0x00) return encoding('utf-16le');
-  if (head[0] === 0x00 && head[1] === 0x3c) return encoding('utf-16be');
-  const declared = /^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head.toString('latin1'))?.[1]?.toLowerCase();
-  if (declared === undefined || declared === 'utf-8' || declared === 'utf8') return encoding('utf-8');
-  if (declared === 'us-ascii' || declared === 'ascii') return encoding('utf-8', undefined, 0x7f);
-  if (declared === 'iso-8859-1' || declared === 'latin1' || declared === 'latin-1') return encoding('latin1');
-  throw new FormatError(`unsupported XML encoding "${declared}" (UTF-8, UTF-16 and ISO-8859-1 are)`);
-}
-
 async function* parseBatches(input: Readable, options: FilterOptions = {}): AsyncGenerator<TextUnit[]> {
   const { chunks } = await decodeStream(input, chooseXmlEncoding);
   const scanner = new XliffScanner(options);
@@ -699,28 +470,6 @@ async function* parseBatches(input: Readable, options: FilterOptions = {}): Asyn
   }
   scanner.end();
   if (scanner.units.length > 0) yield scanner.units.splice(0).map((scanned) => scanned.unit);
-}
-
-function xmlEscaper(maxCodePoint: number, what: string): (text: string) => string {
-  return (text) => {
-    if (hasNonXmlCharacter(text)) throw new FormatError(`${what} contains a character XML cannot hold`);
-    let out = escapeXmlText(text);
-    if (maxCodePoint < 0x10ffff) {
-      out = Array.from(out, (char) =>
-        (char.codePointAt(0) ?? 0) > maxCodePoint ? `&#x${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()};` : char,
-      ).join('');
-    }
-    return out;
-  };
-}
-
-/** Throws unless `fragment` is well-formed XML content (tags restored in a wrong order are not). */
-function assertWellFormed(fragment: string, locator: string): void {
-  const parser = new SaxesParser({ fragment: true, xmlns: false });
-  let error: Error | null = null;
-  parser.on('error', (e) => (error ??= e));
-  parser.write(`<t>${fragment}</t>`).close();
-  if (error) throw new FormatError(`the translation of unit ${locator} has misplaced or unbalanced tags`);
 }
 
 function targetElement(scanned: ScannedUnit, translation: UnitTranslation, enc: TextEncoding, options: FilterOptions): string {

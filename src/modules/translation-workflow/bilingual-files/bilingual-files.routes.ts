@@ -20,6 +20,8 @@ import {
   applyBilingualFiles,
   bilingualFilename,
   compareBilingualFile,
+  convertBilingualFile,
+  docxOfJobs,
   jobsForDownload,
   mxliffOfJobs,
   readBilingualFile,
@@ -30,7 +32,13 @@ import type { ReadBilingualJob } from '../../../formats/mxliff.js';
 
 const FILE_RESPONSE = { 200: { description: 'The file, named by Content-Disposition', type: 'string', format: 'binary' } } as const;
 const TAGS = ['Bilingual File'];
-const FILE_ERRORS = ['BilingualFileUnreadable', 'BilingualFileMismatch', 'JobImportFailed', 'JobImportNotFinished', 'UnsupportedMediaType'] as const;
+const FILE_ERRORS = [
+  'BilingualFileUnreadable',
+  'BilingualFileMismatch',
+  'JobImportFailed',
+  'JobImportNotFinished',
+  'UnsupportedMediaType',
+] as const;
 
 /**
  * Bilingual files (docs/bilingual-files.md): download jobs as MXLIFF (or plain XLIFF, TMX),
@@ -50,7 +58,7 @@ export function bilingualFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           operationId: 'getBilingualFile',
           summary: 'Download bilingual file',
           description:
-            'The jobs (`{jobs: [{uid}]}`, 1 to 1,000 jobs of the project) as one bilingual file: `MXLF` (default; MXLIFF, Phrase’s XLIFF 1.2 with `m:` state attributes, read back by uploadBilingualFileV2), `XLIFF` (plain XLIFF 1.2, export only) or `TMX` (the translated segments, export only). One `<file>` per job; trans-unit ids are `<job uid>:<segment index>`. 409 while a job is being imported, 400 when its import failed.',
+            'The jobs (`{jobs: [{uid}]}`, 1 to 1,000 jobs of the project) as one bilingual file: `MXLF` (default; MXLIFF, Phrase’s XLIFF 1.2 with `m:` state attributes, read back by uploadBilingualFileV2), `DOCX` (a table per job: id, source, target, state, score; read back too), `XLIFF` (plain XLIFF 1.2, export only) or `TMX` (the translated segments, export only). One `<file>` per job; trans-unit ids are `<job uid>:<segment index>`. 409 while a job is being imported, 400 when its import failed.',
           params: ProjectUidParams,
           querystring: GetBilingualFileQuery,
           body: GetBilingualFileBody,
@@ -70,9 +78,11 @@ export function bilingualFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const [stream, extension, type]: [Readable, string, string] =
           format === 'TMX'
             ? [tmxOfJobs(deps, access, jobs), 'tmx', 'application/octet-stream']
-            : format === 'XLIFF'
-              ? [mxliffOfJobs(deps, access, jobs, 'xliff'), 'xlf', 'application/xliff+xml']
-              : [mxliffOfJobs(deps, access, jobs, 'mxliff'), 'mxliff', 'application/mxliff'];
+            : format === 'DOCX'
+              ? [docxOfJobs(deps, access, jobs), 'docx', 'application/octet-stream']
+              : format === 'XLIFF'
+                ? [mxliffOfJobs(deps, access, jobs, 'xliff'), 'xlf', 'application/xliff+xml']
+                : [mxliffOfJobs(deps, access, jobs, 'mxliff'), 'mxliff', 'application/mxliff'];
         reply.header('content-disposition', attachmentDisposition(bilingualFilename(access, jobs, extension)));
         reply.type(type);
         return (reply as FastifyReply).send(stream);
@@ -89,7 +99,7 @@ export function bilingualFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           consumes: ['multipart/form-data'],
           summary: 'Upload bilingual file',
           description:
-            'MXLIFF files as multipart `file` parts (at most 50). Each `<file>` updates its job segment by segment: targets, confirmation and (for project managers) locks. Segments the job holds locked are refused; every file is checked first, and a file from another job, another target language or a changed source is a 400 that changes nothing. `saveToTransMemory` (default `Confirmed`) writes the confirmed (`All`: every changed) segments to the project’s write TMs; `setCompleted` moves the jobs to COMPLETED where the caller may. Answers the jobs and, as an OpenTMS extension, `segments` with what changed, stayed and was refused.',
+            'MXLIFF or bilingual DOCX files, or ZIP archives of them, as multipart `file` parts (at most 50 files, ZIP entries counted). Each `<file>` updates its job segment by segment: targets, confirmation and (for project managers) locks. Segments the job holds locked are refused; every file is checked first, and a file from another job, another target language or a changed source is a 400 that changes nothing. `saveToTransMemory` (default `Confirmed`) writes the confirmed (`All`: every changed) segments to the project’s write TMs; `setCompleted` moves the jobs to COMPLETED where the caller may. Answers the jobs and, as an OpenTMS extension, `segments` with what changed, stayed and was refused.',
           querystring: UploadBilingualFileQuery,
           response: { 200: ProjectJobParts },
         },
@@ -99,7 +109,8 @@ export function bilingualFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { files } = await readMultipartUpload(deps, request);
         try {
           const read: ReadBilingualJob[] = [];
-          for (const file of files) read.push(...(await readBilingualFile(deps, await deps.blobs.open(file.blob.sha256))));
+          const budget = { files: 0 };
+          for (const file of files) read.push(...(await readBilingualFile(deps, await deps.blobs.open(file.blob.sha256), budget)));
           const outcome = await applyBilingualFiles(deps, caller, read, {
             saveToTransMemory: request.query.saveToTransMemory ?? 'Confirmed',
             setCompleted: request.query.setCompleted ?? false,
@@ -132,6 +143,29 @@ export function bilingualFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => compareBilingualFile(deps, callerOf(request), await readBilingualFile(deps, octetStreamBody(request))),
     );
 
-    void ConvertBilingualQuery;
+    app.post(
+      '/v1/bilingualFiles/convert',
+      {
+        config: { access: AUTHENTICATED, errors: ['BilingualFileUnreadable', 'UnsupportedMediaType', 'TooManyFiles'] },
+        schema: {
+          tags: TAGS,
+          operationId: 'convertBilingualFile',
+          consumes: ['application/octet-stream'],
+          summary: 'Convert bilingual file',
+          description:
+            'A bilingual file as `application/octet-stream` converted `from` MXLF or DOCX `to` the other (the same segments, ids and states; converting to the same format rewrites the file). Needs no access to the jobs: only the file is read.',
+          querystring: ConvertBilingualQuery,
+          produces: ['application/octet-stream'],
+          response: FILE_RESPONSE,
+        },
+      },
+      async (request, reply) => {
+        const stream = await convertBilingualFile(deps, octetStreamBody(request), request.query.to);
+        const name = request.query.to === 'DOCX' ? 'bilingual.docx' : 'bilingual.mxliff';
+        reply.header('content-disposition', attachmentDisposition(name));
+        reply.type('application/octet-stream');
+        return (reply as FastifyReply).send(stream);
+      },
+    );
   };
 }

@@ -8,6 +8,8 @@ import { FormatError } from '../../../formats/index.js';
 import { mxliffStream, readMxliff } from '../../../formats/mxliff.js';
 import type { BilingualFlavour, BilingualJob, ReadBilingualJob } from '../../../formats/mxliff.js';
 import { writeTmx } from '../../../formats/tmx.js';
+import { bilingualDocxStream, readBilingualDocxPackage } from '../../../formats/bilingual-docx.js';
+import { looksLikeZip, withZipPackage } from '../../../formats/zip-package.js';
 import type { TmxUnit } from '../../../formats/tmx.js';
 import type { Caller } from '../../../http/access.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
@@ -65,6 +67,15 @@ function headerOf(project: ProjectAccess, { job, source }: DownloadJob): Bilingu
   };
 }
 
+/** The bilingual DOCX of the jobs, streamed. */
+export function docxOfJobs(deps: AppDeps, project: ProjectAccess, jobs: readonly DownloadJob[]): Readable {
+  const db = deps.database.db;
+  async function* entries() {
+    for (const entry of jobs) yield { job: headerOf(project, entry), segments: bilingualSegmentPages(db, entry.job, entry.source) };
+  }
+  return bilingualDocxStream(entries());
+}
+
 /** The MXLIFF (or plain XLIFF 1.2) of the jobs, streamed. */
 export function mxliffOfJobs(deps: AppDeps, project: ProjectAccess, jobs: readonly DownloadJob[], flavour: BilingualFlavour): Readable {
   const db = deps.database.db;
@@ -94,9 +105,12 @@ export function tmxOfJobs(deps: AppDeps, project: ProjectAccess, jobs: readonly 
       }
     }
   }
-  writeTmx(units(), output, { srcLang: project.project.sourceLang, creationTool: 'OpenTMS', segType: 'sentence', dataType: 'plaintext' }).catch(
-    (error: unknown) => output.destroy(error as Error),
-  );
+  writeTmx(units(), output, {
+    srcLang: project.project.sourceLang,
+    creationTool: 'OpenTMS',
+    segType: 'sentence',
+    dataType: 'plaintext',
+  }).catch((error: unknown) => output.destroy(error as Error));
   return output;
 }
 
@@ -109,14 +123,93 @@ export function bilingualFilename(project: ProjectAccess, jobs: readonly Downloa
   return `${project.project.name}.${extension}`;
 }
 
-/** Reads an uploaded bilingual file: MXLIFF (a FormatError becomes the API's 400). */
-export async function readBilingualFile(deps: AppDeps, bytes: AsyncIterable<unknown>): Promise<ReadBilingualJob[]> {
+/** Most bilingual files one request may carry, ZIP entries counted (the description's limit). */
+export const MAX_BILINGUAL_FILES = 50;
+
+/** The first chunk of a byte stream, and the whole stream again. */
+async function peeked(input: AsyncIterable<unknown>): Promise<{ head: Buffer; bytes: AsyncIterable<unknown> }> {
+  const iterator = input[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const head = first.done ? Buffer.alloc(0) : Buffer.from(first.value as Uint8Array);
+  async function* again() {
+    if (!first.done) yield first.value;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head, bytes: again() };
+}
+
+const BILINGUAL_ENTRY = /\.(mxliff|mxlf|xlf|xliff|docx)$/i;
+
+/**
+ * Reads an uploaded bilingual file: MXLIFF, a bilingual DOCX, or a ZIP of those (expanded one
+ * level; at most MAX_BILINGUAL_FILES files in all, counted in `budget`). A FormatError becomes the
+ * API's 400.
+ */
+export async function readBilingualFile(
+  deps: AppDeps,
+  input: AsyncIterable<unknown>,
+  budget: { files: number } = { files: 0 },
+): Promise<ReadBilingualJob[]> {
+  const options = { maxDepth: deps.config.importLimits.maxDepth, limitBytes: deps.config.uploadLimitBytes };
+  const count = () => {
+    budget.files += 1;
+    if (budget.files > MAX_BILINGUAL_FILES) throw errors.TooManyFiles({ max: MAX_BILINGUAL_FILES });
+  };
   try {
-    return await readMxliff(bytes, { maxDepth: deps.config.importLimits.maxDepth, limitBytes: deps.config.uploadLimitBytes });
+    const { head, bytes } = await peeked(input);
+    if (!looksLikeZip(head)) {
+      count();
+      return await readMxliff(bytes, options);
+    }
+    return await withZipPackage(bytes, {}, async (zip) => {
+      if (zip.entry('word/document.xml')) {
+        count();
+        return readBilingualDocxPackage(zip);
+      }
+      const files = zip.entries.filter((entry) => !entry.isDirectory && !entry.name.startsWith('__MACOSX/'));
+      // Counted before any is read: the limit is about the request, whatever the files hold.
+      for (const entry of files) {
+        if (!BILINGUAL_ENTRY.test(entry.name)) {
+          throw new FormatError(`${entry.name} in the ZIP archive is not a bilingual file (.mxliff or .docx)`);
+        }
+        count();
+      }
+      const jobs: ReadBilingualJob[] = [];
+      for (const entry of files) {
+        if (/\.docx$/i.test(entry.name)) jobs.push(...(await withZipPackage(zip.read(entry), {}, readBilingualDocxPackage)));
+        else jobs.push(...(await readMxliff(zip.read(entry), options)));
+      }
+      return jobs;
+    });
   } catch (error) {
     if (error instanceof FormatError) throw errors.BilingualFileUnreadable({ reason: error.message });
     throw error;
   }
+}
+
+/** A read bilingual file as pages for the writers (conversion). */
+function asEntries(jobs: readonly ReadBilingualJob[]) {
+  async function* entries() {
+    for (const job of jobs) {
+      yield {
+        job,
+        segments: (async function* () {
+          yield job.segments;
+        })(),
+      };
+    }
+  }
+  return entries();
+}
+
+/** convertBilingualFile: MXLIFF to bilingual DOCX and back (the same segments, ids and states). */
+export async function convertBilingualFile(deps: AppDeps, input: AsyncIterable<unknown>, to: 'MXLF' | 'DOCX'): Promise<Readable> {
+  const jobs = await readBilingualFile(deps, input);
+  return to === 'DOCX' ? bilingualDocxStream(asEntries(jobs)) : mxliffStream(asEntries(jobs), 'mxliff');
 }
 
 /** A job named by a bilingual file, as the caller reaches it (by uid across the organization's projects), or a 400. */
@@ -249,7 +342,9 @@ export async function applyBilingualFiles(
     jobs,
     changed: plans.reduce((sum, p) => sum + p.writes.length, 0),
     unchanged: plans.reduce((sum, p) => sum + p.unchanged, 0),
-    refused: plans.flatMap((p) => p.refused.map((r) => ({ jobUid: p.access.job.uid, segment: `${p.access.job.uid}:${r.idx}`, reason: r.reason }))),
+    refused: plans.flatMap((p) =>
+      p.refused.map((r) => ({ jobUid: p.access.job.uid, segment: `${p.access.job.uid}:${r.idx}`, reason: r.reason })),
+    ),
   };
 }
 
@@ -280,7 +375,15 @@ async function writeSegments(trx: Kysely<DB>, job: JobRow, writes: readonly Segm
       continue;
     }
     const changes = write.targetChanged
-      ? { target: write.target, confirmed: write.confirmed, locked: write.locked, origin: null, originScore: null, originResource: null, mtWarnings: null }
+      ? {
+          target: write.target,
+          confirmed: write.confirmed,
+          locked: write.locked,
+          origin: null,
+          originScore: null,
+          originResource: null,
+          mtWarnings: null,
+        }
       : { confirmed: write.confirmed, locked: write.locked };
     await trx
       .updateTable('jobSegments')
@@ -289,7 +392,11 @@ async function writeSegments(trx: Kysely<DB>, job: JobRow, writes: readonly Segm
       .where('idx', '=', write.idx)
       .execute();
   }
-  for (let i = 0; i < inserts.length; i += 500) await trx.insertInto('jobSegments').values(inserts.slice(i, i + 500)).execute();
+  for (let i = 0; i < inserts.length; i += 500)
+    await trx
+      .insertInto('jobSegments')
+      .values(inserts.slice(i, i + 500))
+      .execute();
 }
 
 /** The answer to uploadBilingualFileV2: ProjectJobPartsDto with the segment counts (an OpenTMS extension). */
@@ -297,7 +404,12 @@ export async function uploadOutcomeDto(db: Kysely<DB>, outcome: UploadOutcome) {
   return {
     jobs: await jobReferenceDtos(db, outcome.jobs, 'v1'),
     project: { name: outcome.project.project.name, uid: outcome.project.project.uid },
-    segments: { changed: outcome.changed, unchanged: outcome.unchanged, refused: outcome.refused.length, refusedSegments: outcome.refused.slice(0, 1000) },
+    segments: {
+      changed: outcome.changed,
+      unchanged: outcome.unchanged,
+      refused: outcome.refused.length,
+      refusedSegments: outcome.refused.slice(0, 1000),
+    },
   };
 }
 

@@ -93,7 +93,14 @@ export async function heldSegments(db: Kysely<DB>, job: JobRow, indexes: readonl
     const rows = await db
       .selectFrom('sourceSegments')
       .leftJoin('jobSegments', (join) => join.onRef('jobSegments.idx', '=', 'sourceSegments.idx').on('jobSegments.jobId', '=', job.id))
-      .select(['sourceSegments.idx', 'sourceSegments.source', 'sourceSegments.importedTarget', 'jobSegments.target', 'jobSegments.confirmed', 'jobSegments.locked'])
+      .select([
+        'sourceSegments.idx',
+        'sourceSegments.source',
+        'sourceSegments.importedTarget',
+        'jobSegments.target',
+        'jobSegments.confirmed',
+        'jobSegments.locked',
+      ])
       .where('sourceSegments.jobSourceId', '=', job.jobSourceId)
       .where('sourceSegments.idx', 'in', wanted.slice(i, i + 500))
       .execute();
