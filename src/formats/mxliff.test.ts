@@ -73,7 +73,16 @@ describe('MXLIFF', () => {
 
   it('reads back what it writes', async () => {
     const segments = [
-      segment(0, { source: 'A {1}', target: 'B {1}', confirmedLevel: 2, locked: true, score: 0.85, grossScore: 0.9, origin: 'mt', key: 'k' }),
+      segment(0, {
+        source: 'A {1}',
+        target: 'B {1}',
+        confirmedLevel: 2,
+        locked: true,
+        score: 0.85,
+        grossScore: 0.9,
+        origin: 'mt',
+        key: 'k',
+      }),
       segment(5, { paraId: 3, target: 'x < y & z' }),
     ];
     const xml = await written(segments, [job, { ...job, jobUid: 'JOB2', targetLang: 'fr' }]);
@@ -82,8 +91,24 @@ describe('MXLIFF', () => {
       ['JOB1uid', 'de', 2],
       ['JOB2', 'fr', 2],
     ]);
-    expect(jobs[0]!.segments[0]).toMatchObject({ index: 0, source: 'A {1}', target: 'B {1}', confirmedLevel: 2, locked: true, score: 0.85, origin: 'mt', key: 'k' });
-    expect(jobs[0]!.segments[1]).toMatchObject({ index: 5, paraId: 3, target: 'x < y & z', confirmedLevel: 0, locked: false, origin: null });
+    expect(jobs[0]!.segments[0]).toMatchObject({
+      index: 0,
+      source: 'A {1}',
+      target: 'B {1}',
+      confirmedLevel: 2,
+      locked: true,
+      score: 0.85,
+      origin: 'mt',
+      key: 'k',
+    });
+    expect(jobs[0]!.segments[1]).toMatchObject({
+      index: 5,
+      paraId: 3,
+      target: 'x < y & z',
+      confirmedLevel: 0,
+      locked: false,
+      origin: null,
+    });
   });
 
   it('reads attributes in any order and under any prefix, and m:confirmed="true" as the file level', async () => {
@@ -95,7 +120,9 @@ describe('MXLIFF', () => {
 </xliff>`;
     const [read] = await readMxliff(streamOf(xml));
     expect(read).toMatchObject({ jobUid: 'T9', workflowLevel: 2 });
-    expect(read!.segments).toEqual([expect.objectContaining({ index: 3, paraId: 7, confirmedLevel: 2, locked: true, source: 'S', target: 'T' })]);
+    expect(read!.segments).toEqual([
+      expect.objectContaining({ index: 3, paraId: 7, confirmedLevel: 2, locked: true, source: 'S', target: 'T' }),
+    ]);
   });
 
   it.each([
@@ -106,7 +133,10 @@ describe('MXLIFF', () => {
       /belongs to job B, not to its file's job A/,
     ],
     ['<xliff xmlns:m="http://www.memsource.com/mxlf/2.0"><file><trans-unit id="nope"/></file></xliff>', /not <job uid>:<segment index>/],
-    ['<xliff xmlns:m="http://www.memsource.com/mxlf/2.0"><file><trans-unit id="A:1"><source>a<b/>c</source></trans-unit></file></xliff>', /holds markup/],
+    [
+      '<xliff xmlns:m="http://www.memsource.com/mxlf/2.0"><file><trans-unit id="A:1"><source>a<b/>c</source></trans-unit></file></xliff>',
+      /holds markup/,
+    ],
     ['<!DOCTYPE x [<!ENTITY a "b">]><xliff/>', /internal subset/],
     ['<xliff xmlns:m="http://www.memsource.com/mxlf/2.0"><file>', /malformed XML/],
   ])('refuses %s', async (xml, message) => {
@@ -119,7 +149,7 @@ describe('MXLIFF', () => {
     await expect(written([segment(0, { target: 'bell \u0007' })])).rejects.toThrow(/target of JOB1uid:0 holds a character XML cannot hold/);
   });
 
-  it("reads 100,000 trans-units", async () => {
+  it('reads 100,000 trans-units', async () => {
     const many = Array.from({ length: 100_000 }, (_, i) => segment(i, { target: `T ${i}` }));
     const xml = await written(many);
     const [read] = await readMxliff(streamOf(xml));

@@ -80,7 +80,9 @@ export type BilingualFlavour = 'mxliff' | 'xliff';
 
 function fileStart(job: BilingualJob, flavour: BilingualFlavour): string {
   const memsource =
-    flavour === 'mxliff' ? `${attr('m:job-uid', job.jobUid)}${attr('m:task-id', job.jobUid)}${attr('m:level', String(job.workflowLevel))}` : '';
+    flavour === 'mxliff'
+      ? `${attr('m:job-uid', job.jobUid)}${attr('m:task-id', job.jobUid)}${attr('m:level', String(job.workflowLevel))}`
+      : '';
   return (
     `  <file${attr('original', job.filename)}${attr('source-language', job.sourceLang)}${attr('target-language', job.targetLang)}` +
     `${attr('datatype', 'x-undefined')}${memsource}>\n    <body>\n`
@@ -139,7 +141,10 @@ export function mxliffStream(
   flavour: BilingualFlavour = 'mxliff',
 ): Readable {
   async function* chunks(): AsyncGenerator<string> {
-    const memsource = flavour === 'mxliff' ? `${attr('xmlns:m', MXLIFF_NAMESPACE)}${attr('version', '1.2')}${attr('m:version', MXLIFF_VERSION)}` : attr('version', '1.2');
+    const memsource =
+      flavour === 'mxliff'
+        ? `${attr('xmlns:m', MXLIFF_NAMESPACE)}${attr('version', '1.2')}${attr('m:version', MXLIFF_VERSION)}`
+        : attr('version', '1.2');
     yield `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2"${memsource}>\n`;
     for await (const { job, segments } of jobs) {
       yield fileStart(job, flavour);
@@ -294,7 +299,10 @@ class MxliffScanner extends XmlScanner {
  * The file is decoded whole (it is an upload, bounded by the upload limit); parsing is streaming
  * and linear.
  */
-export async function readMxliff(input: AsyncIterable<unknown>, options: { maxDepth?: number; limitBytes?: number } = {}): Promise<ReadBilingualJob[]> {
+export async function readMxliff(
+  input: AsyncIterable<unknown>,
+  options: { maxDepth?: number; limitBytes?: number } = {},
+): Promise<ReadBilingualJob[]> {
   const decoded = await decodeStream(input, (head) => encodingFromBom(head) ?? encoding('utf-8'), {
     limitBytes: options.limitBytes,
     tooLarge: 'the bilingual file is too large',
