@@ -1,5 +1,5 @@
 /**
- * Writes src/modules/translation-workflow/kernel/import-settings.schemas.ts from the published
+ * Writes src/modules/organization-setup/import-settings/file-import-settings.schemas.ts from the published
  * spec: FileImportSettingsCreateDto, FileImportSettingsDto and every definition they reference,
  * transitively, as TypeBox.  `npm run generate:import-settings`
  *
@@ -31,7 +31,14 @@ import { parse } from 'yaml';
 import { projectRoot, sharedSpecDisplayPath, sharedSpecPath } from '../test/contract/shared-dir.js';
 
 export const SPEC_FILE = 'phrase-tms-api.yaml';
-export const OUTPUT_FILE = join(projectRoot(), 'src', 'modules', 'translation-workflow', 'kernel', 'import-settings.schemas.ts');
+export const OUTPUT_FILE = join(
+  projectRoot(),
+  'src',
+  'modules',
+  'organization-setup',
+  'import-settings',
+  'file-import-settings.schemas.ts',
+);
 const COMMAND = 'npm run generate:import-settings';
 
 /** The definitions the service uses; everything they reference comes along. */

@@ -5,7 +5,7 @@ import type { SwaggerSpec } from '../scripts/generate-import-settings.js';
 import { sharedSpecDisplayPath } from './contract/shared-dir.js';
 
 /**
- * src/modules/translation-workflow/kernel/import-settings.schemas.ts is generated
+ * src/modules/organization-setup/import-settings/file-import-settings.schemas.ts is generated
  * (`npm run generate:import-settings`): the committed file must be what the generator writes
  * from the published spec, and the generator translates the definitions as its header says.
  */

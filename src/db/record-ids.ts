@@ -32,6 +32,7 @@ export const ID_RECORDS = {
   termBases: { table: 'termBases', scope: 'organizationId' },
   glossaries: { table: 'glossaries', scope: 'organizationId' },
   mtSettings: { table: 'mtSettings', scope: 'organizationId' },
+  segmentationRules: { table: 'segmentationRules', scope: 'organizationId' },
   /** A vendor as its buyer sees it (`/v1/vendors/{vendorUid}`). */
   vendors: { table: 'vendors', scope: 'buyerOrganizationId' },
   /** The same link as the vendor sees it (`/v1/buyers/{buyerUid}`). */

@@ -3,10 +3,12 @@ import type { AnalysisTables } from './tables/analyses.js';
 import type { CustomFieldTables } from './tables/custom-fields.js';
 import type { GlossaryTables } from './tables/glossaries.js';
 import type { HandoverFileTables } from './tables/handover-files.js';
+import type { ImportSettingsTables } from './tables/import-settings.js';
 import type { MachineTranslationTables } from './tables/machine-translation.js';
 import type { PricingTables } from './tables/pricing.js';
 import type { ProjectTables } from './tables/projects.js';
 import type { QuoteTables } from './tables/quotes.js';
+import type { SegmentationRuleTables } from './tables/segmentation-rules.js';
 import type { SetupRecordTables } from './tables/setup-records.js';
 import type { TermBaseTables } from './tables/term-bases.js';
 import type { TranslationMemoryTables } from './tables/translation-memories.js';
@@ -283,7 +285,9 @@ export interface DB
     MachineTranslationTables,
     PricingTables,
     AnalysisTables,
-    QuoteTables {
+    QuoteTables,
+    SegmentationRuleTables,
+    ImportSettingsTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

@@ -62,7 +62,8 @@ const LATER_OPTIONS = {
     detail: 'not supported yet',
   },
   targetSegmentationRule: {
-    reason: 'targetSegmentationRule: custom segmentation rules are not available in this installation yet; leave it out.',
+    reason:
+      'targetSegmentationRule: cutting an uploaded translation with custom segmentation rules is not available in this installation yet; leave it out (the translation is cut with the default rules of the target language).',
     field: 'targetSegmentationRule',
     detail: 'not supported yet',
   },
@@ -309,6 +310,41 @@ export const TMS_ERRORS = {
       'No human translation provider (Gengo, Unbabel) is configured in this installation, so the jobs cannot be sent for human translation. Nothing was sent.',
     details: () => [{ field: 'humanTranslateSettings', message: 'no human translation provider configured' }],
   }),
+  /**
+   * An uploaded segmentation rules file that is not a usable SRX file: malformed XML, not SRX, a
+   * limit, a language map naming no language rule or a language pattern that does not compile
+   * (createSegmentationRule; docs/segmentation-rules.md). Nothing is stored.
+   */
+  SrxFileInvalid: define({
+    status: 400,
+    message: ({ reason }: { reason: string }) => `The file is not a usable SRX 2.0 file: ${reason}. Nothing was stored.`,
+    details: ({ reason }) => [{ field: 'file', message: reason }],
+  }),
+  /**
+   * A rule of an uploaded SRX file whose Java regular expression the segmentation engine cannot
+   * translate or compile, named by its language rule, its 1-based index there and the expression
+   * (createSegmentationRule; docs/segmentation-rules.md, "SRX files"). Nothing is stored.
+   */
+  SegmentationRuleInvalid: define({
+    status: 400,
+    message: ({
+      languageRuleName,
+      ruleIndex,
+      side,
+      expression,
+      reason,
+    }: {
+      languageRuleName: string;
+      ruleIndex: number;
+      side: 'beforebreak' | 'afterbreak';
+      expression: string;
+      reason: string;
+    }) =>
+      `Rule ${ruleIndex} of the language rule "${languageRuleName}" cannot be used: <${side}>${expression}</${side}>: ${reason}. Nothing was stored.`,
+    details: ({ languageRuleName, ruleIndex, side }) => [
+      { field: 'file', message: `languagerule "${languageRuleName}", rule ${ruleIndex}, ${side}` },
+    ],
+  }),
   /** A language code not on the supported list (GET /api2/v1/languages). */
   UnsupportedLanguage: define({
     status: 400,
@@ -349,6 +385,14 @@ export const TMS_ERRORS = {
   }),
   /** Deactivating, demoting or deleting the organization's last active ADMIN. */
   LastAdmin: define({ status: 400, message: 'The organization must keep at least one active ADMIN.' }),
+  /**
+   * Deleting import settings something still uses: the organization's default import settings,
+   * which new projects start from (deleteImportSettings; docs/import-settings-and-file-types.md).
+   */
+  ImportSettingsInUse: define({
+    status: 400,
+    message: ({ name, usedAs }: { name: string; usedAs: string }) => `The import settings "${name}" are ${usedAs}; they cannot be deleted.`,
+  }),
   /** Deleting the organization's last workflow step. */
   LastWorkflowStep: define({ status: 400, message: 'The organization must keep at least one workflow step.' }),
   /** A custom field edit that sends another type. */

@@ -16,6 +16,15 @@ export const SECTION_OF_FILTER: Readonly<Record<string, string>> = {
   xliff2: 'xlf2',
   yaml: 'yaml',
   'ios-strings': 'mac',
+  csv: 'csv',
+  tsv: 'csv',
+  'multilingual-csv': 'multilingualCsv',
+  xml: 'xml',
+  'android-strings': 'android',
+  resx: 'resx',
+  'ios-stringsdict': 'mac',
+  html: 'html',
+  markdown: 'md',
 };
 
 export function filterOptionsFromImportSettings(

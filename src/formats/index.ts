@@ -1,16 +1,24 @@
+import { androidStringsFilter } from './android-strings.js';
 import { arbFilter } from './arb.js';
+import { csvFilter, multilingualCsvFilter, tsvFilter } from './csv.js';
 import { gettextPoFilter } from './gettext-po.js';
+import { htmlFilter } from './html.js';
+import { iosStringsdictFilter } from './ios-stringsdict.js';
 import { iosStringsFilter } from './ios-strings.js';
 import { javaPropertiesFilter } from './java-properties.js';
 import { jsonFilter } from './json.js';
+import { markdownFilter } from './markdown.js';
 import { mxliffJobFilter } from './mxliff-job.js';
 import { plainTextFilter } from './plain-text.js';
+import { qtTsFilter } from './qt-ts.js';
+import { resxFilter } from './resx.js';
 import { srtFilter } from './srt.js';
 import { tmxJobFilter } from './tmx-job.js';
 import type { FormatFilter } from './types.js';
 import { webvttFilter } from './webvtt.js';
 import { xliff12Filter } from './xliff12.js';
 import { xliff2Filter } from './xliff2.js';
+import { xmlRulesFilter } from './xml-rules.js';
 import { yamlFilter } from './yaml.js';
 
 export { FormatError, FORMAT_SNIFF_BYTES } from './types.js';
@@ -27,6 +35,12 @@ export const FORMAT_FILTERS: readonly FormatFilter[] = [
   xliff2Filter,
   xliff12Filter,
   tmxJobFilter,
+  androidStringsFilter,
+  resxFilter,
+  qtTsFilter,
+  iosStringsdictFilter,
+  htmlFilter,
+  markdownFilter,
   gettextPoFilter,
   arbFilter,
   jsonFilter,
@@ -35,12 +49,21 @@ export const FORMAT_FILTERS: readonly FormatFilter[] = [
   srtFilter,
   webvttFilter,
   javaPropertiesFilter,
+  tsvFilter,
+  csvFilter,
+  xmlRulesFilter,
   plainTextFilter,
 ];
 
+/**
+ * Filters chosen by import settings rather than by the file (a multilingual CSV is a `.csv` whose
+ * settings name its language columns): not part of extension or content detection.
+ */
+export const SETTINGS_CHOSEN_FILTERS: readonly FormatFilter[] = [multilingualCsvFilter];
+
 /** The filter named `name` (as stored with an imported file), or null. */
 export function filterNamed(name: string | null | undefined): FormatFilter | null {
-  return FORMAT_FILTERS.find((filter) => filter.name === name) ?? null;
+  return [...FORMAT_FILTERS, ...SETTINGS_CHOSEN_FILTERS].find((filter) => filter.name === name) ?? null;
 }
 
 /** A file name's extension, lower-case, without the dot ('' when none). */
@@ -50,15 +73,24 @@ export function extensionOf(filename: string): string {
 }
 
 /**
+ * Extensions that say only "some XML": a file named so goes to the XML vocabulary its content
+ * shows (XLIFF, TMX, Android strings…) before the rule-driven XML filter.
+ */
+const GENERIC_EXTENSIONS = new Set(['xml']);
+
+/**
  * The filter for a file: by the file name's extension (case-insensitive; where several filters
  * claim it, the first whose content detection recognizes the file, else the last of them, the
- * general one), else by content (the first FORMAT_SNIFF_BYTES bytes), else null (the import
- * reports an unsupported file type).
+ * general one; a generic extension such as `.xml` goes to whichever filter recognizes the content
+ * first), else by content (the first FORMAT_SNIFF_BYTES bytes), else null (the import reports an
+ * unsupported file type).
  */
 export function filterFor(filename: string, firstBytes: Buffer): FormatFilter | null {
   const extension = extensionOf(filename);
   const claiming = FORMAT_FILTERS.filter((filter) => filter.extensions.includes(extension));
+  const recognizing = (filters: readonly FormatFilter[]) => filters.find((filter) => filter.detect?.(firstBytes) ?? false);
+  if (GENERIC_EXTENSIONS.has(extension)) return recognizing(FORMAT_FILTERS) ?? claiming[claiming.length - 1] ?? null;
   if (claiming.length === 1) return claiming[0]!;
-  if (claiming.length > 1) return claiming.find((filter) => filter.detect?.(firstBytes) ?? false) ?? claiming[claiming.length - 1]!;
-  return FORMAT_FILTERS.find((filter) => filter.detect?.(firstBytes) ?? false) ?? null;
+  if (claiming.length > 1) return recognizing(claiming) ?? claiming[claiming.length - 1]!;
+  return recognizing(FORMAT_FILTERS) ?? null;
 }

@@ -50,8 +50,8 @@ export async function writeAll(
 
 /**
  * The XML schemas Debian's `omegat` package ships in its jar (schemas/tbx.xsd, schemas/tmx14.xsd
- * and schemas/tmx14.dtd, with the schemas/xml.xsd they import), extracted to a temporary directory
- * for `xmllint --nonet`. `missing` names what is not installed (the tests that need it skip with
+ * and schemas/tmx14.dtd, schemas/srx20.xsd, with the schemas/xml.xsd they import), extracted to a
+ * temporary directory for `xmllint --nonet`. `missing` names what is not installed (the tests that need it skip with
  * that message).
  */
 export interface OmegatSchema {
@@ -77,7 +77,11 @@ const XML_XSD = `<?xml version="1.0"?>
  * Extracts `entry` (and `dtdEntry`, when given) from OmegaT's jar; `what` names the schema in
  * `missing`. Call `dispose()` when done.
  */
-export function omegatSchema(entry: 'schemas/tbx.xsd' | 'schemas/tmx14.xsd', what: string, dtdEntry?: 'schemas/tmx14.dtd'): OmegatSchema {
+export function omegatSchema(
+  entry: 'schemas/tbx.xsd' | 'schemas/tmx14.xsd' | 'schemas/srx20.xsd',
+  what: string,
+  dtdEntry?: 'schemas/tmx14.dtd',
+): OmegatSchema {
   const result = (dir: string, xsd: string | null, dtd: string | null, missing: string | null): OmegatSchema => ({
     dir,
     xsd,

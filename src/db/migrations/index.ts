@@ -22,6 +22,8 @@ import * as termBases from './2026-11-29T0900_term_bases.js';
 import * as termBaseConceptsAndTerms from './2026-11-29T1000_term_base_concepts_and_terms.js';
 import * as glossaries from './2026-11-29T1100_glossaries.js';
 import * as machineTranslation from './2026-11-29T1200_machine_translation.js';
+import * as segmentationRules from './2026-11-30T1000_segmentation_rules.js';
+import * as importSettingsAndFileTypes from './2026-11-30T1100_import_settings_and_file_types.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -51,4 +53,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1000_term_base_concepts_and_terms': termBaseConceptsAndTerms,
   '2026-11-29T1100_glossaries': glossaries,
   '2026-11-29T1200_machine_translation': machineTranslation,
+  '2026-11-30T1000_segmentation_rules': segmentationRules,
+  '2026-11-30T1100_import_settings_and_file_types': importSettingsAndFileTypes,
 };

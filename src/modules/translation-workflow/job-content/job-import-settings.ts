@@ -1,18 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { errors } from '../../../errors/index.js';
+import { assertSegmentationRuleIds } from '../../organization-setup/segmentation-rules/index.js';
 import type { JobRow } from '../kernel/index.js';
-import { importSettingsOf } from '../kernel/index.js';
+import { importSettingsView } from '../kernel/index.js';
 import { jobSourceImportSettings, writeJobSourceImportSettings } from './job-content.repository.js';
 
 /**
  * The import settings of a job's file (`job_sources.import_settings`, shared by all jobs of the
- * file), as FileImportSettingsDto: the stored document over the defaults, like the project's.
+ * file), as FileImportSettingsDto: the stored document over the defaults, like the project's,
+ * with the segmentation rules it names as `segRule` / `targetSegRule`.
  * Editing replaces the document (fields left out take their defaults, as for projects) and does
- * NOT re-import the file: the segments stay as they were imported.
+ * NOT re-import the file: the segments stay as they were imported (updateSource imports the new
+ * file with them, segmentation rule included).
  */
 export async function jobImportSettings(db: Kysely<DB>, job: JobRow): Promise<Record<string, unknown>> {
-  return importSettingsOf({ importSettings: parseDocument(await jobSourceImportSettings(db, job)) });
+  return importSettingsView(db, job.organizationId, parseDocument(await jobSourceImportSettings(db, job)));
 }
 
 export async function replaceJobImportSettings(
@@ -20,14 +22,10 @@ export async function replaceJobImportSettings(
   job: JobRow,
   body: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  for (const field of ['segmentationRuleId', 'targetSegmentationRuleId']) {
-    // Segmentation rules are records of a later issue; none exists yet.
-    if (body[field] !== undefined && body[field] !== null)
-      throw errors.ReferenceNotFound({ what: 'segmentation rule', key: String(body[field]), keyName: 'id', field });
-  }
-  const { segmentationRuleId: _s, targetSegmentationRuleId: _t, ...document } = body;
-  await writeJobSourceImportSettings(db, job, document);
-  return importSettingsOf({ importSettings: document });
+  // Segmentation rules named must be rules of the organization (400 ReferenceNotFound).
+  await assertSegmentationRuleIds(db, job.organizationId, body);
+  await writeJobSourceImportSettings(db, job, body);
+  return importSettingsView(db, job.organizationId, body);
 }
 
 function parseDocument(json: string): Record<string, unknown> {

@@ -14,7 +14,7 @@ import type { OutboundPolicy } from '../../../outbound/url-policy.js';
 import { assertLanguages } from '../../../domain/languages/language-validation.js';
 import type { ProjectAccess, ProjectRow } from '../kernel/index.js';
 import { nextJobInnerId, projectTargetLanguages } from '../kernel/index.js';
-import { importSettingsOf, parseSettings } from '../kernel/index.js';
+import { jobSourceImportSettings, parseSettings } from '../kernel/index.js';
 import { eventUser } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
 import type { JobRow } from '../kernel/index.js';
@@ -239,9 +239,9 @@ async function insertSource(
       sha256: upload.blob.sha256,
       size: upload.blob.size,
       contentType: upload.contentType,
-      // The file keeps the project's import settings of today: later edits of the project's
-      // settings do not change how an uploaded file was read (docs/jobs.md).
-      importSettings: JSON.stringify(importSettingsOf(parseSettings(project.settings))),
+      // The file keeps the project's import settings of today (segmentation rule included): later
+      // edits of the project's settings do not change how an uploaded file was read (docs/jobs.md).
+      importSettings: JSON.stringify(jobSourceImportSettings(parseSettings(project.settings))),
       importError: null,
       format: null,
       createdAt: now,

@@ -7,6 +7,8 @@ import type { DB } from '../../../db/schema.js';
 import { FORMAT_SNIFF_BYTES, FormatError } from '../../../formats/index.js';
 import { sharedThreadPool } from '../../../queue/thread-pool.js';
 import { completeAsyncRequest } from '../../integration/async-requests/index.js';
+import { segmentationSrxForImport } from '../../organization-setup/segmentation-rules/index.js';
+import { segmentationRuleIdsOf } from '../kernel/index.js';
 import { preTranslateImportedJobs } from '../pre-translation/index.js';
 import type { ParseJobFileInput, ParseJobFileResult, SegmentRow, ToMain } from './job-import.thread.js';
 import { ackBatch, filePuller } from '../../../queue/file-port.js';
@@ -90,6 +92,7 @@ async function importSegments(
   deps: AppDeps,
   source: { id: string; sha256: string; filename: string; importSettings: string },
   language: string,
+  segmentationSrx: string | null,
   signal: AbortSignal,
 ): Promise<{ totals: ImportTotals; format: string }> {
   const db = deps.database.db;
@@ -135,6 +138,7 @@ async function importSegments(
       sniff,
       importSettings: source.importSettings,
       language,
+      segmentationSrx,
       batchRows: SEGMENT_BATCH_ROWS,
       limits: deps.config.importLimits,
     };
@@ -156,6 +160,16 @@ function rejectOnAbort(signal: AbortSignal): Promise<never> {
     if (signal.aborted) reject(signal.reason);
     else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
+}
+
+/** A stored import settings document (JSON); {} when it does not read as an object. */
+function parseDocument(json: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Marks the file's import as failed with `message`, dropping any segments written so far. */
@@ -188,6 +202,7 @@ export async function importJobSource(
       'jobSources.importSettings',
       'jobSources.importStatus',
       'jobSources.importError',
+      'jobSources.organizationId',
       'projects.sourceLang',
     ])
     .where('jobSources.id', '=', jobSourceId)
@@ -201,10 +216,19 @@ export async function importJobSource(
   // A previous attempt may have written part of the segments.
   await db.deleteFrom('sourceSegments').where('jobSourceId', '=', jobSourceId).execute();
   try {
+    // The segmentation rule the file's import settings name, else the source language's primary
+    // rule, else none (the built-in rules): docs/segmentation-rules.md, "Use on import".
+    const segmentationSrx = await segmentationSrxForImport(
+      db,
+      source.organizationId,
+      segmentationRuleIdsOf(parseDocument(source.importSettings)).segmentationRuleId,
+      source.sourceLang,
+    );
     const { totals, format } = await importSegments(
       deps,
       { id: jobSourceId, sha256: source.sha256, filename: source.filename, importSettings: source.importSettings },
       source.sourceLang,
+      segmentationSrx,
       signal,
     );
     await db

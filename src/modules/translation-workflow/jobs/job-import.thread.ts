@@ -3,6 +3,9 @@ import type { FilePull } from '../../../queue/file-port.js';
 import type { MessagePort } from 'node:worker_threads';
 import { filterFor, FormatError } from '../../../formats/index.js';
 import { filterOptionsFromImportSettings } from '../../../formats/import-settings.js';
+import { DEFAULT_RULE_SET } from '../../../domain/segmentation/rules.js';
+import type { RuleSet } from '../../../domain/segmentation/rules.js';
+import { parseSrx, SrxError } from '../../../domain/segmentation/srx.js';
 import { segmentUnit } from './unit-segments.js';
 import type { SegmentLimits } from './unit-segments.js';
 
@@ -28,6 +31,12 @@ export interface ParseJobFileInput {
   readonly sniff: Uint8Array;
   readonly importSettings: string;
   readonly language: string;
+  /**
+   * The SRX file of the organization's segmentation rule the import segments with (named by the
+   * import settings, or the primary rule of the source language); null or absent: the built-in
+   * rules. Compiled here, in the thread, so that a costly expression never blocks the main thread.
+   */
+  readonly segmentationSrx?: string | null;
   readonly batchRows: number;
   /** The installation's import limits (Config.importLimits); the defaults when absent. */
   readonly limits?: SegmentLimits & { readonly maxDepth: number };
@@ -65,6 +74,17 @@ export const BATCHES_IN_FLIGHT = 2;
 
 export const UNSUPPORTED_FILE_TYPE = 'unsupported file type';
 
+/** The rule set of the import's SRX file (checked when uploaded); a FormatError ends the import if it no longer reads. */
+function segmentationRules(srx: string | null | undefined): RuleSet {
+  if (srx === null || srx === undefined) return DEFAULT_RULE_SET;
+  try {
+    return parseSrx(srx);
+  } catch (error) {
+    if (error instanceof SrxError) throw new FormatError(`the segmentation rules cannot be used: ${error.message}`);
+    throw error;
+  }
+}
+
 /** Runs in the thread; the name is what job-import.task.ts asks the pool for. */
 export async function parseJobFile(input: ParseJobFileInput, port: MessagePort): Promise<ParseJobFileResult> {
   const { source, send: sendBatch } = fileFromPort<{ rows: SegmentRow[]; wordHundredths: number }>(port, BATCHES_IN_FLIGHT);
@@ -77,13 +97,14 @@ export async function parseJobFile(input: ParseJobFileInput, port: MessagePort):
     let rows: SegmentRow[] = [];
     let wordHundredths = 0;
     let idx = 0;
+    const rules = segmentationRules(input.segmentationSrx);
     // Units come in batches: one await per unit would cost more than a one-character unit's own work.
     const options = filterOptionsFromImportSettings(filter.name, input.importSettings, input.limits);
     for await (const units of filter.parseBatches(source, options)) {
       for (const unit of units) {
         // Units marked translate="no" are not imported (Phrase's default skip rule).
         if (!unit.translatable) continue;
-        for (const segment of segmentUnit(unit, input.language, input.limits)) {
+        for (const segment of segmentUnit(unit, input.language, input.limits, rules)) {
           rows.push({
             jobSourceId: input.jobSourceId,
             idx: idx++,

@@ -1,4 +1,6 @@
 import { countText } from '../../../domain/counting/word-count.js';
+import { DEFAULT_RULE_SET } from '../../../domain/segmentation/rules.js';
+import type { RuleSet } from '../../../domain/segmentation/rules.js';
 import { isTagPlaceholder, segmentGaps, segmentText } from '../../../domain/segmentation/segmenter.js';
 import { TagTokens } from '../../../formats/inline-tags.js';
 import { FormatError } from '../../../formats/types.js';
@@ -196,15 +198,21 @@ function wholeUnit(unit: TextUnit, language: string, limits: SegmentLimits): Uni
 
 /**
  * The segments of one unit, in order; none for a unit without text. Throws FormatError when a
- * segment is over `limits` or the unit holds a NUL.
+ * segment is over `limits` or the unit holds a NUL. `rules`: the segmentation rules (a custom SRX
+ * rule set of the organization; docs/segmentation-rules.md), the built-in ones by default.
  */
-export function segmentUnit(unit: TextUnit, language: string, limits: SegmentLimits = DEFAULT_SEGMENT_LIMITS): UnitSegment[] {
+export function segmentUnit(
+  unit: TextUnit,
+  language: string,
+  limits: SegmentLimits = DEFAULT_SEGMENT_LIMITS,
+  rules: RuleSet = DEFAULT_RULE_SET,
+): UnitSegment[] {
   checkNul(unit);
   const hasTarget = unit.target !== null && unit.target.trim() !== '';
   if (hasTarget || PRIVATE_USE.test(unit.source)) return wholeUnit(unit, language, limits);
-  if (unit.tags.length === 0) return untaggedSegments(unit, language, limits);
+  if (unit.tags.length === 0) return untaggedSegments(unit, language, limits, rules);
   const { text, order, repeated } = withPlaceholders(unit.source, unit.tags);
-  const pieces = segmentText(text, language);
+  const pieces = segmentText(text, language, rules);
   const gaps = segmentGaps(text, pieces);
   const reader = new PlaceholderReader(order, unit.source);
   return pieces.map((piece, i) => {
@@ -233,9 +241,9 @@ export function segmentUnit(unit: TextUnit, language: string, limits: SegmentLim
  * is. The same segments as the general path, without its per-segment work for tags (one-character
  * units by the million are a file shape the import must take; the tests compare both paths).
  */
-function untaggedSegments(unit: TextUnit, language: string, limits: SegmentLimits): UnitSegment[] {
+function untaggedSegments(unit: TextUnit, language: string, limits: SegmentLimits, rules: RuleSet): UnitSegment[] {
   const text = unit.source;
-  const pieces = segmentText(text, language);
+  const pieces = segmentText(text, language, rules);
   const segments: UnitSegment[] = [];
   let previousEnd = 0;
   for (let i = 0; i < pieces.length; i++) {

@@ -48,7 +48,7 @@ export {
 
 // ---- shared schemas, views, records, settings and events
 export { JobUidParams, ProjectTemplateUid, ProjectUid, ProjectUidParams, TemplateUidParams } from './params.js';
-export { FileImportSettingsCreateDto, FileImportSettingsDto } from './import-settings.schemas.js';
+export { FileImportSettingsCreateDto, FileImportSettingsDto } from '../../organization-setup/import-settings/index.js';
 export { jobEventSummaries } from './job-events.js';
 export {
   currentProviders,
@@ -87,8 +87,11 @@ export {
   accessSettingsOf,
   fileNamingSettingsOf,
   importSettingsOf,
+  importSettingsView,
+  jobSourceImportSettings,
   parseSettings,
   propagateTranslations,
+  segmentationRuleIdsOf,
   writeSetting,
 } from './project-settings.js';
 export type { AccessSettings, SettingsKey } from './project-settings.js';

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, Id } from '../../../db/schema.js';
+import { FILE_IMPORT_SETTINGS_DEFAULTS } from '../../organization-setup/import-settings/index.js';
+import { segRuleReferencesOf } from '../../organization-setup/segmentation-rules/index.js';
 
 /**
  * The settings documents of a project, stored as one JSON object in `projects.settings` under
@@ -97,20 +99,48 @@ export function fileNamingSettingsOf(settings: ProjectSettings) {
   return { renameCompleted: false, completedFilePattern: '', targetFolderPath: '', ...((settings.fileNamingSettings ?? {}) as object) };
 }
 
-/** Top-level defaults of FileImportSettingsCreateDto ("default: …" notes of the spec). */
-const IMPORT_SETTINGS_DEFAULTS = {
-  inputCharset: 'UTF-8',
-  outputCharset: 'UTF-8',
-  zipCharset: 'UTF-8',
-  autodetectMultilingualFiles: true,
-  targetLength: false,
-  targetLengthMax: 1000,
-  targetLengthPercent: false,
-  targetLengthPercentValue: 130,
-};
+/** Top-level defaults of FileImportSettingsCreateDto: the import settings document model's (organization-setup/import-settings). */
+const IMPORT_SETTINGS_DEFAULTS = FILE_IMPORT_SETTINGS_DEFAULTS;
 
-/** FileImportSettingsDto of the project: the stored document over the defaults. */
+/**
+ * FileImportSettingsDto of the project: the stored document over the defaults. The segmentation
+ * rule ids the document keeps (`segmentationRuleId`, `targetSegmentationRuleId`) are not part of
+ * the DTO: importSettingsView shows them as `segRule` and `targetSegRule`.
+ */
 export function importSettingsOf(settings: ProjectSettings): Record<string, unknown> {
   const { segmentationRuleId: _s, targetSegmentationRuleId: _t, ...stored } = (settings.importSettings ?? {}) as Record<string, unknown>;
   return { ...IMPORT_SETTINGS_DEFAULTS, ...stored, segRule: null, targetSegRule: null };
+}
+
+/** The segmentation rule ids an import settings document names (docs/segmentation-rules.md, "Use on import"). */
+export function segmentationRuleIdsOf(document: unknown): {
+  segmentationRuleId?: number | string;
+  targetSegmentationRuleId?: number | string;
+} {
+  const stored = (document ?? {}) as Record<string, unknown>;
+  const ids: { segmentationRuleId?: number | string; targetSegmentationRuleId?: number | string } = {};
+  for (const field of ['segmentationRuleId', 'targetSegmentationRuleId'] as const) {
+    const value = stored[field];
+    if (typeof value === 'number' || typeof value === 'string') ids[field] = value;
+  }
+  return ids;
+}
+
+/**
+ * The import settings a job's file keeps (`job_sources.import_settings`): the project's
+ * FileImportSettingsDto with the segmentation rule ids the project's settings name, which the
+ * import segments with.
+ */
+export function jobSourceImportSettings(settings: ProjectSettings): Record<string, unknown> {
+  return { ...importSettingsOf(settings), ...segmentationRuleIdsOf(settings.importSettings) };
+}
+
+/**
+ * FileImportSettingsDto of an import settings document, with `segRule` and `targetSegRule` naming
+ * the rules it keeps; left out when it names none (or a deleted rule).
+ */
+export async function importSettingsView(db: Kysely<DB>, organizationId: string, document: unknown): Promise<Record<string, unknown>> {
+  const { segRule, targetSegRule } = await segRuleReferencesOf(db, organizationId, segmentationRuleIdsOf(document));
+  const { segRule: _s, targetSegRule: _t, ...view } = importSettingsOf({ importSettings: document });
+  return { ...view, ...(segRule ? { segRule } : {}), ...(targetSegRule ? { targetSegRule } : {}) };
 }

@@ -3,7 +3,8 @@ import type { AppDeps } from '../../../deps.js';
 import { callerOf, roles } from '../../../http/access.js';
 import type { Access } from '../../../http/access.js';
 import { toPage } from '../../../http/paging.js';
-import { FileImportSettingsCreateDto, FileImportSettingsDto } from '../kernel/index.js';
+import { FileImportSettingsCreateDto, FileImportSettingsDto, importSettingsView } from '../kernel/index.js';
+import { assertSegmentationRuleIds } from '../../organization-setup/segmentation-rules/index.js';
 import { toTemplateDto, toTemplateReferences } from './project-template-views.js';
 import { listTemplates } from './project-templates.repository.js';
 import {
@@ -19,7 +20,7 @@ import {
 import { createTemplate, deleteTemplate, editTemplate, replaceTemplateSetting } from './project-templates.service.js';
 import type { EditMode } from './project-templates.service.js';
 import { onTemplate, templateAccessOf } from '../kernel/index.js';
-import { accessSettingsFromBody, parseTemplateSettings, templateAccessSettings, templateImportSettings } from './template-settings.js';
+import { accessSettingsFromBody, parseTemplateSettings, templateAccessSettings } from './template-settings.js';
 
 /**
  * Project template operations (issue 6; docs/project-templates.md). Templates are project setup:
@@ -196,34 +197,33 @@ export function projectTemplatesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         },
       },
       async (request) => {
-        return templateImportSettings(parseTemplateSettings(templateAccessOf(request).template.settings));
+        const { template } = templateAccessOf(request);
+        return importSettingsView(db, template.organizationId, parseTemplateSettings(template.settings).importSettings);
       },
     );
 
     app.put(
       '/v1/projectTemplates/:projectTemplateUid/importSettings',
       {
-        config: { access: onTemplate(MANAGERS, 'edit') },
+        config: { access: onTemplate(MANAGERS, 'edit'), errors: ['ReferenceNotFound'] },
         schema: {
           tags: TAG,
           operationId: 'editProjectTemplateImportSettings',
           summary: 'Edit project template import settings',
           description:
-            'Replaces the whole object: format sections left out reset to the system defaults (description, "Behaviour of other operations" 4).',
+            'Replaces the whole object: format sections left out reset to the system defaults (description, "Behaviour of other operations" 4). ' +
+            '`segmentationRuleId` and `targetSegmentationRuleId` name segmentation rules of the organization (400 ReferenceNotFound otherwise); projects made from the template keep them (docs/segmentation-rules.md).',
           params: TemplateUidParams,
           body: FileImportSettingsCreateDto,
           response: { 200: FileImportSettingsDto },
         },
       },
       async (request) => {
-        const settings = await replaceTemplateSetting(
-          deps,
-          callerOf(request),
-          templateAccessOf(request).template,
-          'importSettings',
-          request.body ?? {},
-        );
-        return templateImportSettings(settings);
+        const caller = callerOf(request);
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        await assertSegmentationRuleIds(db, caller.organizationId, body);
+        const settings = await replaceTemplateSetting(deps, caller, templateAccessOf(request).template, 'importSettings', body);
+        return importSettingsView(db, caller.organizationId, settings.importSettings);
       },
     );
   };

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, Id } from '../../../db/schema.js';
-import { ACCESS_SETTINGS_DEFAULTS, accessSettingsOf, importSettingsOf } from '../kernel/index.js';
+import { ACCESS_SETTINGS_DEFAULTS, accessSettingsOf } from '../kernel/index.js';
 import type { AccessSettings } from '../kernel/index.js';
 import type { EditAccessSettingsBody } from './project-templates.schemas.js';
 
@@ -78,9 +78,4 @@ export function accessSettingsFromBody(body: EditAccessSettingsBody): AccessSett
     ...(body as Partial<AccessSettings>),
     vendors: { ...ACCESS_SETTINGS_DEFAULTS.vendors, ...(body.vendors ?? {}) },
   };
-}
-
-/** FileImportSettingsDto of the template: what is stored over the system defaults. */
-export function templateImportSettings(settings: TemplateSettings): Record<string, unknown> {
-  return importSettingsOf({ importSettings: settings.importSettings });
 }

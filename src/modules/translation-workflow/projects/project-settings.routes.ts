@@ -4,7 +4,6 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { callerOf } from '../../../http/access.js';
-import { errors } from '../../../errors/index.js';
 import {
   NetRateSchemeReference,
   PriceListReference,
@@ -12,7 +11,8 @@ import {
   pricingReferenceLookup,
   storedFinancialSettings,
 } from '../../organization-setup/setup-records/index.js';
-import { ACCESS_SETTINGS_DEFAULTS, accessSettingsOf, fileNamingSettingsOf, importSettingsOf, parseSettings } from '../kernel/index.js';
+import { ACCESS_SETTINGS_DEFAULTS, accessSettingsOf, fileNamingSettingsOf, importSettingsView, parseSettings } from '../kernel/index.js';
+import { assertSegmentationRuleIds } from '../../organization-setup/segmentation-rules/index.js';
 import { FileImportSettingsCreateDto, FileImportSettingsDto } from '../kernel/index.js';
 import { ProjectUidParams } from './projects.schemas.js';
 import { PROJECT_EDITORS, PROJECT_READERS, onProject, projectAccessOf } from '../kernel/index.js';
@@ -228,7 +228,7 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           response: { 200: FileImportSettingsDto },
         },
       },
-      async (request) => importSettingsOf(settingsOf(request)),
+      async (request) => importSettingsView(deps.database.db, callerOf(request).organizationId, settingsOf(request).importSettings),
     );
 
     app.put(
@@ -240,7 +240,8 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
           operationId: 'editImportSettings_1',
           summary: 'Edit project import settings',
           description:
-            "Replaces the project's default import settings (FileImportSettingsCreateDto). Segmentation rules do not exist yet: a segmentation rule id is 400 ReferenceNotFound.",
+            "Replaces the project's default import settings (FileImportSettingsCreateDto). `segmentationRuleId` and `targetSegmentationRuleId` name segmentation rules of the organization (400 ReferenceNotFound otherwise); " +
+            'jobs created afterwards are segmented with the first (docs/segmentation-rules.md, "Use on import"), and the answer shows them as `segRule` and `targetSegRule`.',
           params: ProjectUidParams,
           body: FileImportSettingsCreateDto,
           response: { 200: FileImportSettingsDto },
@@ -248,11 +249,10 @@ export function projectSettingsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox 
       },
       async (request) => {
         const body = request.body as Record<string, unknown>;
-        for (const field of ['segmentationRuleId', 'targetSegmentationRuleId']) {
-          if (body[field] !== undefined && body[field] !== null)
-            throw errors.ReferenceNotFound({ what: 'segmentation rule', key: String(body[field]), keyName: 'id', field });
-        }
-        return importSettingsOf(await replaceProjectSetting(deps, callerOf(request), projectAccessOf(request), 'importSettings', body));
+        const caller = callerOf(request);
+        await assertSegmentationRuleIds(deps.database.db, caller.organizationId, body);
+        const settings = await replaceProjectSetting(deps, caller, projectAccessOf(request), 'importSettings', body);
+        return importSettingsView(deps.database.db, caller.organizationId, settings.importSettings);
       },
     );
   };

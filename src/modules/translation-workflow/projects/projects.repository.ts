@@ -7,6 +7,7 @@ import { containsText } from '../../../db/text-match.js';
 import type { Caller } from '../../../http/access.js';
 import type { JobRow, ProjectRow, TemplateRow } from '../kernel/index.js';
 import { visibleTemplates } from '../kernel/index.js';
+import { organizationDefaultImportSettings } from '../../organization-setup/import-settings/index.js';
 
 /**
  * Projects' rows: the one insert every way of making a project goes through (create v3, clone,
@@ -60,6 +61,7 @@ export async function nextProjectInternalId(trx: Kysely<DB>, organizationId: Id)
 /** Inserts a project with its target languages and project-specific workflow steps. */
 export async function insertProject(trx: Kysely<DB>, input: NewProject): Promise<ProjectRow> {
   const internalId = await nextProjectInternalId(trx, input.organizationId);
+  const settings = await withDefaultImportSettings(trx, input.organizationId, input.fields?.settings);
   const project = await trx
     .insertInto('projects')
     .values({
@@ -85,12 +87,34 @@ export async function insertProject(trx: Kysely<DB>, input: NewProject): Promise
       note: null,
       deletedAt: null,
       ...input.fields,
+      ...(settings === undefined ? {} : { settings }),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
   await replaceTargetLanguages(trx, project.id, input.targetLangs);
   await appendWorkflowSteps(trx, project.id, input.workflowStepIds);
   return project;
+}
+
+/**
+ * The settings a new project is stored with: those given, with the organization's default import
+ * settings as `importSettings` when they give none and the organization has stored a default
+ * (docs/import-settings-and-file-types.md); unchanged otherwise (the system defaults apply).
+ */
+async function withDefaultImportSettings(trx: Kysely<DB>, organizationId: Id, given: string | undefined): Promise<string | undefined> {
+  let settings: Record<string, unknown> = {};
+  if (given !== undefined) {
+    try {
+      const parsed: unknown = JSON.parse(given);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return given;
+      settings = parsed as Record<string, unknown>;
+    } catch {
+      return given;
+    }
+  }
+  if (settings.importSettings !== undefined) return given;
+  const document = await organizationDefaultImportSettings(trx, organizationId);
+  return document === null ? given : JSON.stringify({ ...settings, importSettings: document });
 }
 
 /** Sets the project's target languages to `langs`, in that order. */
