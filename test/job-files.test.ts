@@ -129,6 +129,7 @@ describe('target file content (pure rules)', () => {
     expect(writeOptions('plain-text', JSON.stringify({ txt: { tagRegexp: '\\{\\w+\\}' } }), 'de')).toEqual({
       targetLanguage: 'de',
       tagRegexp: '\\{\\w+\\}',
+      formatSettings: { tagRegexp: '\\{\\w+\\}' },
     });
     expect(writeOptions('json', JSON.stringify({ txt: { tagRegexp: 'x' } }), 'fr')).toEqual({ targetLanguage: 'fr' });
     expect(writeOptions('xliff12', 'not json', 'fr')).toEqual({ targetLanguage: 'fr' });

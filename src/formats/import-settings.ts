@@ -25,6 +25,9 @@ export const SECTION_OF_FILTER: Readonly<Record<string, string>> = {
   'ios-stringsdict': 'mac',
   html: 'html',
   markdown: 'md',
+  docx: 'doc',
+  pptx: 'ppt',
+  xlsx: 'xls',
 };
 
 export function filterOptionsFromImportSettings(

@@ -47,7 +47,10 @@ describe('filterFor', () => {
     ['export.dat', '<!DOCTYPE html>\n<html lang="en">', 'html'],
     ['README.md', '', 'markdown'],
     ['export.dat', 'plain words', null],
-    ['export.docx', 'PK\u0003\u0004', null],
+    ['export.docx', 'PK\u0003\u0004', 'docx'],
+    ['deck.pptx', '', 'pptx'],
+    ['book.xlsx', '', 'xlsx'],
+    ['export.dat', 'PK\u0003\u0004', null],
   ])('%s starting with %j → %s', (filename, head, expected) => {
     expect(filterFor(filename, Buffer.from(head))?.name ?? null).toBe(expected);
   });

@@ -1,6 +1,7 @@
 import { androidStringsFilter } from './android-strings.js';
 import { arbFilter } from './arb.js';
 import { csvFilter, multilingualCsvFilter, tsvFilter } from './csv.js';
+import { docxFilter } from './docx.js';
 import { gettextPoFilter } from './gettext-po.js';
 import { htmlFilter } from './html.js';
 import { iosStringsdictFilter } from './ios-stringsdict.js';
@@ -10,6 +11,7 @@ import { jsonFilter } from './json.js';
 import { markdownFilter } from './markdown.js';
 import { mxliffJobFilter } from './mxliff-job.js';
 import { plainTextFilter } from './plain-text.js';
+import { pptxFilter } from './pptx.js';
 import { qtTsFilter } from './qt-ts.js';
 import { resxFilter } from './resx.js';
 import { srtFilter } from './srt.js';
@@ -18,6 +20,7 @@ import type { FormatFilter } from './types.js';
 import { webvttFilter } from './webvtt.js';
 import { xliff12Filter } from './xliff12.js';
 import { xliff2Filter } from './xliff2.js';
+import { xlsxFilter } from './xlsx.js';
 import { xmlRulesFilter } from './xml-rules.js';
 import { yamlFilter } from './yaml.js';
 
@@ -31,6 +34,9 @@ export type { FilterOptions, FormatFilter, InlineTag, InlineTagKind, TextUnit, U
  * fallback.
  */
 export const FORMAT_FILTERS: readonly FormatFilter[] = [
+  docxFilter,
+  pptxFilter,
+  xlsxFilter,
   mxliffJobFilter,
   xliff2Filter,
   xliff12Filter,

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { ZipLimits } from './zip-package.js';
 
 /**
  * The common model of the file filters (docs/file-formats.md). A filter turns a file into
@@ -103,6 +104,8 @@ export interface FilterOptions {
    * "Settings") and ignores the rest. Unknown or mistyped values fall back to the defaults.
    */
   formatSettings?: Readonly<Record<string, unknown>>;
+  /** ZIP-based formats (office documents): the container's limits (zip-package.ts; its defaults when absent). */
+  zipLimits?: ZipLimits;
 }
 
 export interface FormatFilter {

@@ -149,6 +149,11 @@ export interface SourceSegmentsTable {
   importedTarget: string | null;
   note: string | null;
   words: Generated<number>;
+  /**
+   * Migration 2026-11-30T1300: on a unit's first segment, JSON of what the file said about the unit
+   * beyond its text (UnitFacts of src/formats/unit-facts.ts); null when it said nothing.
+   */
+  unitFacts: string | null;
 }
 
 export interface JobsTable {

@@ -19,6 +19,8 @@ import { eventUser } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
 import type { JobRow } from '../kernel/index.js';
 import { IMPORT_JOB_TASK } from './job-import.task.js';
+import { customFileTypeFor } from '../../organization-setup/custom-file-types/index.js';
+import { filterNamed } from '../../../formats/index.js';
 import type { ImportJobPayload } from './job-import.task.js';
 import { replaceJobProviders, resolveNotifyProvider, resolveProviders } from '../kernel/index.js';
 import type { ResolvedProvider } from '../kernel/index.js';
@@ -227,6 +229,10 @@ async function insertSource(
   now: string,
 ): Promise<string> {
   await recordStoredFile(deps, trx, upload.blob);
+  // A custom file type whose pattern names the file decides its format and import settings
+  // (docs/import-settings-and-file-types.md); the filter it names is recorded before the import.
+  const custom = await customFileTypeFor(trx, project.organizationId, upload.filename);
+  const customFormat = custom && filterNamed(custom.fileFormat) ? custom.fileFormat : null;
   const row = await trx
     .insertInto('jobSources')
     .values({
@@ -241,9 +247,9 @@ async function insertSource(
       contentType: upload.contentType,
       // The file keeps the project's import settings of today (segmentation rule included): later
       // edits of the project's settings do not change how an uploaded file was read (docs/jobs.md).
-      importSettings: JSON.stringify(jobSourceImportSettings(parseSettings(project.settings))),
+      importSettings: JSON.stringify(custom ? custom.importSettings : jobSourceImportSettings(parseSettings(project.settings))),
       importError: null,
-      format: null,
+      format: customFormat,
       createdAt: now,
       createdById: caller.userId,
     })

@@ -38,7 +38,7 @@ declare module '../../../queue/types.js' {
 /** How one file's import ended: null = OK. */
 type ImportOutcome = { errorCode: string; errorDesc: string } | null;
 
-/** Rows per INSERT statement: 500 rows x 12 columns stays well under both databases' parameter limits. */
+/** Rows per INSERT statement: 500 rows x 13 columns stays well under both databases' parameter limits. */
 export const SEGMENT_BATCH_ROWS = 500;
 
 export { UNSUPPORTED_FILE_TYPE } from './job-import.thread.js';
@@ -90,7 +90,15 @@ const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './job-import.th
  */
 async function importSegments(
   deps: AppDeps,
-  source: { id: string; sha256: string; filename: string; importSettings: string },
+  source: {
+    id: string;
+    sha256: string;
+    filename: string;
+    importSettings: string;
+    /** The filter a custom file type named at creation (jobSources.format before the import). */
+    format: string | null;
+    targetLanguages: readonly string[];
+  },
   language: string,
   segmentationSrx: string | null,
   signal: AbortSignal,
@@ -137,6 +145,8 @@ async function importSegments(
       filename: source.filename,
       sniff,
       importSettings: source.importSettings,
+      formatName: source.format,
+      targetLanguages: source.targetLanguages,
       language,
       segmentationSrx,
       batchRows: SEGMENT_BATCH_ROWS,
@@ -203,6 +213,8 @@ export async function importJobSource(
       'jobSources.importStatus',
       'jobSources.importError',
       'jobSources.organizationId',
+      'jobSources.format',
+      'jobSources.projectId',
       'projects.sourceLang',
     ])
     .where('jobSources.id', '=', jobSourceId)
@@ -224,9 +236,19 @@ export async function importJobSource(
       segmentationRuleIdsOf(parseDocument(source.importSettings)).segmentationRuleId,
       source.sourceLang,
     );
+    const targetLanguages = (
+      await db.selectFrom('jobs').select('targetLang').distinct().where('jobSourceId', '=', jobSourceId).execute()
+    ).map((row) => row.targetLang);
     const { totals, format } = await importSegments(
       deps,
-      { id: jobSourceId, sha256: source.sha256, filename: source.filename, importSettings: source.importSettings },
+      {
+        id: jobSourceId,
+        sha256: source.sha256,
+        filename: source.filename,
+        importSettings: source.importSettings,
+        format: source.format,
+        targetLanguages,
+      },
       source.sourceLang,
       segmentationSrx,
       signal,

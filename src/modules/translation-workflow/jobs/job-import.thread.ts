@@ -1,7 +1,10 @@
 import { fileFromPort } from '../../../queue/file-port.js';
 import type { FilePull } from '../../../queue/file-port.js';
 import type { MessagePort } from 'node:worker_threads';
-import { filterFor, FormatError } from '../../../formats/index.js';
+import { filterFor, filterNamed, FormatError } from '../../../formats/index.js';
+import type { FormatFilter } from '../../../formats/index.js';
+import { isMultilingualCsvSettings } from '../../../formats/csv.js';
+import { unitFactsJson } from '../../../formats/unit-facts.js';
 import { filterOptionsFromImportSettings } from '../../../formats/import-settings.js';
 import { DEFAULT_RULE_SET } from '../../../domain/segmentation/rules.js';
 import type { RuleSet } from '../../../domain/segmentation/rules.js';
@@ -40,6 +43,13 @@ export interface ParseJobFileInput {
   readonly batchRows: number;
   /** The installation's import limits (Config.importLimits); the defaults when absent. */
   readonly limits?: SegmentLimits & { readonly maxDepth: number };
+  /**
+   * The filter a custom file type chose (docs/import-settings-and-file-types.md), by name; absent
+   * or unknown: the file's name and content decide.
+   */
+  readonly formatName?: string | null;
+  /** The target languages of the file's jobs: one of them lets bilingual formats read its target (TMX, multilingual CSV). */
+  readonly targetLanguages?: readonly string[];
 }
 
 /** A source_segments row, ready to insert. */
@@ -59,6 +69,8 @@ export interface SegmentRow {
   note: string | null;
   /** Rounded per segment (the column is an integer). */
   words: number;
+  /** On a unit's first segment: what the file said about the unit (unitFactsJson); else null. */
+  unitFacts: string | null;
 }
 
 export type ParseJobFileResult = { readonly format: string } | { readonly formatError: string };
@@ -85,6 +97,26 @@ function segmentationRules(srx: string | null | undefined): RuleSet {
   }
 }
 
+/**
+ * The filter of the file: the one a custom file type named, else a multilingual CSV when the import
+ * settings describe its language columns (and `autodetectMultilingualFiles` is not false), else by
+ * the file's name and content.
+ */
+function chooseFilter(input: ParseJobFileInput): FormatFilter | null {
+  const named = filterNamed(input.formatName);
+  if (named) return named;
+  const filter = filterFor(input.filename, Buffer.from(input.sniff.buffer, input.sniff.byteOffset, input.sniff.byteLength));
+  if (filter?.name !== 'csv') return filter;
+  let settings: Record<string, unknown> = {};
+  try {
+    settings = JSON.parse(input.importSettings) as Record<string, unknown>;
+  } catch {
+    return filter;
+  }
+  const multilingual = settings['autodetectMultilingualFiles'] !== false && isMultilingualCsvSettings(settings['multilingualCsv']);
+  return multilingual ? filterNamed('multilingual-csv') : filter;
+}
+
 /** Runs in the thread; the name is what job-import.task.ts asks the pool for. */
 export async function parseJobFile(input: ParseJobFileInput, port: MessagePort): Promise<ParseJobFileResult> {
   const { source, send: sendBatch } = fileFromPort<{ rows: SegmentRow[]; wordHundredths: number }>(port, BATCHES_IN_FLIGHT);
@@ -92,7 +124,7 @@ export async function parseJobFile(input: ParseJobFileInput, port: MessagePort):
 
   let result: ParseJobFileResult;
   try {
-    const filter = filterFor(input.filename, Buffer.from(input.sniff.buffer, input.sniff.byteOffset, input.sniff.byteLength));
+    const filter = chooseFilter(input);
     if (!filter) throw new FormatError(UNSUPPORTED_FILE_TYPE);
     let rows: SegmentRow[] = [];
     let wordHundredths = 0;
@@ -100,10 +132,13 @@ export async function parseJobFile(input: ParseJobFileInput, port: MessagePort):
     const rules = segmentationRules(input.segmentationSrx);
     // Units come in batches: one await per unit would cost more than a one-character unit's own work.
     const options = filterOptionsFromImportSettings(filter.name, input.importSettings, input.limits);
+    options.sourceLanguage = input.language;
+    if (input.targetLanguages?.length === 1) options.targetLanguage = input.targetLanguages[0]!;
     for await (const units of filter.parseBatches(source, options)) {
       for (const unit of units) {
         // Units marked translate="no" are not imported (Phrase's default skip rule).
         if (!unit.translatable) continue;
+        let facts = unitFactsJson(unit);
         for (const segment of segmentUnit(unit, input.language, input.limits, rules)) {
           rows.push({
             jobSourceId: input.jobSourceId,
@@ -119,7 +154,9 @@ export async function parseJobFile(input: ParseJobFileInput, port: MessagePort):
             note: segment.note,
             // The column is an integer: each segment rounds, the file's total is exact (in hundredths).
             words: Math.round(segment.words),
+            unitFacts: facts,
           });
+          facts = null;
           wordHundredths += Math.round(segment.words * 100);
         }
         if (rows.length >= input.batchRows) {
