@@ -50,6 +50,7 @@ import { jobTransMemoriesRoutes } from './modules/translation-workflow/job-trans
 import { customFieldInstancesRoutes } from './modules/translation-workflow/custom-field-instances/index.js';
 import { jobsRoutes } from './modules/translation-workflow/jobs/index.js';
 import { jobFilesRoutes } from './modules/translation-workflow/job-files/index.js';
+import { jobPreviewsRoutes } from './modules/translation-workflow/job-previews/index.js';
 import { jobOperationsRoutes } from './modules/translation-workflow/job-operations/index.js';
 import { jobContentRoutes } from './modules/translation-workflow/job-content/index.js';
 import { fileHandoversRoutes } from './modules/translation-workflow/file-handovers/index.js';
@@ -188,6 +189,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(customFieldInstancesRoutes(deps));
         await api.register(jobsRoutes(deps));
         await api.register(jobFilesRoutes(deps));
+        await api.register(jobPreviewsRoutes(deps));
         await api.register(jobOperationsRoutes(deps));
         await api.register(jobContentRoutes(deps));
         await api.register(fileHandoversRoutes(deps));

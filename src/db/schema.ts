@@ -4,6 +4,7 @@ import type { CustomFieldTables } from './tables/custom-fields.js';
 import type { GlossaryTables } from './tables/glossaries.js';
 import type { HandoverFileTables } from './tables/handover-files.js';
 import type { ImportSettingsTables } from './tables/import-settings.js';
+import type { JobPreviewTables } from './tables/job-previews.js';
 import type { MachineTranslationTables } from './tables/machine-translation.js';
 import type { PricingTables } from './tables/pricing.js';
 import type { ProjectTables } from './tables/projects.js';
@@ -287,7 +288,8 @@ export interface DB
     AnalysisTables,
     QuoteTables,
     SegmentationRuleTables,
-    ImportSettingsTables {
+    ImportSettingsTables,
+    JobPreviewTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

@@ -684,6 +684,28 @@ export const TMS_ERRORS = {
     status: 409,
     message: ({ reason }: { reason?: string }) => reason ?? 'The target file could not be built; ask for a new one.',
   }),
+  /**
+   * A job preview this installation cannot make (docs/previews.md): an Office document while
+   * LibreOffice is not installed, or a document larger than the preview limit.
+   */
+  PreviewNotAvailable: define({
+    status: 501,
+    message: (params: { libreOfficeMissing: true } | { limitBytes: number }) =>
+      'libreOfficeMissing' in params
+        ? 'Preview not available: LibreOffice is not installed, so Office documents cannot be previewed. Download the target file instead.'
+        : `Preview not available: the translated document is larger than the preview limit of ${params.limitBytes} bytes. Download the target file instead.`,
+  }),
+  /** Converting a job's document for its preview failed or took too long (LibreOffice; `reason` says how). */
+  PreviewFailed: define({
+    status: 500,
+    message: ({ reason }: { reason: string }) => `The preview could not be made: ${reason}.`,
+  }),
+  /** An uploaded job preview package that is not a usable ZIP: not a ZIP, an unsafe entry name, past a limit. Nothing is stored. */
+  PreviewPackageInvalid: define({
+    status: 400,
+    message: ({ reason }: { reason: string }) => `The preview package cannot be used: ${reason}. Nothing was stored.`,
+    details: ({ reason }) => [{ field: 'file', message: reason }],
+  }),
   /** Downloading a target file a second time: each async request id is good for one download. */
   TargetFileAlreadyDownloaded: define({
     status: 410,

@@ -24,6 +24,7 @@ import * as glossaries from './2026-11-29T1100_glossaries.js';
 import * as machineTranslation from './2026-11-29T1200_machine_translation.js';
 import * as segmentationRules from './2026-11-30T1000_segmentation_rules.js';
 import * as importSettingsAndFileTypes from './2026-11-30T1100_import_settings_and_file_types.js';
+import * as jobPreviews from './2026-11-30T1200_job_previews.js';
 import * as sourceSegmentFacts from './2026-11-30T1300_source_segment_facts.js';
 
 /**
@@ -56,5 +57,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1200_machine_translation': machineTranslation,
   '2026-11-30T1000_segmentation_rules': segmentationRules,
   '2026-11-30T1100_import_settings_and_file_types': importSettingsAndFileTypes,
+  '2026-11-30T1200_job_previews': jobPreviews,
   '2026-11-30T1300_source_segment_facts': sourceSegmentFacts,
 };

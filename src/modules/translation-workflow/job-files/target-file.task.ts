@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { AppDeps, AppTaskHandler } from '../../../deps.js';
 import { asyncFailure } from '../../../errors/index.js';
 import { FORMAT_SNIFF_BYTES, FormatError } from '../../../formats/index.js';
+import type { FormatFilter } from '../../../formats/index.js';
 import { putUpload, recordStoredFile } from '../../../storage/stored-files.js';
 import { completeAsyncRequest } from '../../integration/async-requests/index.js';
 import { filterOfSource, pickTranslations, unitTranslations, writeOptions } from './target-content.js';
@@ -65,25 +66,41 @@ export const targetFileTask: AppTaskHandler<typeof TARGET_FILE_TASK> = {
 
 /** Streams the original through the filter's write into the blob store (also the synchronous v1 download). */
 export async function buildTargetFile(deps: AppDeps, work: TargetFileWork) {
-  const db = deps.database.db;
-  const firstBytes = await readFirstBytes(await deps.blobs.open(work.source.sha256), FORMAT_SNIFF_BYTES);
-  const filter = filterOfSource(work.source.format, work.source.filename, firstBytes);
-  if (!filter) throw new FormatError(`The file type of "${work.source.filename}" is not supported.`);
-  const segments = await sourceSegmentsForTarget(db, work.source.id);
-  const translations = pickTranslations(work.job.id, await candidateTranslations(db, work.job));
-  const units = unitTranslations(segments, translations);
-  const options = writeOptions(filter.name, work.source.importSettings, work.job.targetLang);
-
   const output = new PassThrough();
   const stored = putUpload(deps, output, Number.MAX_SAFE_INTEGER);
   try {
-    await filter.write(await deps.blobs.open(work.source.sha256), units, output, options);
+    await writeTargetFile(deps, work, output);
   } catch (error) {
     output.destroy(error as Error);
     await stored.catch(() => undefined);
     throw error;
   }
   return stored;
+}
+
+/**
+ * Writes the target file of `work` to `output` (and ends it); rejects with FormatError when the
+ * file cannot be written. `overlay` (segment index -> translation) replaces the job's
+ * translations where it has one: the preview of a bilingual file (docs/previews.md). Answers the
+ * filter that wrote the file.
+ */
+export async function writeTargetFile(
+  deps: AppDeps,
+  work: TargetFileWork,
+  output: Writable,
+  overlay?: ReadonlyMap<number, string>,
+): Promise<FormatFilter> {
+  const db = deps.database.db;
+  const firstBytes = await readFirstBytes(await deps.blobs.open(work.source.sha256), FORMAT_SNIFF_BYTES);
+  const filter = filterOfSource(work.source.format, work.source.filename, firstBytes);
+  if (!filter) throw new FormatError(`The file type of "${work.source.filename}" is not supported.`);
+  const segments = await sourceSegmentsForTarget(db, work.source.id);
+  const translations = pickTranslations(work.job.id, await candidateTranslations(db, work.job));
+  for (const [idx, target] of overlay ?? []) translations.set(idx, target);
+  const units = unitTranslations(segments, translations);
+  const options = writeOptions(filter.name, work.source.importSettings, work.job.targetLang);
+  await filter.write(await deps.blobs.open(work.source.sha256), units, output, options);
+  return filter;
 }
 
 /** The first `count` bytes of a stream (fewer for a shorter file); the stream is closed afterwards. */

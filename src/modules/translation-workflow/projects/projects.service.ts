@@ -347,7 +347,7 @@ export async function deleteProject(deps: AppDeps, caller: Caller, access: Proje
   await releaseStoredFiles(deps, sha256s);
 }
 
-/** Every stored file the project's records hold: job sources, the jobs' own files (target, handover), reference files. */
+/** Every stored file the project's records hold: job sources, the jobs' own files (target, handover), reference files, preview packages. */
 async function projectFileHashes(trx: Kysely<DB>, projectId: string): Promise<string[]> {
   const sources = await trx.selectFrom('jobSources').select('sha256').where('projectId', '=', projectId).execute();
   const jobs = await trx.selectFrom('jobs').select('id').where('projectId', '=', projectId).execute();
@@ -356,7 +356,13 @@ async function projectFileHashes(trx: Kysely<DB>, projectId: string): Promise<st
     jobs.map((j) => j.id),
   );
   const references = await trx.selectFrom('referenceFiles').select('sha256').where('projectId', '=', projectId).execute();
-  return [...sources.map((r) => r.sha256), ...jobFiles, ...references.map((r) => r.sha256)];
+  const previewAssets = await trx
+    .selectFrom('jobPreviewAssets')
+    .innerJoin('jobPreviewPackages', 'jobPreviewPackages.id', 'jobPreviewAssets.packageId')
+    .select('jobPreviewAssets.sha256')
+    .where('jobPreviewPackages.projectId', '=', projectId)
+    .execute();
+  return [...sources.map((r) => r.sha256), ...jobFiles, ...references.map((r) => r.sha256), ...previewAssets.map((r) => r.sha256)];
 }
 
 /** Brings a project back from the recycle bin and out of the archive (docs/projects.md). */
