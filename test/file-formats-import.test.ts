@@ -5,6 +5,8 @@ import { createTaskRegistry } from '../src/queue/queue.js';
 import { startWorker } from '../src/queue/worker.js';
 import type { Worker } from '../src/queue/worker.js';
 import { zipOf } from '../src/formats/ooxml-test-helpers.js';
+import { readMxliff } from '../src/formats/mxliff.js';
+import { streamOf } from '../src/formats/testing.js';
 import { createTestApp, testDialect } from './harness.js';
 import type { TestApp } from './harness.js';
 import { signedInUser } from './factories.js';
@@ -157,7 +159,7 @@ describe(`file formats through the import (${testDialect})`, () => {
   </body></file>
 </xliff>
 `;
-    const { job, segments } = await imported('old-job.mxliff', mxliff);
+    const { project, jobUid, job, segments } = await imported('old-job.mxliff', mxliff);
     expect(job.importStatus.status).toBe('OK');
     expect(segments.map((s) => [s.source, s.translation])).toEqual([
       ['Hello.', 'Hallo.'],
@@ -173,6 +175,18 @@ describe(`file formats through the import (${testDialect})`, () => {
     expect(rows.map((r) => [r.format, r.unitFacts === null ? null : JSON.parse(r.unitFacts)])).toEqual([
       ['mxliff', { confirmed: true, locked: true, score: 1.01, origin: 'tm' }],
       ['mxliff', null],
+    ]);
+    // The new job's bilingual file carries that state on.
+    const bilingual = await t.inject({
+      method: 'POST',
+      url: `/api2/v1/projects/${project.uid}/jobs/bilingualFile`,
+      headers: home.headers,
+      payload: { jobs: [{ uid: jobUid }] },
+    });
+    const [read] = await readMxliff(streamOf(bilingual.body));
+    expect(read!.segments.map((s) => [s.target, s.confirmedLevel, s.locked, s.score, s.origin])).toEqual([
+      ['Hallo.', 1, true, 1.01, 'tm'],
+      ['', 0, false, 0, null],
     ]);
   });
 });

@@ -3,12 +3,14 @@ import { bool } from '../../../db/database.js';
 import type { DB } from '../../../db/schema.js';
 import type { BilingualSegment } from '../../../formats/mxliff.js';
 import type { InlineTag } from '../../../formats/types.js';
+import { parseUnitFacts } from '../../../formats/unit-facts.js';
 import type { JobRow, JobSourceRow } from '../kernel/index.js';
 
 /**
  * The segments of a job as a bilingual file shows them (docs/bilingual-files.md): the source
  * segments of the job's part of its file, with the job's own translation and state, else the
- * target the file already had (not confirmed).
+ * target the file already had with the state the file gave it (unit facts: confirmed, locked,
+ * score, origin).
  */
 
 const PAGE = 2000;
@@ -34,6 +36,7 @@ export async function* bilingualSegmentPages(db: Kysely<DB>, job: JobRow, source
         'sourceSegments.source',
         'sourceSegments.tags',
         'sourceSegments.importedTarget',
+        'sourceSegments.unitFacts',
         'jobSegments.target',
         'jobSegments.confirmed',
         'jobSegments.locked',
@@ -56,17 +59,20 @@ export async function* bilingualSegmentPages(db: Kysely<DB>, job: JobRow, source
       for (const user of users) names.set(String(user.id), user.userName);
     }
     yield rows.map((r) => {
-      const score = r.originScore === null ? 0 : Number(r.originScore);
+      // Without a row of the job, the state is what the file said (an imported MXLIFF, XLIFF 2…).
+      const facts = r.target === null ? parseUnitFacts(r.unitFacts) : {};
+      const score = r.originScore === null ? (facts.score ?? 0) : Number(r.originScore);
+      const confirmed = r.target === null ? facts.confirmed === true && r.importedTarget !== null : bool(r.confirmed!);
       return {
         index: Number(r.idx),
         paraId: Number(r.unitIndex),
         source: r.source,
         target: r.target ?? r.importedTarget ?? '',
-        confirmedLevel: r.confirmed !== null && bool(r.confirmed) ? Number(job.workflowLevel) : 0,
-        locked: r.locked !== null && bool(r.locked),
+        confirmedLevel: confirmed ? Number(job.workflowLevel) : 0,
+        locked: r.target === null ? facts.locked === true : bool(r.locked!),
         score,
         grossScore: score,
-        origin: r.origin ?? null,
+        origin: r.origin ?? facts.origin ?? null,
         key: r.key,
         tags: JSON.parse(r.tags) as InlineTag[],
         modifiedAt: r.modifiedAt ? new Date(r.modifiedAt).getTime() : null,
@@ -97,6 +103,7 @@ export async function heldSegments(db: Kysely<DB>, job: JobRow, indexes: readonl
         'sourceSegments.idx',
         'sourceSegments.source',
         'sourceSegments.importedTarget',
+        'sourceSegments.unitFacts',
         'jobSegments.target',
         'jobSegments.confirmed',
         'jobSegments.locked',
@@ -105,11 +112,12 @@ export async function heldSegments(db: Kysely<DB>, job: JobRow, indexes: readonl
       .where('sourceSegments.idx', 'in', wanted.slice(i, i + 500))
       .execute();
     for (const r of rows) {
+      const facts = r.target === null ? parseUnitFacts(r.unitFacts) : {};
       held.set(Number(r.idx), {
         source: r.source,
         target: r.target ?? r.importedTarget ?? '',
-        confirmed: r.confirmed !== null && bool(r.confirmed),
-        locked: r.locked !== null && bool(r.locked),
+        confirmed: r.target === null ? facts.confirmed === true && r.importedTarget !== null : bool(r.confirmed!),
+        locked: r.target === null ? facts.locked === true : bool(r.locked!),
       });
     }
   }
