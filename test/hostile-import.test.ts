@@ -11,6 +11,7 @@ import { createTestApp } from './harness.js';
 import type { TestApp } from './harness.js';
 import type { Headers } from './support/api.js';
 import { waitFor } from './support/wait.js';
+import { zipOf } from '../src/formats/ooxml-test-helpers.js';
 import { makeProject } from './support/workflow-factories.js';
 
 /**
@@ -24,6 +25,19 @@ const NS = 'urn:oasis:names:tc:xliff:document:1.2';
 const xliff = (units: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="${NS}"><file original="f" source-language="en" target-language="de" datatype="plaintext"><body>\n${units}\n</body></file></xliff>\n`;
 const unit = (id: string, source: string) => `<trans-unit id="${id}"><source>${source}</source></trans-unit>`;
+/** A DOCX whose document body is `body`, with `extra` entries. */
+const docx = (body: string, extra: [string, string][] = []) =>
+  zipOf([
+    [
+      '[Content_Types].xml',
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ],
+    [
+      'word/document.xml',
+      `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+    ],
+    ...extra,
+  ]);
 
 describe('hostile job files', () => {
   let t: TestApp;
@@ -109,10 +123,32 @@ describe('hostile job files', () => {
     ['a NUL in a plain-text file', 'nul.txt', (): string => 'Hello\u0000world.\n', /NUL character \(U\+0000\)/],
     ['a NUL in a JSON string', 'nul.json', (): string => '{"greeting": "Hello\\u0000world"}', /NUL character \(U\+0000\)/],
     ['a NUL in an XLIFF file', 'nul.xlf', (): string => xliff(unit('1', 'Hello\u0000world')), /malformed XML/],
+    // Issue 18: the new formats under the same limits.
+    [
+      'a DOCX whose document expands 1,000 times (a ZIP bomb)',
+      'bomb.docx',
+      () => docx('<w:p><w:r><w:t>x</w:t></w:r></w:p>' + ' '.repeat(8 * 1024 * 1024)),
+      /expands|ratio|compress/i,
+    ],
+    [
+      'an Android strings file declaring an external entity',
+      'strings.xml',
+      (): string =>
+        '<?xml version="1.0"?>\n<!DOCTYPE resources [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<resources><string name="a">&x;</string></resources>',
+      /DOCTYPE|entit/i,
+    ],
+    [
+      'HTML nested deeper than the limit',
+      'deep.html',
+      (): string => `<!DOCTYPE html><p>${'<span>'.repeat(100_000)}x</p>`,
+      /deeper than 64/,
+    ],
+    ['one Markdown paragraph of 1,000,000 characters', 'long.md', (): string => 'word '.repeat(200_000), /limit is 20000/],
+    ['a PO entry of 1,000,000 characters', 'long.po', (): string => `msgid "${'word '.repeat(200_000)}"\nmsgstr ""\n`, /limit is 20000/],
   ] as const)('ends the import of %s in ERROR with a readable message', async (_name, filename, make, message) => {
-    const { project, job } = await imported(filename, make());
+    const { project, job } = await imported(filename, await make());
     expect(job.importStatus.status).toBe('ERROR');
-    expect(job.importStatus.errorMessage).toMatch(message);
+    expect(job.importStatus.errorMessage, job.importStatus.errorMessage).toMatch(message);
     const segments = await t.inject({
       method: 'GET',
       url: `/api2/v1/projects/${project.uid}/jobs/${job.uid}/segments?beginIndex=0&endIndex=9`,

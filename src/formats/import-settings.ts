@@ -28,6 +28,9 @@ export const SECTION_OF_FILTER: Readonly<Record<string, string>> = {
   docx: 'doc',
   pptx: 'ppt',
   xlsx: 'xls',
+  odt: 'doc',
+  ods: 'xls',
+  odp: 'ppt',
 };
 
 export function filterOptionsFromImportSettings(

@@ -50,6 +50,9 @@ describe('filterFor', () => {
     ['export.docx', 'PK\u0003\u0004', 'docx'],
     ['deck.pptx', '', 'pptx'],
     ['book.xlsx', '', 'xlsx'],
+    ['letter.odt', '', 'odt'],
+    ['sheet.ods', '', 'ods'],
+    ['slides.odp', '', 'odp'],
     ['export.dat', 'PK\u0003\u0004', null],
   ])('%s starting with %j → %s', (filename, head, expected) => {
     expect(filterFor(filename, Buffer.from(head))?.name ?? null).toBe(expected);

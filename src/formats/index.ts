@@ -10,6 +10,7 @@ import { javaPropertiesFilter } from './java-properties.js';
 import { jsonFilter } from './json.js';
 import { markdownFilter } from './markdown.js';
 import { mxliffJobFilter } from './mxliff-job.js';
+import { odpFilter, odsFilter, odtFilter } from './opendocument.js';
 import { plainTextFilter } from './plain-text.js';
 import { pptxFilter } from './pptx.js';
 import { qtTsFilter } from './qt-ts.js';
@@ -37,6 +38,9 @@ export const FORMAT_FILTERS: readonly FormatFilter[] = [
   docxFilter,
   pptxFilter,
   xlsxFilter,
+  odtFilter,
+  odsFilter,
+  odpFilter,
   mxliffJobFilter,
   xliff2Filter,
   xliff12Filter,

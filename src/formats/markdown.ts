@@ -28,8 +28,13 @@ import type { FilterOptions, FormatFilter, InlineTag, TextUnit, UnitTranslation 
  * source is not rewritten, so the identity round trip gives back the very bytes.
  */
 
-/** The largest file accepted (micromark reads about 1–3 MB/s; the whole tree is held). */
-export const DEFAULT_MAX_MARKDOWN_BYTES = 10 * 1024 * 1024;
+/**
+ * The largest file accepted. micromark holds every event of the document and mdast-util the
+ * whole tree: bench/formats.bench.ts measured about 500 MB of memory per MB of Markdown and
+ * time growing faster than the file (1 MB 1.9 s, 4 MB 17 s), so the default keeps a worker
+ * under about 1 GB; a real README is a few tens of KB (docs/formats/html-and-markdown.md).
+ */
+export const DEFAULT_MAX_MARKDOWN_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_MAX_MARKDOWN_DEPTH = 512;
 export const MAX_MARKDOWN_UNIT_CHARS = 10_000_000;
 /** Front matter keys whose (top-level, string) values are translated with processJekyllFrontMatter. */

@@ -137,7 +137,10 @@ function uniqueTags(tags: InlineTag[]): InlineTag[] {
 }
 
 function where(unit: TextUnit): string {
-  return unit.key !== null && unit.key !== unit.locator ? `unit ${unit.locator} ("${unit.key}")` : `unit ${unit.locator}`;
+  if (unit.key === null || unit.key === unit.locator) return `unit ${unit.locator}`;
+  // A key can be the whole source text (a PO msgid): the message names it, it does not repeat it.
+  const key = unit.key.length > 80 ? `${unit.key.slice(0, 77)}…` : unit.key;
+  return `unit ${unit.locator} ("${key}")`;
 }
 
 /** Throws FormatError when a segment of `unit` is over a limit; `chars` leaves the tags out. */
