@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMxliff } from '../src/formats/mxliff.js';
-import { parseAll, streamOf } from '../src/formats/testing.js';
+import { parseAll, streamOf, xliff2Schema } from '../src/formats/testing.js';
+import { xliff2Filter } from '../src/formats/xliff2.js';
 import { xliff12Filter } from '../src/formats/xliff12.js';
 import { readTmx } from '../src/formats/tmx.js';
 import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
@@ -293,6 +294,18 @@ describe(`bilingual DOCX and ZIP uploads (${testDialect})`, () => {
       [1, 'Two\tcolumns.', '', 0],
       [2, 'Three & four.', '', 0],
     ]);
+    const xliff2 = await post('/api2/v1/bilingualFiles/convert?from=MXLF&to=XLIFF2', await mxliff('de'));
+    expect(xliff2.statusCode).toBe(200);
+    const units = await parseAll(xliff2Filter, xliff2.body);
+    expect(units.map((u) => [u.source, u.target, u.targetConfirmed])).toEqual([
+      ['One.', 'Eins (de).', true],
+      ['Two\tcolumns.', null, undefined],
+      ['Three & four.', null, undefined],
+    ]);
+    const schema = xliff2Schema();
+    if (schema.missing) console.warn(`not validated: ${schema.missing}`);
+    else schema.validate(xliff2.body);
+    schema.dispose();
     const body = await multipart([filePart('f.docx', docx.rawPayload, 'application/octet-stream')]);
     const uploaded = await t.inject({
       method: 'POST',
@@ -339,6 +352,9 @@ describe(`bilingual DOCX and ZIP uploads (${testDialect})`, () => {
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errorDescription).toMatch(/notes.txt in the ZIP archive is not a bilingual file/);
+    const twoLanguages = await post('/api2/v1/bilingualFiles/convert?from=MXLF&to=XLIFF2', archive);
+    expect(twoLanguages.statusCode).toBe(400);
+    expect(twoLanguages.json().errorDescription).toMatch(/one language pair/);
     const many = await zipOf(Array.from({ length: 51 }, (_, i) => [`f${i}.mxliff`, '<x/>'] as [string, string]));
     const manyBody = await multipart([filePart('many.zip', many, 'application/zip')]);
     const tooMany = await t.inject({

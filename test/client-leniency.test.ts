@@ -320,7 +320,7 @@ describe('what real clients send', () => {
 
   describe('unknown paths', () => {
     it.each([
-      ['POST', 'jobs/bilingualFile'],
+      ['POST', 'jobs/bilingualFiles'],
       ['POST', 'jobs/notAnOperation'],
       ['POST', 'jobs/connectorTask'],
     ] as const)('%s under jobs/ (%s) is a 404, not a 405', async (method, path) => {

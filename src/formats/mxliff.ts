@@ -156,6 +156,48 @@ export function mxliffStream(
   return Readable.from(chunks(), { objectMode: false });
 }
 
+/**
+ * The segments as XLIFF 2.0 (convertBilingualFile `to=XLIFF2`, an OpenTMS extension; export only):
+ * one `<file>` per job, one `<unit id="u<index>" name="<job uid>:<index>">` with one `<segment>`
+ * per segment, `state` `initial`/`translated`/`final` (confirmed), locked units `translate="no"`.
+ * Tags stay brace tokens in the text. One document has one language pair: jobs of several target
+ * languages are a FormatError.
+ */
+export function xliff2Stream(jobs: AsyncIterable<{ job: BilingualJob; segments: AsyncIterable<BilingualSegment[]> }>): Readable {
+  async function* chunks(): AsyncGenerator<string> {
+    let pair: string | null = null;
+    let fileNumber = 0;
+    for await (const { job, segments } of jobs) {
+      const languages = `${job.sourceLang} → ${job.targetLang}`;
+      if (pair === null) {
+        pair = languages;
+        yield `<?xml version="1.0" encoding="UTF-8"?>\n<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0"${attr('srcLang', job.sourceLang)}${attr('trgLang', job.targetLang)}>\n`;
+      } else if (pair !== languages) {
+        throw new FormatError(`XLIFF 2 holds one language pair, and the file has ${pair} and ${languages}`);
+      }
+      fileNumber += 1;
+      yield `  <file${attr('id', `f${fileNumber}`)}${attr('original', job.filename)}>\n`;
+      for await (const page of segments) {
+        yield page
+          .map((segment) => {
+            const id = transUnitId(job.jobUid, segment.index);
+            const state = segment.confirmedLevel > 0 ? 'final' : segment.target === '' ? 'initial' : 'translated';
+            const target = segment.target === '' ? '' : `<target>${text(segment.target, `the target of ${id}`)}</target>`;
+            return (
+              `    <unit${attr('id', `u${segment.index}`)}${attr('name', id)}${segment.locked ? attr('translate', 'no') : ''}>` +
+              `<segment${attr('state', state)}><source>${text(segment.source, `the source of ${id}`)}</source>${target}</segment></unit>\n`
+            );
+          })
+          .join('');
+      }
+      yield `  </file>\n`;
+    }
+    if (pair === null) throw new FormatError('the bilingual file holds no job');
+    yield `</xliff>\n`;
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading
 

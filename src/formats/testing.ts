@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { FilterOptions, FormatFilter, TextUnit, UnitTranslation } from './types.js';
 
@@ -133,4 +133,47 @@ export function omegatSchema(
   }
   if (!xmlXsd) writeFileSync(join(dir, 'xml.xsd'), XML_XSD);
   return result(dir, xsd, dtd, null);
+}
+
+/**
+ * The official XLIFF 2.0 schema (xliff-core-2.0.xsd, OASIS) as Debian's php-symfony-translation
+ * ships it, with the xml.xsd it imports pointed at the local copy, for `xmllint --nonet`. `missing`
+ * names what is not installed (the tests that need it skip with that message).
+ */
+export function xliff2Schema(): { missing: string | null; validate(xml: string): void; dispose(): void } {
+  const none = (missing: string) => ({
+    missing,
+    validate: () => {
+      throw new Error(missing);
+    },
+    dispose: () => {},
+  });
+  if (spawnSync('xmllint', ['--version']).status !== 0) return none('xmllint (apt-get install libxml2-utils)');
+  const listed = spawnSync('dpkg', ['-L', 'php-symfony-translation'], { encoding: 'utf8' });
+  const files = listed.status === 0 ? listed.stdout.split('\n') : [];
+  const xsd = files.find((path) => path.endsWith('/xliff-core-2.0.xsd') && existsSync(path));
+  const xmlXsd = xsd && join(dirname(xsd), 'xml.xsd');
+  if (!xsd || !xmlXsd || !existsSync(xmlXsd)) {
+    return none(
+      'the XLIFF 2.0 schema (xliff-core-2.0.xsd of the Debian package php-symfony-translation: apt-get install php-symfony-translation)',
+    );
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'xliff2-schema-'));
+  copyFileSync(xmlXsd, join(dir, 'xml.xsd'));
+  const schema = join(dir, 'xliff-core-2.0.xsd');
+  writeFileSync(schema, readFileSync(xsd, 'utf8').replace(/schemaLocation="[^"]*xml\.xsd"/, 'schemaLocation="xml.xsd"'));
+  return {
+    missing: null,
+    validate(xml) {
+      const file = join(dir, 'document.xlf');
+      writeFileSync(file, xml);
+      try {
+        execFileSync('xmllint', ['--nonet', '--noout', '--schema', schema, file], { encoding: 'utf8', stdio: 'pipe' });
+      } catch (error) {
+        const e = error as { stderr?: string; message: string };
+        throw new Error(`xmllint rejected the document: ${e.stderr ?? e.message}`);
+      }
+    },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -1,58 +1,11 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseAll, streamOf, writeAll } from './testing.js';
+import { parseAll, streamOf, writeAll, xliff2Schema } from './testing.js';
 import { FormatError } from './types.js';
 import type { FilterOptions, TextUnit, UnitTranslation } from './types.js';
 import { xliff2Filter } from './xliff2.js';
 import { xliff12Filter } from './xliff12.js';
 
 const NS = 'urn:oasis:names:tc:xliff:document:2.0';
-
-/**
- * The official XLIFF 2.0 schema (xliff-core-2.0.xsd, OASIS) as Debian's php-symfony-translation
- * ships it, with the xml.xsd it imports pointed at the local copy, for `xmllint --nonet`. `missing`
- * names what is not installed (the tests that need it skip with that message).
- */
-function xliff2Schema(): { missing: string | null; validate(xml: string): void; dispose(): void } {
-  const none = (missing: string) => ({
-    missing,
-    validate: () => {
-      throw new Error(missing);
-    },
-    dispose: () => {},
-  });
-  if (spawnSync('xmllint', ['--version']).status !== 0) return none('xmllint (apt-get install libxml2-utils)');
-  const listed = spawnSync('dpkg', ['-L', 'php-symfony-translation'], { encoding: 'utf8' });
-  const files = listed.status === 0 ? listed.stdout.split('\n') : [];
-  const xsd = files.find((path) => path.endsWith('/xliff-core-2.0.xsd') && existsSync(path));
-  const xmlXsd = xsd && join(dirname(xsd), 'xml.xsd');
-  if (!xsd || !xmlXsd || !existsSync(xmlXsd)) {
-    return none(
-      'the XLIFF 2.0 schema (xliff-core-2.0.xsd of the Debian package php-symfony-translation: apt-get install php-symfony-translation)',
-    );
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'xliff2-schema-'));
-  copyFileSync(xmlXsd, join(dir, 'xml.xsd'));
-  const schema = join(dir, 'xliff-core-2.0.xsd');
-  writeFileSync(schema, readFileSync(xsd, 'utf8').replace(/schemaLocation="[^"]*xml\.xsd"/, 'schemaLocation="xml.xsd"'));
-  return {
-    missing: null,
-    validate(xml) {
-      const file = join(dir, 'document.xlf');
-      writeFileSync(file, xml);
-      try {
-        execFileSync('xmllint', ['--nonet', '--noout', '--schema', schema, file], { encoding: 'utf8', stdio: 'pipe' });
-      } catch (error) {
-        const e = error as { stderr?: string; message: string };
-        throw new Error(`xmllint rejected the document: ${e.stderr ?? e.message}`);
-      }
-    },
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
 
 function xliff(body: string, { decl = '<?xml version="1.0" encoding="UTF-8"?>\n', root = '', version = '2.0' } = {}): string {
   return `${decl}<xliff xmlns="${NS}" version="${version}" srcLang="en"${root}>\n  <file id="f1">\n${body}\n  </file>\n</xliff>\n`;

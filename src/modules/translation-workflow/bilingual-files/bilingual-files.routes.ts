@@ -153,7 +153,7 @@ export function bilingualFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           consumes: ['application/octet-stream'],
           summary: 'Convert bilingual file',
           description:
-            'A bilingual file as `application/octet-stream` converted `from` MXLF or DOCX `to` the other (the same segments, ids and states; converting to the same format rewrites the file). Needs no access to the jobs: only the file is read.',
+            'A bilingual file as `application/octet-stream` converted `from` MXLF or DOCX `to` the other (the same segments, ids and states; converting to the same format rewrites the file), or to `XLIFF2` (an OpenTMS extension: XLIFF 2.0, one language pair per document). Needs no access to the jobs: only the file is read; the content decides what it is.',
           querystring: ConvertBilingualQuery,
           produces: ['application/octet-stream'],
           response: FILE_RESPONSE,
@@ -161,7 +161,7 @@ export function bilingualFilesRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const stream = await convertBilingualFile(deps, octetStreamBody(request), request.query.to);
-        const name = request.query.to === 'DOCX' ? 'bilingual.docx' : 'bilingual.mxliff';
+        const name = { DOCX: 'bilingual.docx', XLIFF2: 'bilingual.xlf', MXLF: 'bilingual.mxliff' }[request.query.to];
         reply.header('content-disposition', attachmentDisposition(name));
         reply.type('application/octet-stream');
         return (reply as FastifyReply).send(stream);

@@ -61,5 +61,7 @@ export const ComparedSegments = Type.Object(
 
 export const ConvertBilingualQuery = Type.Object({
   from: Type.Union([Type.Literal('MXLF'), Type.Literal('DOCX')]),
-  to: Type.Union([Type.Literal('MXLF'), Type.Literal('DOCX')]),
+  to: Type.Union([Type.Literal('MXLF'), Type.Literal('DOCX'), Type.Literal('XLIFF2')], {
+    description: '`XLIFF2` is an OpenTMS extension: XLIFF 2.0 of the same segments (export only).',
+  }),
 });

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../../deps.js';
 import type { DB } from '../../../db/schema.js';
 import { errors } from '../../../errors/index.js';
 import { FormatError } from '../../../formats/index.js';
-import { mxliffStream, readMxliff } from '../../../formats/mxliff.js';
+import { mxliffStream, readMxliff, xliff2Stream } from '../../../formats/mxliff.js';
 import type { BilingualFlavour, BilingualJob, ReadBilingualJob } from '../../../formats/mxliff.js';
 import { writeTmx } from '../../../formats/tmx.js';
 import { bilingualDocxStream, readBilingualDocxPackage } from '../../../formats/bilingual-docx.js';
@@ -206,10 +206,27 @@ function asEntries(jobs: readonly ReadBilingualJob[]) {
   return entries();
 }
 
-/** convertBilingualFile: MXLIFF to bilingual DOCX and back (the same segments, ids and states). */
-export async function convertBilingualFile(deps: AppDeps, input: AsyncIterable<unknown>, to: 'MXLF' | 'DOCX'): Promise<Readable> {
+/**
+ * convertBilingualFile: MXLIFF to bilingual DOCX and back (the same segments, ids and states), or
+ * to XLIFF 2.0 (an OpenTMS extension; one language pair per document, else 400).
+ */
+export async function convertBilingualFile(deps: AppDeps, input: AsyncIterable<unknown>, to: 'MXLF' | 'DOCX' | 'XLIFF2'): Promise<Buffer> {
   const jobs = await readBilingualFile(deps, input);
-  return to === 'DOCX' ? bilingualDocxStream(asEntries(jobs)) : mxliffStream(asEntries(jobs), 'mxliff');
+  const stream =
+    to === 'DOCX'
+      ? bilingualDocxStream(asEntries(jobs))
+      : to === 'XLIFF2'
+        ? xliff2Stream(asEntries(jobs))
+        : mxliffStream(asEntries(jobs), 'mxliff');
+  // Converted whole (an upload's size), so that a file that cannot be converted is a 400, not a broken download.
+  const parts: Buffer[] = [];
+  try {
+    for await (const chunk of stream) parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  } catch (error) {
+    if (error instanceof FormatError) throw errors.BilingualFileUnreadable({ reason: error.message });
+    throw error;
+  }
+  return Buffer.concat(parts);
 }
 
 /** A job named by a bilingual file, as the caller reaches it (by uid across the organization's projects), or a 400. */
