@@ -4,7 +4,7 @@ import { compileTagRegexp, inlineTag, splitTokens } from './inline-tags.js';
 import { FormatError } from './types.js';
 import type { Writable } from 'node:stream';
 import type { FilterOptions, InlineTag, TextUnit, UnitTranslation } from './types.js';
-import { chooseXmlEncoding } from './xliff12.js';
+import { chooseXmlEncoding, RawWindow } from './xliff-stream.js';
 import { DEFAULT_MAX_XML_DEPTH, escapeXmlText, hasNonXmlCharacter, shapedSaxesParser } from './xml.js';
 import type { EntryRewrite, ZipEntry, ZipPackage } from './zip-package.js';
 
@@ -27,74 +27,6 @@ export const MAX_PARAGRAPH_CHARS = 10_000_000;
 // ---------------------------------------------------------------------------------------------
 // Raw text window and the splice scanner
 // ---------------------------------------------------------------------------------------------
-
-/** Decoded text from some offset on, as the chunks that came in (a growing string would be re-copied). */
-class RawWindow {
-  private chunks: string[] = [];
-  private starts: number[] = [];
-  base = 0;
-  total = 0;
-
-  append(chunk: string): void {
-    if (chunk === '') return;
-    this.chunks.push(chunk);
-    this.starts.push(this.total);
-    this.total += chunk.length;
-  }
-
-  private chunkAt(offset: number): number {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.starts[middle]! <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low;
-  }
-
-  slice(start: number, end: number): string {
-    if (start < this.base) throw new Error(`raw text before ${this.base} was already dropped`);
-    if (end <= start) return '';
-    const last = this.chunks.length - 1;
-    if (last >= 0 && start >= this.starts[last]!) return this.chunks[last]!.slice(start - this.starts[last]!, end - this.starts[last]!);
-    const parts: string[] = [];
-    for (let index = this.chunkAt(start), at = start; at < end && index < this.chunks.length; index++) {
-      const chunkStart = this.starts[index]!;
-      const chunk = this.chunks[index]!;
-      const to = Math.min(end, chunkStart + chunk.length);
-      parts.push(chunk.slice(at - chunkStart, to - chunkStart));
-      at = to;
-    }
-    return parts.join('');
-  }
-
-  /** Offset of the last `<` before `before`, -1 when none is held. */
-  lastLessThan(before: number): number {
-    if (this.chunks.length === 0) return -1;
-    for (let index = this.chunkAt(Math.min(before, this.total) - 1); index >= 0; index--) {
-      const chunkStart = this.starts[index]!;
-      const at = this.chunks[index]!.lastIndexOf('<', before - chunkStart - 1);
-      if (at >= 0) return chunkStart + at;
-    }
-    return -1;
-  }
-
-  dropBefore(offset: number): void {
-    if (offset <= this.base) return;
-    let drop = 0;
-    while (drop < this.chunks.length && this.starts[drop]! + this.chunks[drop]!.length <= offset) drop++;
-    if (drop > 0) {
-      this.chunks = this.chunks.slice(drop);
-      this.starts = this.starts.slice(drop);
-    }
-    if (this.chunks.length > 0 && this.starts[0]! < offset) {
-      this.chunks[0] = this.chunks[0]!.slice(offset - this.starts[0]!);
-      this.starts[0] = offset;
-    }
-    this.base = offset;
-  }
-}
 
 /** What the scanner calls as elements stream by. */
 export interface SpliceHandler {
@@ -188,12 +120,12 @@ export class SpliceScanner {
     const data = this.handler.open(tag, this.path);
     let capture: Capture | null = null;
     if (data !== null && data !== undefined) {
-      const start = this.raw.lastLessThan(this.parser.position);
+      const start = this.raw.lastIndexOf('<', this.parser.position);
       capture = { start, data, replacements: [] };
       this.open.push(capture);
     } else if (this.writing && this.handler.replaceStartTag) {
       const end = this.parser.position;
-      const start = this.raw.lastLessThan(end);
+      const start = this.raw.lastIndexOf('<', end);
       const replacement = this.handler.replaceStartTag(tag, this.raw.slice(start, end), this.path);
       if (replacement !== null) this.replace(start, end, replacement);
     }
@@ -209,7 +141,7 @@ export class SpliceScanner {
     if (this.writing && this.handler.insertBeforeEnd) {
       const insert = this.handler.insertBeforeEnd(name, this.path);
       if (insert !== null) {
-        const at = this.raw.lastLessThan(this.parser.position);
+        const at = this.raw.lastIndexOf('<', this.parser.position);
         this.replace(at, at, insert);
       }
     }
@@ -279,7 +211,7 @@ export class SpliceScanner {
   private drain(final: boolean): string {
     if (!this.writing) {
       this.pending = [];
-      const keepFrom = this.open.length > 0 ? this.open[0]!.start : this.raw.lastLessThan(this.raw.total);
+      const keepFrom = this.open.length > 0 ? this.open[0]!.start : this.raw.lastIndexOf('<', this.raw.end);
       if (keepFrom > this.flushed) this.flushed = keepFrom;
       this.raw.dropBefore(this.flushed);
       return '';
@@ -291,11 +223,11 @@ export class SpliceScanner {
     }
     this.pending = [];
     let keepFrom: number;
-    if (final) keepFrom = this.raw.total;
+    if (final) keepFrom = this.raw.end;
     else if (this.open.length > 0) keepFrom = this.open[0]!.start;
     else {
-      const lastTag = this.raw.lastLessThan(this.raw.total);
-      keepFrom = lastTag < 0 ? this.raw.total : lastTag;
+      const lastTag = this.raw.lastIndexOf('<', this.raw.end);
+      keepFrom = lastTag < 0 ? this.raw.end : lastTag;
     }
     if (keepFrom > this.flushed) {
       out.push(this.raw.slice(this.flushed, keepFrom));

@@ -230,7 +230,7 @@ export async function convertBilingualFile(deps: AppDeps, input: AsyncIterable<u
 }
 
 /** A job named by a bilingual file, as the caller reaches it (by uid across the organization's projects), or a 400. */
-async function jobOfFile(db: Kysely<DB>, caller: Caller, file: ReadBilingualJob): Promise<JobAccess> {
+export async function jobOfBilingualFile(db: Kysely<DB>, caller: Caller, file: ReadBilingualJob): Promise<JobAccess> {
   const mismatch = (reason: string) => errors.BilingualFileMismatch({ reason });
   if (file.jobUid === '') throw mismatch('a <file> of the bilingual file names no job (m:task-id)');
   const row = await db
@@ -257,7 +257,7 @@ interface PlannedJob {
 }
 
 async function planJob(db: Kysely<DB>, caller: Caller, file: ReadBilingualJob): Promise<PlannedJob> {
-  const access = await jobOfFile(db, caller, file);
+  const access = await jobOfBilingualFile(db, caller, file);
   if (!access.permissions.has('translate') && !access.permissions.has('edit')) {
     throw errors.AccessDenied({ reason: `You may not translate job ${access.job.uid}.` });
   }
@@ -439,7 +439,7 @@ export async function compareBilingualFile(deps: AppDeps, caller: Caller, files:
   const db = deps.database.db;
   const segments: { uid: string; state: 'Miss' | 'Diff' }[] = [];
   for (const file of files) {
-    const access = await jobOfFile(db, caller, file);
+    const access = await jobOfBilingualFile(db, caller, file);
     const source = await jobSource(db, access.job);
     assertImportedSource(access.job, source);
     const range = jobRange(access.job, source);

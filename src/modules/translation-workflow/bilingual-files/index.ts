@@ -3,3 +3,4 @@
  * uploaded back segment by segment, compared, converted and previewed.
  */
 export { bilingualFilesRoutes } from './bilingual-files.routes.js';
+export { jobOfBilingualFile } from './bilingual-files.service.js';

@@ -10,11 +10,10 @@ import { extensionOf, FORMAT_SNIFF_BYTES, FormatError } from '../../../formats/i
 import { filterOptionsFromImportSettings } from '../../../formats/import-settings.js';
 import { readMxliff } from '../../../formats/mxliff.js';
 import type { ReadBilingualJob } from '../../../formats/mxliff.js';
-import type { Caller } from '../../../http/access.js';
 import { sharedThreadPool } from '../../../queue/thread-pool.js';
 import { candidateTranslations, filterOfSource, jobSourceFile, pickTranslations, writeTargetFile } from '../job-files/index.js';
 import type { JobSourceFile, TargetFileWork } from '../job-files/index.js';
-import { findVisibleJob, findVisibleProject } from '../kernel/index.js';
+import { jobOfBilingualFile } from '../bilingual-files/index.js';
 import type { JobAccess } from '../kernel/index.js';
 import { OFFICE_EXTENSIONS, OfficeConversionError, OfficeConverter, OfficeMissingError } from './office-pdf.js';
 import { listingPage, PREVIEW_CSP } from './preview-pages.js';
@@ -350,22 +349,8 @@ export async function readPreviewBilingualFile(deps: AppDeps, input: AsyncIterab
   }
 }
 
-/** The job a bilingual file names (`m:task-id`), as the caller reaches it, or a 400. */
-export async function jobOfBilingualFile(db: Kysely<DB>, caller: Caller, file: ReadBilingualJob): Promise<JobAccess> {
-  const mismatch = (reason: string) => errors.BilingualFileMismatch({ reason });
-  if (file.jobUid === '') throw mismatch('the file names no job (m:task-id)');
-  const row = await db
-    .selectFrom('jobs')
-    .innerJoin('projects', 'projects.id', 'jobs.projectId')
-    .select(['projects.uid as projectUid'])
-    .where('jobs.uid', '=', file.jobUid)
-    .where('jobs.organizationId', '=', caller.organizationId)
-    .executeTakeFirst();
-  const project = row ? await findVisibleProject(db, caller, row.projectUid) : null;
-  const access = project ? await findVisibleJob(db, caller, project, file.jobUid) : null;
-  if (!access) throw mismatch(`the file names job ${file.jobUid}, which is not a job you can see`);
-  return access;
-}
+/** The job a bilingual file names (`m:task-id`), as the caller reaches it, or a 400 (bilingual-files' own check). */
+export { jobOfBilingualFile };
 
 /**
  * The translations of a bilingual file for job `access` (segment index -> target): each segment
