@@ -1508,7 +1508,8 @@ async function main(): Promise<void> {
       }
     }
     if (wanted('markdown')) {
-      const markdown = readmesMarkdown(textBytes);
+      // The Markdown filter refuses files over 2 MiB by default (micromark holds the whole document).
+      const markdown = readmesMarkdown(Math.min(textBytes, 1.5 * MB));
       if (typeof markdown === 'string') skipped.push(['markdown', markdown]);
       else add('markdown', markdown.text, `${markdown.files} README.md of node_modules, concatenated`);
     }
