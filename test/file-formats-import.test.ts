@@ -77,7 +77,7 @@ describe(`file formats through the import (${testDialect})`, () => {
     await t.close();
   });
 
-  async function imported(filename: string, content: string | Buffer, project?: ProjectRow) {
+  async function imported(filename: string, content: string | Buffer, project?: ProjectRow, request: Record<string, unknown> = {}) {
     project ??= await makeProject(t, home.organization.id, { createdById: home.user.id, targetLangs: ['de'], workflowStepUids: [] });
     const response = await t.inject({
       method: 'POST',
@@ -86,7 +86,7 @@ describe(`file formats through the import (${testDialect})`, () => {
         ...home.headers,
         'content-type': 'application/octet-stream',
         'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`,
-        memsource: JSON.stringify({ targetLangs: ['de'] }),
+        memsource: JSON.stringify({ targetLangs: ['de'], ...request }),
       },
       payload: typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
     });
@@ -148,6 +148,24 @@ describe(`file formats through the import (${testDialect})`, () => {
     const chosen = await imported('guide.book.xml', xml);
     expect(chosen.job.importStatus.status).toBe('OK');
     expect(chosen.segments.map((s) => s.source)).toEqual(['Guide', 'First {1>step<1}.']);
+  });
+
+  it('imports with the named import settings or the XML assistant profile createJob names', async () => {
+    const xml = '<?xml version="1.0"?>\n<manual><title>Guide</title><note>Internal</note><para>Step one.</para></manual>\n';
+    const named = await t.inject({
+      method: 'POST',
+      url: '/api2/v1/importSettings',
+      headers: home.headers,
+      payload: {
+        name: 'Manuals',
+        fileImportSettings: { xml: { rulesFormat: 'PLAIN', includeElementsPlain: 'para', excludeElementsPlain: 'title,note' } },
+      },
+    });
+    expect(named.statusCode, named.body).toBe(201);
+    const bySettings = await imported('manual.xml', xml, undefined, { importSettings: { uid: named.json().uid } });
+    expect(bySettings.segments.map((s) => s.source)).toEqual(['Step one.']);
+    const byProfile = await imported('manual.xml', xml, undefined, { xmlAssistantProfile: { uid: named.json().uid } });
+    expect(byProfile.segments.map((s) => s.source)).toEqual(['Step one.']);
   });
 
   it('keeps what a bilingual job file says about its units (MXLIFF: confirmed, locked, score)', async () => {

@@ -120,3 +120,24 @@ export async function organizationDefaultImportSettings(db: Db, organizationId: 
   const row = await findDefaultImportSettings(db, organizationId);
   return row ? parseImportSettingsDocument(row.settings) : null;
 }
+
+/**
+ * The document of the organization's named import settings that a reference (`{uid}` or `{id}`)
+ * names, for createJob's `importSettings` and `xmlAssistantProfile` (an XML assistant profile is
+ * named import settings with XML rules: docs/import-settings-and-file-types.md); a 400 naming
+ * `field` for a reference without a uid or to settings the organization does not have.
+ */
+export async function referencedImportSettings(
+  db: Db,
+  organizationId: string,
+  reference: Readonly<Record<string, unknown>>,
+  field: string,
+): Promise<ImportSettingsDocument> {
+  const key = reference['uid'] ?? reference['id'];
+  if (typeof key !== 'string' || key === '') {
+    throw errors.InvalidArguments({ reason: `${field} names import settings by their uid.`, details: [{ field, message: 'needs a uid' }] });
+  }
+  const row = await findImportSettings(db, organizationId, key);
+  if (!row) throw errors.ReferenceNotFound({ what: 'import settings', key, field });
+  return parseImportSettingsDocument(row.settings);
+}

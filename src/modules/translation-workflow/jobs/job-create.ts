@@ -20,6 +20,8 @@ import { emitEvent } from '../../integration/webhooks/index.js';
 import type { JobRow } from '../kernel/index.js';
 import { IMPORT_JOB_TASK } from './job-import.task.js';
 import { customFileTypeFor } from '../../organization-setup/custom-file-types/index.js';
+import { FILE_IMPORT_SETTINGS_DEFAULTS, referencedImportSettings } from '../../organization-setup/import-settings/index.js';
+import type { ImportSettingsDocument } from '../../organization-setup/import-settings/index.js';
 import { filterNamed } from '../../../formats/index.js';
 import type { ImportJobPayload } from './job-import.task.js';
 import { replaceJobProviders, resolveNotifyProvider, resolveProviders } from '../kernel/index.js';
@@ -51,6 +53,10 @@ export interface JobPlan {
   callbackUrl: string | null;
   /** Pre-translate the jobs once imported (docs/machine-translation.md, "Pre-translation on job creation"). */
   preTranslate: boolean;
+  /** The named import settings the request chose (`importSettings: {uid}`), over the project's and any custom file type's. */
+  importSettings?: ImportSettingsDocument | null;
+  /** The XML rules of the XML assistant profile the request chose (`xmlAssistantProfile: {uid}`), over the `xml` section. */
+  xmlRules?: unknown;
 }
 
 export interface UploadedSource {
@@ -68,10 +74,8 @@ const truthy = (value: boolean | string | null | undefined) => value === true ||
 /** Options that name capabilities OpenTMS does not have yet: 400 rather than silently ignored. */
 function refuseLaterCapabilities(request: JobCreateRequest): void {
   const later: Array<[string, boolean]> = [
-    ['importSettings', request.importSettings != null],
     ['semanticMarkup', truthy(request.semanticMarkup)],
     ['remoteFile', request.remoteFile != null],
-    ['xmlAssistantProfile', request.xmlAssistantProfile != null],
   ];
   const used = later.filter(([, set]) => set).map(([field]) => field);
   if (used.length) {
@@ -124,6 +128,7 @@ export async function planJobs(db: Kysely<DB>, policy: OutboundPolicy, project: 
   refuseLaterCapabilities(request);
   const organizationId = project.organizationId;
   const langs = await targetLanguages(db, project, request.targetLangs);
+  const references = await referencedSettings(db, organizationId, request);
   const steps = await db
     .selectFrom('projectWorkflowSteps')
     .select(['id', 'workflowLevel'])
@@ -156,6 +161,7 @@ export async function planJobs(db: Kysely<DB>, policy: OutboundPolicy, project: 
       directory: sanitizeDirectory(request.path),
       callbackUrl: assertOptionalOutboundUrl(request.callbackUrl, policy, 'callbackUrl'),
       preTranslate: truthy(request.preTranslate),
+      ...references,
     };
   }
 
@@ -202,7 +208,31 @@ export async function planJobs(db: Kysely<DB>, policy: OutboundPolicy, project: 
     directory: sanitizeDirectory(request.path),
     callbackUrl: assertOptionalOutboundUrl(request.callbackUrl, policy, 'callbackUrl'),
     preTranslate: truthy(request.preTranslate),
+    ...references,
   };
+}
+
+/** The named import settings and XML assistant profile a createJob request names, as documents. */
+async function referencedSettings(db: Kysely<DB>, organizationId: string, request: JobCreateRequest) {
+  const references: Pick<JobPlan, 'importSettings' | 'xmlRules'> = {};
+  if (request.importSettings != null) {
+    references.importSettings = await referencedImportSettings(
+      db,
+      organizationId,
+      request.importSettings as Record<string, unknown>,
+      'importSettings',
+    );
+  }
+  if (request.xmlAssistantProfile != null) {
+    const profile = await referencedImportSettings(
+      db,
+      organizationId,
+      request.xmlAssistantProfile as Record<string, unknown>,
+      'xmlAssistantProfile',
+    );
+    references.xmlRules = (profile as Record<string, unknown>)['xml'] ?? {};
+  }
+  return references;
 }
 
 /** 400 when `adding` more jobs would take the project past the configured job limit. */
@@ -231,8 +261,15 @@ async function insertSource(
   await recordStoredFile(deps, trx, upload.blob);
   // A custom file type whose pattern names the file decides its format and import settings
   // (docs/import-settings-and-file-types.md); the filter it names is recorded before the import.
+  // Named import settings the request chose come first, and an XML assistant profile's rules last.
   const custom = await customFileTypeFor(trx, project.organizationId, upload.filename);
   const customFormat = custom && filterNamed(custom.fileFormat) ? custom.fileFormat : null;
+  const chosen: Record<string, unknown> = plan.importSettings
+    ? { ...FILE_IMPORT_SETTINGS_DEFAULTS, ...plan.importSettings }
+    : custom
+      ? custom.importSettings
+      : jobSourceImportSettings(parseSettings(project.settings));
+  const importSettings = plan.xmlRules === undefined ? chosen : { ...chosen, xml: plan.xmlRules };
   const row = await trx
     .insertInto('jobSources')
     .values({
@@ -247,7 +284,7 @@ async function insertSource(
       contentType: upload.contentType,
       // The file keeps the project's import settings of today (segmentation rule included): later
       // edits of the project's settings do not change how an uploaded file was read (docs/jobs.md).
-      importSettings: JSON.stringify(custom ? custom.importSettings : jobSourceImportSettings(parseSettings(project.settings))),
+      importSettings: JSON.stringify(importSettings),
       importError: null,
       format: customFormat,
       createdAt: now,
