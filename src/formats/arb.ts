@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { decodeStream, encodeText, encoding, encodingFromBom } from './encoding.js';
+import { decodeStream, encoding, encodingFromBom, writeEdits } from './encoding.js';
 import type { TextEncoding } from './encoding.js';
 import { compileTagRegexp, inlineTag, restoreTags, tagsByPattern } from './inline-tags.js';
 import type { InlineTagKind } from './types.js';
@@ -270,9 +269,6 @@ function customPattern(options: FilterOptions): RegExp | null {
   return compileTagRegexp(options.tagRegexp ?? (typeof setting === 'string' ? setting : undefined));
 }
 
-/** Characters of output collected before a chunk is encoded and written. */
-const WRITE_CHUNK_CHARS = 64 * 1024;
-
 const BATCH_UNITS = 1024;
 
 async function* parseBatches(input: Readable, options: FilterOptions = {}): AsyncGenerator<TextUnit[]> {
@@ -332,21 +328,7 @@ async function write(
     edits.push({ start: locale.start, end: locale.end, text: JSON.stringify(flutterLocale(options.targetLanguage)) });
     edits.sort((a, b) => a.start - b.start);
   }
-  async function* rewritten(): AsyncGenerator<Buffer> {
-    if (enc.bom.length) yield enc.bom;
-    let copied = 0;
-    let pending = '';
-    for (const edit of edits) {
-      pending += text.slice(copied, edit.start) + edit.text;
-      copied = edit.end;
-      if (pending.length >= WRITE_CHUNK_CHARS) {
-        yield encodeText(pending, enc);
-        pending = '';
-      }
-    }
-    yield encodeText(pending + text.slice(copied), enc);
-  }
-  await pipeline(rewritten(), output);
+  await writeEdits(text, edits, enc, output);
 }
 
 export const arbFilter: FormatFilter = {

@@ -1,3 +1,5 @@
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { FormatError } from './types.js';
 
 /**
@@ -132,4 +134,36 @@ export async function decodeStream(
     }
   }
   return { encoding: chosen, chunks: chunks() };
+}
+
+/** A replacement of `text.slice(start, end)` by `text`, for writeEdits. */
+export interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+const EDIT_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Writes `text` with `edits` (in order, not overlapping) spliced in, in `enc` with its BOM, to
+ * `output` (and ends it), in chunks of about 64 K characters: the write-back of the filters that
+ * hold the decoded file whole and know where each unit sits. `edits` may be produced lazily.
+ */
+export async function writeEdits(text: string, edits: Iterable<TextEdit>, enc: TextEncoding, output: Writable): Promise<void> {
+  async function* rewritten(): AsyncGenerator<Buffer> {
+    if (enc.bom.length) yield enc.bom;
+    let copied = 0;
+    let pending = '';
+    for (const edit of edits) {
+      pending += text.slice(copied, edit.start) + edit.text;
+      copied = edit.end;
+      if (pending.length >= EDIT_CHUNK_CHARS) {
+        yield encodeText(pending, enc);
+        pending = '';
+      }
+    }
+    yield encodeText(pending + text.slice(copied), enc);
+  }
+  await pipeline(rewritten(), output);
 }

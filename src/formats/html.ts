@@ -4,7 +4,7 @@ import { Token as Tokens, Tokenizer, TokenizerMode } from 'parse5';
 import type { Token } from 'parse5';
 import { encoding, encodingFromBom } from './encoding.js';
 import type { TextEncoding } from './encoding.js';
-import { compileTagRegexp, inlineTag, restoreTags } from './inline-tags.js';
+import { compileTagRegexp, inlineTag, restoreTags, tagsByPattern } from './inline-tags.js';
 import { FormatError, unitsOfBatches } from './types.js';
 import type { FilterOptions, FormatFilter, InlineTag, TextUnit, UnitTranslation } from './types.js';
 
@@ -636,19 +636,7 @@ class Extractor {
   }
 
   private patternTags(text: string): { source: string; tags: InlineTag[] } {
-    const pattern = this.settings.tagRegexp;
-    if (!pattern) return { source: text, tags: [] };
-    const tags: InlineTag[] = [];
-    let source = '';
-    let last = 0;
-    for (const match of text.matchAll(pattern)) {
-      if (match[0] === '') continue;
-      const tag = inlineTag(tags.length + 1, 'standalone', match[0]);
-      tags.push(tag);
-      source += text.slice(last, match.index) + tag.display;
-      last = match.index + match[0].length;
-    }
-    return { source: source + text.slice(last), tags };
+    return tagsByPattern(text, this.settings.tagRegexp);
   }
 
   /** Emits the attribute units read since the last run; those inside `unit`'s tags belong to it. */

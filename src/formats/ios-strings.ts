@@ -1,7 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { decodeStream, encodeText, encoding, encodingFromBom } from './encoding.js';
-import type { TextEncoding } from './encoding.js';
+import { decodeStream, encoding, encodingFromBom, writeEdits } from './encoding.js';
+import type { TextEdit, TextEncoding } from './encoding.js';
 import { compileTagRegexp, restoreTags, tagsByPattern } from './inline-tags.js';
 import { FormatError, unitsOfBatches } from './types.js';
 import type { FilterOptions, FormatFilter, TextUnit, UnitTranslation } from './types.js';
@@ -254,9 +253,6 @@ function tagPatternOf(options: FilterOptions): RegExp {
   return new RegExp(custom ? `${FORMAT_SPECIFIER}|(?:${custom.source})` : FORMAT_SPECIFIER, 'gu');
 }
 
-/** Characters of output collected before a chunk is encoded and written. */
-const WRITE_CHUNK_CHARS = 64 * 1024;
-
 const BATCH_UNITS = 1024;
 
 async function* parseBatches(input: Readable, options: IosStringsFilterOptions = {}): AsyncGenerator<TextUnit[]> {
@@ -280,25 +276,16 @@ async function write(
   const pattern = tagPatternOf(options);
   const { enc, text } = await readWhole(original, options);
   const entries = scanStrings(text);
-  async function* rewritten(): AsyncGenerator<Buffer> {
-    if (enc.bom.length) yield enc.bom;
-    let copied = 0;
-    let pending = '';
+  function* edits(): Generator<TextEdit> {
     for (const entry of entries) {
       const translation = translations.get(entry.locator);
       if (!translation) continue;
       const value = restoreTags(translation.text, tagsByPattern(entry.value, pattern).tags);
       if (value === entry.value) continue;
-      pending += text.slice(copied, entry.start) + quoteStrings(value);
-      copied = entry.end;
-      if (pending.length >= WRITE_CHUNK_CHARS) {
-        yield encodeText(pending, enc);
-        pending = '';
-      }
+      yield { start: entry.start, end: entry.end, text: quoteStrings(value) };
     }
-    yield encodeText(pending + text.slice(copied), enc);
   }
-  await pipeline(rewritten(), output);
+  await writeEdits(text, edits(), enc, output);
 }
 
 /** `"key" = "` after comments and white space. */

@@ -11,7 +11,7 @@ import { encoding, encodingFromBom } from './encoding.js';
 import type { TextEncoding } from './encoding.js';
 import { applyEdits, extractHtml, htmlEdits, htmlSettings, UTF8_HTML_ENCODING } from './html.js';
 import type { Edit, HtmlUnit } from './html.js';
-import { compileTagRegexp, inlineTag, restoreTags } from './inline-tags.js';
+import { compileTagRegexp, inlineTag, restoreTags, tagsByPattern } from './inline-tags.js';
 import { FormatError, unitsOfBatches } from './types.js';
 import type { FilterOptions, FormatFilter, InlineTag, TextUnit, UnitTranslation } from './types.js';
 
@@ -434,20 +434,8 @@ class Extractor {
     this.addUnit({ kind: 'code', start: from + at, end: from + at + node.value.length, source, tags, key: null });
   }
 
-  private patternTags(value: string): { source: string; tags: InlineTag[] } {
-    const pattern = this.settings.tagRegexp;
-    if (!pattern) return { source: value, tags: [] };
-    const tags: InlineTag[] = [];
-    let source = '';
-    let last = 0;
-    for (const match of value.matchAll(pattern)) {
-      if (match[0] === '') continue;
-      const tag = inlineTag(tags.length + 1, 'standalone', match[0]);
-      tags.push(tag);
-      source += value.slice(last, match.index) + tag.display;
-      last = match.index + match[0].length;
-    }
-    return { source: source + value.slice(last), tags };
+  private patternTags(text: string): { source: string; tags: InlineTag[] } {
+    return tagsByPattern(text, this.settings.tagRegexp);
   }
 
   /** An HTML block: the HTML filter's units, at their places in this text. */

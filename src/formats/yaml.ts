@@ -1,8 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Composer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq } from 'yaml';
 import type { CST, Document, Node as YamlNode, Scalar } from 'yaml';
-import { decodeStream, encodeText, encoding, encodingFromBom } from './encoding.js';
+import { decodeStream, encoding, encodingFromBom, writeEdits } from './encoding.js';
 import type { TextEncoding } from './encoding.js';
 import { compileTagRegexp, restoreTags, tagsByPattern } from './inline-tags.js';
 import { dottedKey, jsonPointer } from './json.js';
@@ -307,9 +306,6 @@ async function readFile(input: Readable, options: YamlFilterOptions, settings: Y
   return { enc, text, strings, localeRoots: strings.localeRoots };
 }
 
-/** Characters of output collected before a chunk is encoded and written. */
-const WRITE_CHUNK_CHARS = 64 * 1024;
-
 const BATCH_UNITS = 1024;
 
 async function* parseBatches(input: Readable, options: YamlFilterOptions = {}): AsyncGenerator<TextUnit[]> {
@@ -528,21 +524,7 @@ async function write(
     }
     edits.sort((a, b) => a.start - b.start);
   }
-  async function* rewritten(): AsyncGenerator<Buffer> {
-    if (enc.bom.length) yield enc.bom;
-    let copied = 0;
-    let pending = '';
-    for (const edit of edits) {
-      pending += text.slice(copied, edit.start) + edit.text;
-      copied = edit.end;
-      if (pending.length >= WRITE_CHUNK_CHARS) {
-        yield encodeText(pending, enc);
-        pending = '';
-      }
-    }
-    yield encodeText(pending + text.slice(copied), enc);
-  }
-  await pipeline(rewritten(), output);
+  await writeEdits(text, edits, enc, output);
 }
 
 export const yamlFilter: FormatFilter = {
