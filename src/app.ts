@@ -39,6 +39,7 @@ import { emailTemplatesRoutes } from './modules/organization-setup/email-templat
 import { dueDateSchemesRoutes } from './modules/organization-setup/due-date-schemes/index.js';
 import { priceListsRoutes } from './modules/organization-setup/price-lists/index.js';
 import { netRateSchemesRoutes } from './modules/organization-setup/net-rate-schemes/index.js';
+import { lqaProfilesRoutes } from './modules/organization-setup/lqa-profiles/index.js';
 import { segmentationRulesRoutes } from './modules/organization-setup/segmentation-rules/index.js';
 import { importSettingsRoutes, xmlAssistantRoutes } from './modules/organization-setup/import-settings/index.js';
 import { customFileTypesRoutes } from './modules/organization-setup/custom-file-types/index.js';
@@ -165,6 +166,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(priceListsRoutes(deps));
         await api.register(netRateSchemesRoutes(deps));
         await api.register(segmentationRulesRoutes(deps));
+        await api.register(lqaProfilesRoutes(deps));
         await api.register(importSettingsRoutes(deps));
         await api.register(xmlAssistantRoutes(deps));
         await api.register(customFileTypesRoutes(deps));

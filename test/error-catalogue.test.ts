@@ -74,6 +74,7 @@ const EXAMPLES: { [C in ErrorCode]: ErrorArgs<C> } = {
   BotUserReadOnly: [],
   LastAdmin: [],
   ImportSettingsInUse: [{ name: 'Default', usedAs: "the organization's default import settings" }],
+  LqaProfileInUse: [{ name: 'Strict', usedAs: "the organization's default LQA profile" }],
   LastWorkflowStep: [],
   TypeCannotChange: [{ type: 'STRING' }],
   NothingToReplay: [],

@@ -5,6 +5,7 @@ import type { GlossaryTables } from './tables/glossaries.js';
 import type { HandoverFileTables } from './tables/handover-files.js';
 import type { ImportSettingsTables } from './tables/import-settings.js';
 import type { JobPreviewTables } from './tables/job-previews.js';
+import type { LqaProfileTables } from './tables/lqa-profiles.js';
 import type { MachineTranslationTables } from './tables/machine-translation.js';
 import type { PricingTables } from './tables/pricing.js';
 import type { ProjectTables } from './tables/projects.js';
@@ -289,7 +290,8 @@ export interface DB
     QuoteTables,
     SegmentationRuleTables,
     ImportSettingsTables,
-    JobPreviewTables {
+    JobPreviewTables,
+    LqaProfileTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

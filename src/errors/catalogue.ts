@@ -393,6 +393,15 @@ export const TMS_ERRORS = {
     status: 400,
     message: ({ name, usedAs }: { name: string; usedAs: string }) => `The import settings "${name}" are ${usedAs}; they cannot be deleted.`,
   }),
+  /**
+   * Deleting an LQA profile that is the organization's default or is still assigned to a project's
+   * or a project template's workflow step (description, "Behaviour of other operations" 7;
+   * deleteLqaProfile, docs/lqa-profiles.md).
+   */
+  LqaProfileInUse: define({
+    status: 400,
+    message: ({ name, usedAs }: { name: string; usedAs: string }) => `The LQA profile "${name}" is ${usedAs}; it cannot be deleted.`,
+  }),
   /** Deleting the organization's last workflow step. */
   LastWorkflowStep: define({ status: 400, message: 'The organization must keep at least one workflow step.' }),
   /** A custom field edit that sends another type. */

@@ -238,12 +238,12 @@ export async function toTemplateDto(db: Kysely<DB>, organizationId: string, row:
       lqaEnabled: bool(s.lqaEnabled),
     })),
     workflowSettings: steps.map((s) => {
-      const stepSettings = JSON.parse(s.settings) as { notifyProvider?: NotifyProvider | null };
+      const stepSettings = JSON.parse(s.settings) as { notifyProvider?: NotifyProvider | null; lqaProfile?: { uid?: unknown } | null };
       return {
         workflowStep: { id: s.id, uid: s.uid, name: s.name, order: s.orderIndex, lqaEnabled: bool(s.lqaEnabled) },
         assignedTo: assignments.get(s.templateStepId) ?? [],
         notifyProvider: stepSettings.notifyProvider ?? null,
-        lqaProfile: null,
+        lqaProfile: typeof stepSettings.lqaProfile?.uid === 'string' ? { uid: stepSettings.lqaProfile.uid } : null,
       };
     }),
     projectWorkflowSettings: projectWorkflowSettingsOf(row),

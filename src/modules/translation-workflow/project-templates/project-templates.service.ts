@@ -15,6 +15,7 @@ import { projectTargetLanguages } from '../kernel/index.js';
 import { findProvider } from '../kernel/index.js';
 import { deleteTemplateRow, insertTemplate, referenceFileHashes, replaceTemplateWorkflow } from './project-templates.repository.js';
 import { copyCustomFieldValues } from '../custom-field-instances/index.js';
+import { assertLqaProfileExists } from '../../organization-setup/lqa-profiles/index.js';
 import type { TemplateAssignmentInput, TemplateStepInput } from './project-templates.repository.js';
 import type { AssignedToInput, CreateTemplateBody, EditTemplateBody, NotifyProvider, ProviderInput } from './project-templates.schemas.js';
 import type { TemplateRow } from '../kernel/index.js';
@@ -31,7 +32,7 @@ function assertNotBlank(value: string, field: string): string {
   return value;
 }
 
-/** Import settings records and LQA profiles are later capabilities: naming one is a reference to nothing. */
+/** Import settings records are a later capability: naming one is a reference to nothing. */
 function assertNoLaterReference(ref: { uid: string } | null | undefined, field: string, what: string): void {
   if (ref) throw errors.ReferenceNotFound({ what, key: ref.uid, field });
 }
@@ -202,7 +203,6 @@ async function assignmentsFrom(
 /** Steps and providers of an edit body, in the organization's workflow order. */
 async function workflowFrom(trx: Kysely<DB>, caller: Caller, body: EditTemplateBody, targetLangs: readonly string[]) {
   const settings = body.workFlowSettings ?? [];
-  settings.forEach((s, i) => assertNoLaterReference(s.lqaProfile, `workFlowSettings[${i}].lqaProfile`, 'LQA profile'));
   const stepIds = await resolveWorkflowSteps(
     trx,
     caller.organizationId,
@@ -220,10 +220,12 @@ async function workflowFrom(trx: Kysely<DB>, caller: Caller, body: EditTemplateB
     const position = await stepPosition(trx, caller.organizationId, settings, stepId);
     const input = settings[position]!;
     const path = `workFlowSettings[${position}]`;
-    steps.push({
-      workflowStepId: stepId,
-      settings: { notifyProvider: await checkedNotifyProvider(trx, caller.organizationId, input.notifyProvider, `${path}.notifyProvider`) },
-    });
+    const notifyProvider = await checkedNotifyProvider(trx, caller.organizationId, input.notifyProvider, `${path}.notifyProvider`);
+    // The step's LQA profile: one of the organization's (400 ReferenceNotFound otherwise); none when left out or null.
+    const lqaProfile = input.lqaProfile
+      ? { uid: await assertLqaProfileExists(trx, caller.organizationId, input.lqaProfile.uid, `${path}.lqaProfile`) }
+      : undefined;
+    steps.push({ workflowStepId: stepId, settings: { notifyProvider, ...(lqaProfile ? { lqaProfile } : {}) } });
     assignments.push(
       ...(await assignmentsFrom(trx, caller.organizationId, input.assignedTo ?? [], index, targetLangs, `${path}.assignedTo`)),
     );

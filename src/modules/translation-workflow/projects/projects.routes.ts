@@ -12,6 +12,7 @@ import { projectSettingsRoutes } from './project-settings.routes.js';
 import { projectTemplateRoutes } from './project-template.routes.js';
 import { toProjectViewsV1, toProjectViewsV2 } from '../kernel/index.js';
 import { projectWorkflowRoutes } from './project-workflow.routes.js';
+import { projectLqaSettingsRoutes } from './project-lqa-settings.routes.js';
 import {
   CloneProjectBody,
   CreateProjectV3Body,
@@ -270,6 +271,7 @@ export function projectsRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
 
     await app.register(projectSettingsRoutes(deps));
     await app.register(projectWorkflowRoutes(deps));
+    await app.register(projectLqaSettingsRoutes(deps));
     await app.register(projectTemplateRoutes(deps));
   };
 }

@@ -18,6 +18,7 @@ import { emitProjectEvents, parseSettings } from '../kernel/index.js';
 import { insertProject, workflowStepIdsOf } from './projects.repository.js';
 import { projectTargetLanguages } from '../kernel/index.js';
 import { applyMtSettingsUpdate, projectMtOwner, resolveMtSettingsChange } from '../project-mt-settings/index.js';
+import { assertLqaProfileExists, lqaProfileUidOf } from '../../organization-setup/lqa-profiles/index.js';
 import type { CreateProjectV3Body, EditProjectV2Body, IdReference, PatchProjectBody } from './projects.schemas.js';
 
 /**
@@ -56,21 +57,77 @@ function assertName(name: string, field = 'name'): string {
   return name;
 }
 
-/** LQA is a later capability: no LQA profile exists, so naming one is a reference to nothing. */
-function assertNoLqaProfiles(profiles: readonly { lqaProfile?: { uid: string } | undefined }[] | undefined): void {
-  const index = profiles?.findIndex((p) => p.lqaProfile) ?? -1;
-  if (index >= 0)
-    throw errors.ReferenceNotFound({
-      what: 'LQA profile',
-      key: profiles![index]!.lqaProfile!.uid,
-      field: `lqaProfiles[${index}].lqaProfile`,
-    });
-  // An entry that names no profile is refused too, as before: there is nothing it could stand for.
-  if (profiles?.length)
-    throw errors.InvalidArguments({
-      reason: 'LQA profiles do not exist in this organization yet: lqaProfiles must be empty.',
-      details: [{ field: 'lqaProfiles[0].lqaProfile', message: 'is required' }],
-    });
+type LqaProfileEntry = { workflowStep?: IdReference | undefined; lqaProfile?: { uid: string } | undefined };
+
+/**
+ * The LQA profiles `lqaProfiles` assigns, by global workflow step id (docs/lqa-profiles.md,
+ * "Assigning profiles"): each entry names one of the project's workflow steps (the global step's id
+ * or uid; 400 otherwise, and when a step is named twice) and a profile of the organization (400
+ * ReferenceNotFound otherwise). An entry without `lqaProfile` takes the step's profile away.
+ */
+async function resolveLqaProfiles(
+  trx: Kysely<DB>,
+  organizationId: string,
+  entries: readonly LqaProfileEntry[],
+  projectStepIds: readonly string[],
+): Promise<Map<string, string | null>> {
+  const result = new Map<string, string | null>();
+  for (const [index, entry] of entries.entries()) {
+    const field = `lqaProfiles[${index}].workflowStep`;
+    const invalid = (message: string) => errors.InvalidArguments({ reason: `${field}: ${message}.`, details: [{ field, message }] });
+    if (!entry.workflowStep) throw invalid('is required');
+    const [stepId] = await resolveWorkflowSteps(trx, organizationId, field, [entry.workflowStep]);
+    if (stepId === undefined || !projectStepIds.includes(stepId)) throw invalid('not a workflow step of the project');
+    if (result.has(stepId)) throw invalid('names a workflow step already named');
+    result.set(
+      stepId,
+      entry.lqaProfile ? await assertLqaProfileExists(trx, organizationId, entry.lqaProfile.uid, `lqaProfiles[${index}].lqaProfile`) : null,
+    );
+  }
+  return result;
+}
+
+/** Writes `lqaProfile: {uid}` (or removes it) in the settings of the project's steps; whether anything changed. */
+async function writeLqaProfiles(trx: Kysely<DB>, projectId: string, profiles: ReadonlyMap<string, string | null>): Promise<boolean> {
+  if (profiles.size === 0) return false;
+  const steps = await trx
+    .selectFrom('projectWorkflowSteps')
+    .select(['id', 'workflowStepId', 'settings'])
+    .where('projectId', '=', projectId)
+    .execute();
+  let changed = false;
+  for (const step of steps) {
+    const uid = profiles.get(step.workflowStepId);
+    if (uid === undefined || lqaProfileUidOf(step.settings) === uid) continue;
+    const settings = parseSettings(step.settings) as Record<string, unknown>;
+    if (uid === null) delete settings.lqaProfile;
+    else settings.lqaProfile = { uid };
+    await trx
+      .updateTable('projectWorkflowSteps')
+      .set({ settings: JSON.stringify(settings) })
+      .where('id', '=', step.id)
+      .execute();
+    changed = true;
+  }
+  return changed;
+}
+
+/** Checks the body's `lqaProfiles` against the project's steps and writes them; whether anything changed. */
+async function assignLqaProfiles(
+  trx: Kysely<DB>,
+  organizationId: string,
+  projectId: string,
+  entries: readonly LqaProfileEntry[] | undefined,
+): Promise<boolean> {
+  if (!entries?.length) return false;
+  const steps = await trx.selectFrom('projectWorkflowSteps').select('workflowStepId').where('projectId', '=', projectId).execute();
+  const profiles = await resolveLqaProfiles(
+    trx,
+    organizationId,
+    entries,
+    steps.map((s) => s.workflowStepId),
+  );
+  return writeLqaProfiles(trx, projectId, profiles);
 }
 
 const SETUP_FIELDS = {
@@ -108,7 +165,6 @@ export async function createProjectV3(deps: AppDeps, caller: Caller, body: Creat
   assertName(body.name);
   const sourceLang = assertLanguage('sourceLang', body.sourceLang);
   const targetLangs = assertTargetLangs(sourceLang, body.targetLangs);
-  assertNoLqaProfiles(body.lqaProfiles);
   const now = deps.clock().toISOString();
   const project = await db.transaction().execute(async (trx) => {
     const references = await setupReferenceColumns(trx, caller.organizationId, body, false);
@@ -137,6 +193,7 @@ export async function createProjectV3(deps: AppDeps, caller: Caller, body: Creat
         settings: JSON.stringify(settings),
       },
     });
+    await assignLqaProfiles(trx, caller.organizationId, row.id, body.lqaProfiles);
     const owner = { kind: 'project' as const, id: row.id, createdAt: row.createdAt };
     await writeCustomFieldValues(deps, trx, caller, owner, body.customFields ?? [], 'add');
     await assertRequiredValuesSet(trx, caller.organizationId, owner);
@@ -184,7 +241,7 @@ type EditInput = {
 
 /** PUT v2 / v3 of a project the caller may edit: the body replaces its editable fields (docs/projects.md, "Edit"). */
 export function editProject(deps: AppDeps, caller: Caller, access: ProjectAccess, body: EditProjectV2Body): Promise<ProjectRow> {
-  assertNoLqaProfiles(body.lqaProfiles);
+  const { lqaProfiles } = body;
   return applyEdit(
     deps,
     caller,
@@ -199,6 +256,7 @@ export function editProject(deps: AppDeps, caller: Caller, access: ProjectAccess
       propagate: body.propagateTranslationsToLowerWfDuringUpdateSource ?? false,
     },
     true,
+    lqaProfiles?.length ? (trx) => assignLqaProfiles(trx, caller.organizationId, access.project.id, lqaProfiles) : undefined,
   );
 }
 

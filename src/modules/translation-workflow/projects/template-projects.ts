@@ -24,6 +24,7 @@ import { emitProjectEvents, eventUser } from '../kernel/index.js';
 import { copyTemplateSettings, projectSettingsOwner, templateSettingsOwner } from '../job-trans-memories/index.js';
 import { copyTemplateTermBases } from '../job-term-bases/index.js';
 import { copyTemplateMtSettings } from '../project-mt-settings/index.js';
+import { lqaProfileUidOf } from '../../organization-setup/lqa-profiles/index.js';
 
 /**
  * Projects made from templates (applyTemplate v2, sync and async) and the template's providers
@@ -172,10 +173,45 @@ export async function createProjectFromTemplate(
   await copyTemplateTermBases(trx, await templateSettingsOwner(trx, template), await projectSettingsOwner(trx, project));
   // And its MT settings (per-language ones for the project's target languages) and pre-translate settings.
   await copyTemplateMtSettings(trx, template.id, project.id);
+  // And the LQA profiles of its steps, onto the project's steps of the same workflow step.
+  await copyTemplateLqaProfiles(trx, template.id, project.id);
   const events: WebhookEvent[] = ['PROJECT_CREATED'];
   if (project.vendorId !== null) events.push('SHARED_PROJECT_ASSIGNED');
   await emitProjectEvents(deps, trx, caller, project.id, events);
   return project;
+}
+
+/**
+ * The LQA profile each template step names (`settings.lqaProfile`) becomes that of the project's
+ * steps of the same global workflow step (docs/lqa-profiles.md, "Assigning profiles").
+ */
+async function copyTemplateLqaProfiles(trx: Kysely<DB>, templateId: string, projectId: string): Promise<void> {
+  const templateSteps = await trx
+    .selectFrom('templateWorkflowSteps')
+    .select(['workflowStepId', 'settings'])
+    .where('templateId', '=', templateId)
+    .execute();
+  const profiles = new Map<string, string>();
+  for (const step of templateSteps) {
+    const uid = lqaProfileUidOf(step.settings);
+    if (uid !== null && !profiles.has(step.workflowStepId)) profiles.set(step.workflowStepId, uid);
+  }
+  if (profiles.size === 0) return;
+  const projectSteps = await trx
+    .selectFrom('projectWorkflowSteps')
+    .select(['id', 'workflowStepId', 'settings'])
+    .where('projectId', '=', projectId)
+    .execute();
+  for (const step of projectSteps) {
+    const uid = profiles.get(step.workflowStepId);
+    if (uid === undefined) continue;
+    const settings = { ...parseSettings(step.settings), lqaProfile: { uid } };
+    await trx
+      .updateTable('projectWorkflowSteps')
+      .set({ settings: JSON.stringify(settings) })
+      .where('id', '=', step.id)
+      .execute();
+  }
 }
 
 /** createProjectFromTemplate in a transaction of its own (the synchronous applyTemplate). */
