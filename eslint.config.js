@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
  * The architecture (docs/architecture.md) as lint rules. Elements: every module
  * (`src/modules/<capability>/<module>/`), the infrastructure layers and the composition root.
  */
-const INFRASTRUCTURE = ['domain', 'formats', 'errors', 'db', 'queue', 'storage', 'outbound'];
+const INFRASTRUCTURE = ['domain', 'formats', 'spelling', 'errors', 'db', 'queue', 'storage', 'outbound'];
 
 /** The files that build the app: nothing but each other imports them. */
 const COMPOSITION_ROOT = { type: 'root', fileInternalPath: ['app.ts', 'main.ts', 'task-handlers.ts'] };
@@ -92,11 +92,11 @@ export default tseslint.config(
                 ],
               },
               message:
-                'The layers below the modules (domain, formats, errors, db, queue, storage, outbound) never import modules, HTTP or the composition root.',
+                'The layers below the modules (domain, formats, spelling, errors, db, queue, storage, outbound) never import modules, HTTP or the composition root.',
             },
             {
               from: { element: { type: 'domain' } },
-              disallow: { to: { element: { type: ['db', 'queue', 'storage', 'outbound', 'formats', 'root'] } } },
+              disallow: { to: { element: { type: ['db', 'queue', 'storage', 'outbound', 'formats', 'spelling', 'root'] } } },
               message: 'The domain core is pure: it imports nothing but itself and the error catalogue.',
             },
             {
