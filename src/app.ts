@@ -45,7 +45,7 @@ import { importSettingsRoutes, xmlAssistantRoutes } from './modules/organization
 import { customFileTypesRoutes } from './modules/organization-setup/custom-file-types/index.js';
 import { notificationsRoutes } from './modules/integration/notifications/index.js';
 import { projectTransMemoriesRoutes, projectsRoutes } from './modules/translation-workflow/projects/index.js';
-import { installWorkflowRecordAccess } from './modules/translation-workflow/kernel/index.js';
+import { installWorkflowRecordAccess, setJobStatusGuard } from './modules/translation-workflow/kernel/index.js';
 import { projectTemplatesRoutes, templateTransMemoriesRoutes } from './modules/translation-workflow/project-templates/index.js';
 import { jobTransMemoriesRoutes } from './modules/translation-workflow/job-trans-memories/index.js';
 import { customFieldInstancesRoutes } from './modules/translation-workflow/custom-field-instances/index.js';
@@ -64,10 +64,15 @@ import { filesRoutes } from './modules/translation-workflow/files/index.js';
 import { translationMemoriesRoutes, translationMemoryTransfersRoutes } from './modules/language-resources/translation-memories/index.js';
 import { termBasesRoutes, termSearchRoutes, termsRoutes, termTransfersRoutes } from './modules/language-resources/term-bases/index.js';
 import { jobTermBasesRoutes } from './modules/translation-workflow/job-term-bases/index.js';
+import { spellCheckRoutes } from './modules/language-resources/spell-check/index.js';
+import { jobSpellCheckRoutes } from './modules/translation-workflow/job-spell-check/index.js';
 import { preTranslateSettingsRoutes, projectMtSettingsRoutes } from './modules/translation-workflow/project-mt-settings/index.js';
+import { qaSettingsRoutes } from './modules/translation-workflow/qa-settings/index.js';
+import { qaDeliveryGate, qualityAssuranceRoutes } from './modules/translation-workflow/quality-assurance/index.js';
 import { glossariesRoutes } from './modules/language-resources/glossaries/index.js';
 import { machineTranslationRoutes } from './modules/language-resources/machine-translation/index.js';
 import { preTranslationRoutes } from './modules/translation-workflow/pre-translation/index.js';
+import { qualityEvaluationRoutes } from './modules/translation-workflow/quality-evaluation/index.js';
 import {
   analyseSettingsRoutes,
   analysesOlderVersionsRoutes,
@@ -130,6 +135,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await installRateLimit(app, deps);
   installNumericPathIds(app, deps.database.db);
   installWorkflowRecordAccess(app, deps.database.db);
+  // The delivery gate of QA answers every job status move (docs/qa-runs-and-warnings.md).
+  setJobStatusGuard(qaDeliveryGate);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -178,8 +185,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(glossariesRoutes(deps));
         await api.register(machineTranslationRoutes(deps));
         await api.register(preTranslationRoutes(deps));
+        await api.register(qualityEvaluationRoutes(deps));
         await api.register(termSearchRoutes(deps));
         await api.register(jobTermBasesRoutes(deps));
+        await api.register(spellCheckRoutes(deps));
+        await api.register(jobSpellCheckRoutes(deps));
         await api.register(translationMemoryTransfersRoutes(deps));
         await api.register(projectsRoutes(deps));
         await api.register(analysesRoutes(deps));
@@ -204,6 +214,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         await api.register(jobTransMemoriesRoutes(deps));
         await api.register(projectMtSettingsRoutes(deps));
         await api.register(preTranslateSettingsRoutes(deps));
+        await api.register(qaSettingsRoutes(deps));
+        await api.register(qualityAssuranceRoutes(deps));
         await api.register(referenceFilesRoutes(deps));
         await api.register(filesRoutes(deps));
       },

@@ -5,6 +5,9 @@ import { tmCleanedExportTask, tmClearTask, tmExportTask, tmImportTask } from './
 import { termImportTask } from './modules/language-resources/term-bases/index.js';
 import { analysisTask } from './modules/quoting/analyses/index.js';
 import { preTranslateTask } from './modules/translation-workflow/pre-translation/index.js';
+import { setJobStatusGuard } from './modules/translation-workflow/kernel/index.js';
+import { qaDeliveryGate } from './modules/translation-workflow/quality-assurance/index.js';
+import { qualityEvaluationTask } from './modules/translation-workflow/quality-evaluation/index.js';
 import { targetFileTask } from './modules/translation-workflow/job-files/index.js';
 import { updateSourceTask, updateTargetTask } from './modules/translation-workflow/job-updates/index.js';
 import { importJobTask } from './modules/translation-workflow/jobs/index.js';
@@ -35,10 +38,13 @@ const HANDLERS: { readonly [K in AppTaskKind]: AppTaskHandler<K> } = {
   'termBase.import': termImportTask,
   'analysis.run': analysisTask,
   'preTranslate.run': preTranslateTask,
+  'qualityEvaluation.run': qualityEvaluationTask,
 };
 
 /** Every task handler the worker runs. */
 export function buildTaskRegistry(): TaskRegistry<AppDeps> {
+  // Tasks that move job statuses (pre-translation completing a job) ask QA's delivery gate too.
+  setJobStatusGuard(qaDeliveryGate);
   return createTaskRegistry<AppDeps>(Object.values(HANDLERS));
 }
 

@@ -6,12 +6,15 @@ import type { HandoverFileTables } from './tables/handover-files.js';
 import type { ImportSettingsTables } from './tables/import-settings.js';
 import type { JobPreviewTables } from './tables/job-previews.js';
 import type { LqaProfileTables } from './tables/lqa-profiles.js';
+import type { QaRunTables } from './tables/qa-runs.js';
+import type { QualityEvaluationTables } from './tables/quality-evaluation.js';
 import type { MachineTranslationTables } from './tables/machine-translation.js';
 import type { PricingTables } from './tables/pricing.js';
 import type { ProjectTables } from './tables/projects.js';
 import type { QuoteTables } from './tables/quotes.js';
 import type { SegmentationRuleTables } from './tables/segmentation-rules.js';
 import type { SetupRecordTables } from './tables/setup-records.js';
+import type { SpellingTables } from './tables/spelling.js';
 import type { TermBaseTables } from './tables/term-bases.js';
 import type { TranslationMemoryTables } from './tables/translation-memories.js';
 import type { VendorTables } from './tables/vendors.js';
@@ -291,7 +294,10 @@ export interface DB
     SegmentationRuleTables,
     ImportSettingsTables,
     JobPreviewTables,
-    LqaProfileTables {
+    LqaProfileTables,
+    QaRunTables,
+    SpellingTables,
+    QualityEvaluationTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   loginTokens: LoginTokensTable;

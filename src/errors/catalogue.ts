@@ -345,6 +345,16 @@ export const TMS_ERRORS = {
       { field: 'file', message: `languagerule "${languageRuleName}", rule ${ruleIndex}, ${side}` },
     ],
   }),
+  /**
+   * A spell check or suggestion for a language that no installed Hunspell dictionary serves
+   * (docs/spelling.md): its texts are not checked, and never reported as correct either.
+   */
+  SpellingDictionaryMissing: define({
+    status: 400,
+    message: ({ lang }: { lang: string }) =>
+      `No spelling dictionary is installed for "${lang}": its texts cannot be checked (they are not reported as correct). The administrator can install the language's Debian package hunspell-<language>.`,
+    details: ({ lang }) => [{ field: 'lang', message: `no spelling dictionary for "${lang}"` }],
+  }),
   /** A language code not on the supported list (GET /api2/v1/languages). */
   UnsupportedLanguage: define({
     status: 400,
@@ -666,6 +676,33 @@ export const TMS_ERRORS = {
   BilingualFileMismatch: define({
     status: 400,
     message: (params: { reason: string }) => `The bilingual file does not match its job: ${params.reason}. Nothing was changed.`,
+  }),
+  /**
+   * Moving a job to COMPLETED or DELIVERED while its project's QA settings have `strictJobStatus`
+   * on and a fresh QA run of the job finds warnings nobody ignored (docs/qa-runs-and-warnings.md,
+   * "Delivery gate"). errorDetails list them (at most 50): segment, warning type.
+   */
+  QaWarningsUnresolved: define({
+    status: 400,
+    message: (p: { jobUid: string; status: string; count: number; warnings: { segment: string; type: string }[] }) =>
+      `Job ${p.jobUid} cannot be set to ${p.status}: QA finds ${p.count} unresolved ${plural(p.count, 'warning', 'warnings')}. Fix or ignore ${plural(p.count, 'it', 'them')} first.`,
+    details: ({ jobUid, warnings }) =>
+      warnings
+        .slice(0, 50)
+        .map((w) => ({ field: 'status', message: `${w.type} on segment ${w.segment}`, jobUid, segment: w.segment, type: w.type })),
+  }),
+  /** Ignoring a QA warning whose check the settings make not ignorable, or one that is not a warning of the segment's current target. */
+  QaWarningNotIgnorable: define({
+    status: 400,
+    message: (p: { warningId: string; segment: string; reason: string }) =>
+      `Warning ${p.warningId} of segment ${p.segment} cannot be ignored: ${p.reason}.`,
+    details: ({ warningId, segment, reason }) => [{ field: 'warnings', message: reason, warningId, segment }],
+  }),
+  /** Saving the target of a locked segment (runQaAndSaveV4); nothing is saved. */
+  SegmentLocked: define({
+    status: 400,
+    message: ({ segment }: { segment: string }) => `Segment ${segment} is locked: its target cannot be changed.`,
+    details: ({ segment }) => [{ field: 'segmentId', message: 'locked', segment }],
   }),
   /** A job that was split or changed while an operation on it ran. */
   JobChanged: define({

@@ -98,6 +98,10 @@ export const EXTENSION_FIELDS: Record<string, string[]> = {
   ProjectTemplate: ['costCenter', 'fileHandover'],
   // Which job and segment a compared segment is: a file's segment ids are shared by its target languages (docs/split-compare-and-workflow-changes.md).
   ComparedSegmentDto: ['jobUid', 'index'],
+  // OpenTMS's own QA checks and where inconsistent translations are looked for, in the QA settings (docs/qa-settings.md).
+  QASettingsDtoV2: ['customChecks', 'inconsistencyScope'],
+  // Whether a check's warnings may be ignored and run on confirmation: the published example of QualityAssuranceChecksDtoV2 shows both (docs/qa-settings.md).
+  EnabledCheckDtoV2: ['ignorable', 'instant'],
 };
 
 /**

@@ -26,7 +26,10 @@ import * as segmentationRules from './2026-11-30T1000_segmentation_rules.js';
 import * as importSettingsAndFileTypes from './2026-11-30T1100_import_settings_and_file_types.js';
 import * as jobPreviews from './2026-11-30T1200_job_previews.js';
 import * as sourceSegmentFacts from './2026-11-30T1300_source_segment_facts.js';
+import * as spellingDictionaries from './2026-12-01T1000_spelling_dictionaries.js';
 import * as lqaProfiles from './2026-12-01T1100_lqa_profiles.js';
+import * as qaRunsAndWarnings from './2026-12-01T1300_qa_runs_and_warnings.js';
+import * as qualityEvaluation from './2026-12-01T1400_quality_evaluation.js';
 
 /**
  * Every migration, by name. Names start with the date they were written, so they sort in the
@@ -60,5 +63,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30T1100_import_settings_and_file_types': importSettingsAndFileTypes,
   '2026-11-30T1200_job_previews': jobPreviews,
   '2026-11-30T1300_source_segment_facts': sourceSegmentFacts,
+  '2026-12-01T1000_spelling_dictionaries': spellingDictionaries,
   '2026-12-01T1100_lqa_profiles': lqaProfiles,
+  '2026-12-01T1300_qa_runs_and_warnings': qaRunsAndWarnings,
+  '2026-12-01T1400_quality_evaluation': qualityEvaluation,
 };

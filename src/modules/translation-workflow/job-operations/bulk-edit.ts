@@ -7,7 +7,7 @@ import type { Caller } from '../../../http/access.js';
 import { ApiError, errors } from '../../../errors/index.js';
 import { writeCustomFieldValues } from '../custom-field-instances/index.js';
 import type { JobRow } from '../kernel/index.js';
-import { findVisibleProject } from '../kernel/index.js';
+import { findVisibleProject, jobStatusRefusal } from '../kernel/index.js';
 import type { ProjectAccess } from '../kernel/index.js';
 import { eventUser } from '../kernel/index.js';
 import { emitEvent } from '../../integration/webhooks/index.js';
@@ -51,6 +51,10 @@ export async function bulkEditJobs(deps: AppDeps, caller: Caller, body: JobPartP
       continue;
     }
     try {
+      if (changes.status !== null) {
+        const gate = await jobStatusRefusal(deps, db, job!, changes.status);
+        if (gate) throw gate;
+      }
       await db.transaction().execute((trx) => editJob(deps, trx, caller, job!, changes));
       updated++;
     } catch (error) {

@@ -8,3 +8,5 @@
 export { jobTermBasesRoutes } from './job-term-bases.routes.js';
 export { contextTermBases, copyTemplateTermBases, tbSettingRows } from './tb-settings.js';
 export type { TbSettingRow } from './tb-settings.js';
+export { qaTargetTermTexts, qaTermHits } from './qa-terms.js';
+export type { QaTermsOfSegment } from './qa-terms.js';

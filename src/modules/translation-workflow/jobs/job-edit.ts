@@ -13,7 +13,7 @@ import { emitEvent } from '../../integration/webhooks/index.js';
 import type { JobAccess, JobRow, ProjectAccess } from '../kernel/index.js';
 import { currentProviders, providerSetKey, replaceJobProviders, resolveProviders } from '../kernel/index.js';
 import type { ResolvedProvider } from '../kernel/index.js';
-import { jobEventRecords } from '../kernel/index.js';
+import { jobEventRecords, jobStatusRefusal } from '../kernel/index.js';
 import type { JobChanges } from './jobs.schemas.js';
 
 /**
@@ -91,6 +91,11 @@ async function emitJobEvents(deps: AppDeps, trx: Kysely<DB>, caller: Caller, byE
 
 /** Applies the same `changes` to every job of `jobs` in one transaction; returns the jobs as they are afterwards. */
 export async function editJobs(deps: AppDeps, caller: Caller, jobs: readonly JobRow[], changes: ResolvedChanges): Promise<JobRow[]> {
+  if (changes.status !== undefined)
+    for (const job of jobs) {
+      const refusal = await jobStatusRefusal(deps, deps.database.db, job, changes.status);
+      if (refusal) throw refusal;
+    }
   const now = deps.clock().toISOString();
   const result = await deps.database.db.transaction().execute(async (trx) => {
     const byEvent = new Map<WebhookEvent, string[]>();
@@ -131,6 +136,8 @@ export async function setJobStatus(deps: AppDeps, caller: Caller, access: JobAcc
   if (refusal === 'REJECT_RIGHT_MISSING') throw errors.AccessDenied({ reason: 'Rejecting jobs needs the "may reject jobs" right.' });
   if (refusal === 'UNCHANGED') throw errors.JobStatusUnchanged({ status: requested });
   if (refusal !== null) throw errors.JobStatusChangeNotAllowed({ from: access.job.status, to: requested });
+  const gate = await jobStatusRefusal(deps, deps.database.db, access.job, requested);
+  if (gate) throw gate;
   const now = deps.clock().toISOString();
   await deps.database.db.transaction().execute(async (trx) => {
     await trx

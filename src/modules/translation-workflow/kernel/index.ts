@@ -110,3 +110,5 @@ export {
   ProjectWorkflowStepV2,
   WorkflowStepsQuery,
 } from './project-view.schemas.js';
+export { jobStatusRefusal, setJobStatusGuard } from './job-status-guard.js';
+export type { JobStatusGuard } from './job-status-guard.js';

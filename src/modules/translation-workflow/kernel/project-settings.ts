@@ -19,6 +19,8 @@ export const SETTINGS_KEYS = [
   'analyseSettings',
   // Written by the project-mt-settings module (PreTranslateSettingsV4Dto; docs/project-mt-settings.md).
   'preTranslateSettings',
+  // Written by the qa-settings module (the QA settings document; docs/qa-settings.md).
+  'qaSettings',
 ] as const;
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
 export type ProjectSettings = Partial<Record<SettingsKey, unknown>>;

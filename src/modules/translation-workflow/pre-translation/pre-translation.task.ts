@@ -15,7 +15,7 @@ import type { BestScoreQuery, BestUnitMatch, IndexMemo } from '../../language-re
 import { CredentialsUnreadable, translateSegments } from '../../language-resources/machine-translation/index.js';
 import type { MtSettingsRow } from '../../language-resources/machine-translation/index.js';
 import { projectTransMemoryTargets } from '../job-trans-memories/index.js';
-import { emitProjectEvents, jobEventRecords } from '../kernel/index.js';
+import { emitProjectEvents, jobEventRecords, jobStatusRefusal } from '../kernel/index.js';
 import type { Caller } from '../../../http/access.js';
 import type { JobRow } from '../kernel/index.js';
 import { mtSettingsForTarget } from '../project-mt-settings/index.js';
@@ -494,7 +494,8 @@ async function completeJobs(
         .executeTakeFirstOrThrow();
       complete = size > 0 && Number(confirmed.n) >= size;
     }
-    if (complete) completed.push(job);
+    // QA's delivery gate (strictJobStatus) may keep the job open: it stays as it is.
+    if (complete && !(await jobStatusRefusal(deps, trx, job, 'COMPLETED'))) completed.push(job);
   }
   if (completed.length) {
     const ids = completed.map((job) => job.id);

@@ -20,6 +20,8 @@ export const TEMPLATE_SETTINGS_KEYS = [
   'analyseSettings',
   // Written by the project-mt-settings module (getProjectTemplatePreTranslateSettingsV4; docs/project-mt-settings.md).
   'preTranslateSettings',
+  // Written by the qa-settings module (getProjectTemplateQASettings; docs/qa-settings.md).
+  'qaSettings',
 ] as const;
 export type TemplateSettingsKey = (typeof TEMPLATE_SETTINGS_KEYS)[number];
 export type TemplateSettings = Partial<Record<TemplateSettingsKey, unknown>>;
