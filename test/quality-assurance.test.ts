@@ -248,6 +248,34 @@ describe(`quality assurance runs (${testDialect})`, () => {
       },
     });
     expect(mixed.statusCode).toBe(400);
+    // Texts the editor has not saved (OpenTMS extension `targets`) are checked in place of the stored ones, and nothing is saved.
+    const unsaved = await t.inject({
+      method: 'POST',
+      url: `/api2/v3/projects/${project.uid}/jobs/qualityAssurances/segments/run`,
+      headers: linguist.headers,
+      payload: {
+        jobsAndSegments: [
+          { job: { uid: job().uid }, segments: [sid(0), sid(1)], targets: [{ segmentId: sid(1), target: 'Hallo  Welt.' }] },
+        ],
+      },
+    });
+    expect(unsaved.statusCode, unsaved.body).toBe(200);
+    expect(typesOf(unsaved, 1)).toContain('MultipleSpacesV3');
+    const jobRow = await t.database.db.selectFrom('jobs').select('id').where('uid', '=', job().uid).executeTakeFirstOrThrow();
+    const stored = await t.database.db
+      .selectFrom('jobSegments')
+      .select('target')
+      .where('jobId', '=', jobRow.id)
+      .where('idx', '=', 1)
+      .executeTakeFirstOrThrow();
+    expect(stored.target).toBe('Hallo Welt.');
+    const notListed = await t.inject({
+      method: 'POST',
+      url: `/api2/v3/projects/${project.uid}/jobs/qualityAssurances/segments/run`,
+      headers: linguist.headers,
+      payload: { jobsAndSegments: [{ job: { uid: job().uid }, segments: [sid(0)], targets: [{ segmentId: sid(1), target: 'x' }] }] },
+    });
+    expect(notListed.statusCode).toBe(400);
   });
 
   it('runWithUpdate saves the target and answers its warnings; a locked segment is refused', async () => {

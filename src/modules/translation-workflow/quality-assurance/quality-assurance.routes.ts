@@ -142,7 +142,7 @@ export function qualityAssuranceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           operationId: 'runQaForSegmentsV3',
           summary: 'Run quality assurance on selected segments',
           description:
-            'Runs QA on the listed segments of the listed jobs (segment ids as listSegments answers them, `<file uid>:<index>`, or the bilingual file’s `<job uid>:<index>`), on the targets as they are stored now. Without `warningTypes` only the fast checks run (every check of the settings except spelling and inconsistent translations, which need a dictionary or the other segments). The jobs must have the same source and target languages (400 otherwise). Every listed segment is answered, with or without warnings; the warnings replace those of the same segments in the jobs’ last runs.',
+            'Runs QA on the listed segments of the listed jobs (segment ids as listSegments answers them, `<file uid>:<index>`, or the bilingual file’s `<job uid>:<index>`), on the targets as they are stored now, or (OpenTMS extension `jobsAndSegments[].targets`) on texts the editor has not saved yet, which are checked in their place without being saved or stored. Without `warningTypes` only the fast checks run (every check of the settings except spelling and inconsistent translations, which need a dictionary or the other segments). The jobs must have the same source and target languages (400 otherwise). Every listed segment is answered, with or without warnings; the warnings replace those of the same segments in the jobs’ last runs.',
           params: ProjectUidParams,
           body: QaSegmentsRunBody,
           response: { 200: QaResponse },
@@ -152,7 +152,7 @@ export function qualityAssuranceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
         const caller = callerOf(request);
         const project = projectAccessOf(request);
         const body = request.body;
-        const entries: { qa: QaJob; idxs: number[] }[] = [];
+        const entries: { qa: QaJob; idxs: number[]; overrides: Map<number, { target: string }> }[] = [];
         for (const entry of body.jobsAndSegments) {
           const access = await requireJobOf(db, caller, project, entry.job.uid, 'translate');
           const qa = await qaJobOf(db, project.project, access.job);
@@ -172,13 +172,26 @@ export function qualityAssuranceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
                 });
               return idx;
             }),
+            overrides: new Map(),
           });
+          const added = entries[entries.length - 1]!;
+          for (const [i, unsaved] of (entry.targets ?? []).entries()) {
+            const idx = segmentIndexOf(qa, unsaved.segmentId);
+            if (idx === null || !added.idxs.includes(idx))
+              throw errors.InvalidArguments({
+                reason: `targets[${i}]: segment ${unsaved.segmentId} is not one of the segments listed for job ${qa.job.uid}.`,
+                details: [{ field: 'jobsAndSegments.targets', message: 'not a listed segment', segment: unsaved.segmentId }],
+              });
+            added.overrides.set(idx, { target: unsaved.target });
+          }
         }
         const views: SegmentWarningsView[] = [];
-        for (const { qa, idxs } of entries) {
+        for (const { qa, idxs, overrides } of entries) {
           if (!idxs.length) continue;
           const typed = body.warningTypes?.length ? { only: body.warningTypes } : { fastOnly: true };
-          const outcome = await runJobQa(deps, qa, { ...typed, segments: idxs, userId: caller.userId });
+          // Unsaved texts are checked where they stand; a run of texts that are not the job's is not stored (userId null).
+          const unsaved = overrides.size ? { overrides, userId: null } : { userId: caller.userId };
+          const outcome = await runJobQa(deps, qa, { ...typed, segments: idxs, ...unsaved });
           views.push(...(await segmentWarningsOf(db, outcome, { everySegment: true })));
         }
         return capWarnings(views, body.maxQaWarningsCount ?? DEFAULT_MAX_WARNINGS);

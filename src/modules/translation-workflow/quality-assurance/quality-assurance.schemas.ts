@@ -35,7 +35,24 @@ export const QaBatchRunBody = Type.Object(
 export const QaSegmentsRunBody = Type.Object(
   {
     jobsAndSegments: Type.Array(
-      Type.Object({ job: UidReference, segments: Type.Array(Type.String(), { maxItems: 1000 }) }, { title: 'JobPartSegmentsDtoV3' }),
+      Type.Object(
+        {
+          job: UidReference,
+          segments: Type.Array(Type.String(), { maxItems: 1000 }),
+          /** OpenTMS extension: targets not yet saved, checked in place of the stored ones (nothing is saved or stored). */
+          targets: Type.Optional(
+            Type.Array(
+              Type.Object({ segmentId: Type.String({ minLength: 1, maxLength: 200 }), target: Type.String({ maxLength: 100_000 }) }),
+              {
+                maxItems: 1000,
+                description:
+                  'OpenTMS extension: texts the editor holds but has not saved, each for a segment listed in `segments`; they are checked instead of the stored targets, and the run is not stored.',
+              },
+            ),
+          ),
+        },
+        { title: 'JobPartSegmentsDtoV3' },
+      ),
       { minItems: 1, maxItems: 100 },
     ),
     warningTypes: Type.Optional(WarningTypes),
