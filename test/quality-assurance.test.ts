@@ -325,6 +325,38 @@ describe(`quality assurance runs (${testDialect})`, () => {
     expect(typesOf(again, 1)).toEqual([]);
   });
 
+  it('says spelling was not checked for a language without a dictionary, never that it passed', async () => {
+    const ja = await makeProject(t, home.organization.id, { createdById: home.user.id, targetLangs: ['ja'] });
+    const jaJobs = await makeJobs(t, ja, { createdById: home.user.id, segments: ['Hello world.'] });
+    const jaJob = jaJobs.jobs[0]!;
+    const db = t.database.db;
+    const row = await db.selectFrom('jobs').select('id').where('uid', '=', jaJob.uid).executeTakeFirstOrThrow();
+    await db
+      .insertInto('jobSegments')
+      .values({
+        jobId: row.id,
+        idx: 0,
+        target: 'こんにちは世界。',
+        confirmed: true,
+        modifiedAt: t.clock().toISOString(),
+        modifiedById: home.user.id,
+      })
+      .execute();
+    const response = await t.inject({
+      method: 'POST',
+      url: `/api2/v3/projects/${ja.uid}/jobs/${jaJob.uid}/qualityAssurances/run`,
+      headers: home.headers,
+      payload: { warningTypes: ['SpellCheck'] },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().uncheckedChecks).toEqual(['SpellCheck']);
+    // A language with a dictionary is checked: no such mark.
+    if (existsSync('/usr/share/hunspell/de_DE.dic')) {
+      const de = await run({ warningTypes: ['SpellCheck'] });
+      expect(de.json().uncheckedChecks).toBeUndefined();
+    }
+  });
+
   it('gates COMPLETED on unresolved warnings when strictJobStatus is on', async () => {
     await setTargets(['Es gibt 6 Äpfel.', 'Hallo Welt.', 'Öffnen Sie die Datei.', 'Schließen Sie die Tür.']);
     await setChecks([{ name: 'strictJobStatus', enabled: true }]);

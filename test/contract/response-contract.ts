@@ -98,6 +98,8 @@ export const EXTENSION_FIELDS: Record<string, string[]> = {
   ProjectTemplate: ['costCenter', 'fileHandover'],
   // Which job and segment a compared segment is: a file's segment ids are shared by its target languages (docs/split-compare-and-workflow-changes.md).
   ComparedSegmentDto: ['jobUid', 'index'],
+  // The checks a QA run could not do (SpellCheck without a dictionary), so that silence is not read as a pass (issue 19; docs/qa-runs-and-warnings.md).
+  QualityAssuranceResponseDto: ['uncheckedChecks'],
   // OpenTMS's own QA checks and where inconsistent translations are looked for, in the QA settings (docs/qa-settings.md).
   QASettingsDtoV2: ['customChecks', 'inconsistencyScope'],
   // Whether a check's warnings may be ignored and run on confirmation: the published example of QualityAssuranceChecksDtoV2 shows both (docs/qa-settings.md).

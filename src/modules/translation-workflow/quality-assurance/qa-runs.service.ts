@@ -252,15 +252,18 @@ export async function segmentWarningsOf(
 export function capWarnings(
   views: readonly SegmentWarningsView[],
   max: number,
-): { segmentWarnings: SegmentWarningsView[]; finished: boolean } {
+  spellingUnchecked = false,
+): { segmentWarnings: SegmentWarningsView[]; finished: boolean; uncheckedChecks?: string[] } {
+  // A language without a dictionary is said to be unchecked, never passed as clean (docs/spelling.md).
+  const unchecked = spellingUnchecked ? { uncheckedChecks: ['SpellCheck'] } : {};
   const kept: SegmentWarningsView[] = [];
   let count = 0;
   for (const view of views) {
-    if (count >= max && view.warnings.length > 0) return { segmentWarnings: kept, finished: false };
+    if (count >= max && view.warnings.length > 0) return { segmentWarnings: kept, finished: false, ...unchecked };
     kept.push(view);
     count += view.warnings.length;
   }
-  return { segmentWarnings: kept, finished: true };
+  return { segmentWarnings: kept, finished: true, ...unchecked };
 }
 
 /** The unresolved warnings of a fresh run of `qa` (the delivery gate); ignored ones and ignored checks left out. */

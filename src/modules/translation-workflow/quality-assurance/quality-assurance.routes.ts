@@ -52,12 +52,14 @@ function initialIndex(qa: QaJob, settings: RunSettings | undefined): number | un
 async function runJobs(deps: AppDeps, caller: Caller, jobs: readonly QaJob[], settings: RunSettings | undefined, max: number | undefined) {
   const db = deps.database.db;
   const views: SegmentWarningsView[] = [];
+  let spellingUnchecked = false;
   for (const qa of jobs) {
     const fromIdx = jobs.length === 1 ? initialIndex(qa, settings) : undefined;
     const outcome = await runJobQa(deps, qa, { only: settings?.warningTypes, userId: caller.userId });
+    spellingUnchecked ||= outcome.spellingUnchecked;
     views.push(...(await segmentWarningsOf(db, outcome, fromIdx === undefined ? {} : { fromIdx })));
   }
-  return capWarnings(views, max ?? settings?.maxQaWarningsCount ?? DEFAULT_MAX_WARNINGS);
+  return capWarnings(views, max ?? settings?.maxQaWarningsCount ?? DEFAULT_MAX_WARNINGS, spellingUnchecked);
 }
 
 async function batchJobs(deps: AppDeps, caller: Caller, project: ProjectAccess, uids: readonly string[]): Promise<QaJob[]> {
@@ -186,15 +188,17 @@ export function qualityAssuranceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           }
         }
         const views: SegmentWarningsView[] = [];
+        let spellingUnchecked = false;
         for (const { qa, idxs, overrides } of entries) {
           if (!idxs.length) continue;
           const typed = body.warningTypes?.length ? { only: body.warningTypes } : { fastOnly: true };
           // Unsaved texts are checked where they stand; a run of texts that are not the job's is not stored (userId null).
           const unsaved = overrides.size ? { overrides, userId: null } : { userId: caller.userId };
           const outcome = await runJobQa(deps, qa, { ...typed, segments: idxs, ...unsaved });
+          spellingUnchecked ||= outcome.spellingUnchecked;
           views.push(...(await segmentWarningsOf(db, outcome, { everySegment: true })));
         }
-        return capWarnings(views, body.maxQaWarningsCount ?? DEFAULT_MAX_WARNINGS);
+        return capWarnings(views, body.maxQaWarningsCount ?? DEFAULT_MAX_WARNINGS, spellingUnchecked);
       },
     );
 
@@ -227,7 +231,8 @@ export function qualityAssuranceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox
           });
         await saveSegmentTarget(deps, caller, qa, idx, request.params.segmentId, { target: body.target, confirmed: body.confirmed });
         const outcome = await runJobQa(deps, qa, { only: body.warningTypes, segments: [idx], userId: caller.userId });
-        return capWarnings(await segmentWarningsOf(db, outcome, { everySegment: true }), body.maxQaWarningsCount ?? DEFAULT_MAX_WARNINGS);
+        const views = await segmentWarningsOf(db, outcome, { everySegment: true });
+        return capWarnings(views, body.maxQaWarningsCount ?? DEFAULT_MAX_WARNINGS, outcome.spellingUnchecked);
       },
     );
 

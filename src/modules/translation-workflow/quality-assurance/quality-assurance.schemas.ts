@@ -93,6 +93,12 @@ export const QaResponse = Type.Object(
       ),
     ),
     finished: Type.Boolean(),
+    uncheckedChecks: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'OpenTMS extension: checks the run was asked for but could not do, so their silence is no pass: `SpellCheck` when the target language has no spelling dictionary.',
+      }),
+    ),
   },
   { title: 'QualityAssuranceResponseDto' },
 );
