@@ -90,8 +90,9 @@ interface Injected {
 }
 
 function injectNumber(pair: Pair): string | null {
-  // Anything that may be a directive (`%1$s`, `%I64u`, `%<PRIu64>`): the PO filter makes those tags.
-  const spans: [number, number][] = [...pair.tgt.matchAll(/%[-+ 0#'\d.$*]*[a-zA-Z<]+>?/g)].map((m) => [m.index, m.index + m[0].length]);
+  // Anything that may be a directive (`%1$s`, `%I64u`, `%<PRIu64>`): the PO filter makes those tags,
+  // so a digit inside one (the 64 of `%I64u`) is no number.
+  const spans: [number, number][] = [...pair.tgt.matchAll(/%[-+ 0#'\d.$*]*[a-zA-Z<]\w*>?/g)].map((m) => [m.index, m.index + m[0].length]);
   for (const match of pair.tgt.matchAll(/\d+/g)) {
     const at = match.index;
     if (spans.some(([a, b]) => at >= a && at < b)) continue;
