@@ -89,6 +89,14 @@ describe.skipIf(missing.length > 0)('spell check', () => {
     expect(response.spellCheckResults[0].misspelledWords).toEqual([{ word: 'Feler', offset: 5 }]);
   });
 
+  it('never flags a word of the reference texts: it is copied from the source, not misspelled', async () => {
+    const texts = ['git: Commit fehlgeschlagen, Feler'];
+    const without = await ok('POST', 'spellCheck/check', home.headers, { lang: 'de', texts });
+    expect(without.spellCheckResults[0].misspelledWords.map((w: { word: string }) => w.word)).toEqual(['git', 'Commit', 'Feler']);
+    const withReference = await ok('POST', 'spellCheck/check', home.headers, { lang: 'de', texts, referenceTexts: ['git commit failed'] });
+    expect(withReference.spellCheckResults[0].misspelledWords).toEqual([{ word: 'Feler', offset: 28 }]);
+  });
+
   it("adds words to the organization's dictionary: never flagged again, for the language and its regions, in that organization only", async () => {
     const word = 'Quuxwerk';
     expect(await misspelled('de', `Das ${word} läuft`)).toEqual([{ word, offset: 4 }]);

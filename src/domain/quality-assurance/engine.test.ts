@@ -257,6 +257,21 @@ describe('runQa: run rules', () => {
     expect(result.warnings.has('s2')).toBe(false);
   });
 
+  it('spelling leaves out words the source has too (names, commands: copied, not misspelled)', () => {
+    const unknown = new Set(['git', 'commit', 'fehlr']);
+    const speller = {
+      misspelled: (text: string) =>
+        [...text.matchAll(/\p{L}+/gu)].filter((m) => unknown.has(m[0].toLowerCase())).map((m) => ({ word: m[0], offset: m.index })),
+    };
+    const result = runQa(
+      [segment('s1', 'git commit failed', 'git: Commit fehlgeschlagen'), segment('s2', 'git commit failed', 'git: Commit Fehlr')],
+      qaSettingsForTests({ spellCheck: true }),
+      { ...context, speller },
+    );
+    expect(result.warnings.has('s1')).toBe(false);
+    expect(result.warnings.get('s2')!.map((w) => w.key)).toEqual(['Fehlr']);
+  });
+
   it("warnings carry the setting's ignorable flag", () => {
     const settings = qaSettingsForTests({ emptyTarget: true });
     settings.checks.emptyTarget.ignorable = false;

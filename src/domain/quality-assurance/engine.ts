@@ -306,7 +306,7 @@ export function runQa(segments: readonly QaSegment[], settings: QaSettings, cont
       if (plan.nonConformingTerms !== null)
         checkNonConformingTerms(source, target, segment.terms, approvedOnly, out, plan.nonConformingTerms);
       if (plan.forbiddenTerms !== null) checkForbiddenTerms(segment.forbiddenTerms, out, plan.forbiddenTerms);
-      if (speller) checkSpelling(target, speller, out, plan.spelling!);
+      if (speller) checkSpelling(source, target, speller, out, plan.spelling!);
       if (plan.brackets !== null) checkBrackets(source, target, out, plan.brackets);
       if (plan.quotes !== null) checkQuotes(source, target, out, plan.quotes);
       if (plan.capitalization !== null) checkCapitalization(source, target, out, plan.capitalization);

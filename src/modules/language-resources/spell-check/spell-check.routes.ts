@@ -26,13 +26,13 @@ export const WORD_EDITORS = roles('ADMIN', 'PROJECT_MANAGER', 'LINGUIST');
 const tags = ['Spell Check'];
 
 /** The 400 of a request whose texts hold more than MAX_TOTAL_CHARS characters together. */
-export function assertTextsSize(texts: readonly string[]): void {
+export function assertTextsSize(texts: readonly string[], field = 'texts'): void {
   let total = 0;
   for (const text of texts) total += text.length;
   if (total > MAX_TOTAL_CHARS)
     throw errors.InvalidArguments({
-      reason: `The texts hold ${total} characters together; one spell check may hold at most ${MAX_TOTAL_CHARS}. Send them in several requests.`,
-      details: [{ field: 'texts', message: `at most ${MAX_TOTAL_CHARS} characters in total` }],
+      reason: `The ${field} hold ${total} characters together; one spell check may hold at most ${MAX_TOTAL_CHARS}. Send them in several requests.`,
+      details: [{ field, message: `at most ${MAX_TOTAL_CHARS} characters in total` }],
     });
 }
 
@@ -62,7 +62,7 @@ export function spellCheckRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             "Spell check using the settings of the user's organization: the Hunspell dictionary of `lang` and the words the organization added for it. " +
             'Tags, placeholders, URLs, e-mail addresses and numbers are skipped; offsets are in UTF-16 code units of each text. ' +
             'A language without an installed dictionary is refused with 400 SpellingDictionaryMissing (never reported as correct). ' +
-            `At most 1000 texts of at most ${MAX_TEXT_CHARS} characters, ${MAX_TOTAL_CHARS} characters together, a request; \`referenceTexts\` is accepted and not used.`,
+            `At most 1000 texts of at most ${MAX_TEXT_CHARS} characters, ${MAX_TOTAL_CHARS} characters together, a request. Words of \`referenceTexts\` (the source of the texts, say) are never flagged: a word the reference has is copied, not misspelled.`,
           body: SpellCheckRequest,
           response: { 200: SpellCheckResponse },
         },
@@ -71,8 +71,11 @@ export function spellCheckRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const caller = callerOf(request);
         const lang = assertLanguage('lang', request.body.lang);
         assertTextsSize(request.body.texts);
+        assertTextsSize(request.body.referenceTexts ?? [], 'referenceTexts');
         const spellCheckResults = await checkTexts(db, caller.organizationId, lang, request.body.texts, {
           zeroLengthSeparator: request.body.zeroLengthSeparator,
+          // Words of the reference texts (the source a target translates) are copied, not misspelled.
+          extraWords: request.body.referenceTexts ?? [],
         });
         return { spellCheckResults };
       },

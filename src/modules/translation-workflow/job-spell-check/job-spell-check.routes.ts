@@ -46,6 +46,7 @@ export function jobSpellCheckRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const caller = callerOf(request);
         const lang = assertLanguage('lang', request.body.lang);
         assertTextsSize(request.body.texts);
+        assertTextsSize(request.body.referenceTexts ?? [], 'referenceTexts');
         const projectUid = await projectUidOfJob(db, request.params.jobUid);
         const visible = projectUid === undefined ? null : await findVisibleProject(db, caller, projectUid);
         if (visible === null) throw errors.ResourceNotFound({ what: 'Job' });
@@ -53,7 +54,7 @@ export function jobSpellCheckRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const terms = sameLanguage(lang, job.targetLang) ? await qaTargetTermTexts(db, project.project, job) : [];
         const spellCheckResults = await checkTexts(db, project.project.organizationId, lang, request.body.texts, {
           zeroLengthSeparator: request.body.zeroLengthSeparator,
-          extraWords: terms,
+          extraWords: [...terms, ...(request.body.referenceTexts ?? [])],
         });
         return { spellCheckResults };
       },
