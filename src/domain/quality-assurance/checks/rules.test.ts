@@ -11,7 +11,7 @@ import {
   compileQaRegexpRule,
   nestedQuantifier,
 } from './strings.js';
-import { checkForbiddenTerms, checkNonConformingTerms } from './terms.js';
+import { MAX_TERMS_PER_SEGMENT, checkForbiddenTerms, checkNonConformingTerms } from './terms.js';
 
 const en = (text: string): QaText => new QaText(text, 'en');
 const de = (text: string): QaText => new QaText(text, 'de');
@@ -165,6 +165,21 @@ describe('nonConformingTerms', () => {
         },
       },
     ]);
+  });
+
+  it("takes a homonym's concepts together, lists each suggestion once, and looks at MAX_TERMS_PER_SEGMENT terms", () => {
+    const bank = (text: string): QaTermHit => ({ sourceTerm: 'bank', targetTerms: [{ text, preferred: true, approved: true }] });
+    expect(run('the bank', 'die Bank', [bank('Ufer'), bank('Bank')])).toEqual([]);
+    const twice = run('file file', 'Dokument', [
+      hit([{ text: 'Datei', preferred: true, approved: true }]),
+      hit([{ text: 'Datei', preferred: true, approved: true }]),
+    ]);
+    expect(twice.map((w) => w.details.suggestedTargetTerms)).toEqual([[{ text: 'Datei', preferred: true }]]);
+    const many = Array.from({ length: MAX_TERMS_PER_SEGMENT + 50 }, (_, i): QaTermHit => ({
+      sourceTerm: `t${i}`,
+      targetTerms: [{ text: `z${i}`, preferred: true, approved: true }],
+    }));
+    expect(run('x', 'y', many)).toHaveLength(MAX_TERMS_PER_SEGMENT);
   });
 });
 

@@ -8,12 +8,16 @@ import type { QaText } from '../text.js';
 import { occurrences, position, warning } from '../text.js';
 import type { QaForbiddenTermHit, QaPosition, QaTermHit, QaWarning } from '../types.js';
 
+/** Distinct source terms of one segment that nonConformingTerms looks at (in the order found); more are not checked. */
+export const MAX_TERMS_PER_SEGMENT = 100;
+
 /**
  * The target terms that count are all of the concept's target-language terms, or only the approved
  * ones when `approvedOnly` (ignoreNotApprovedTerms); a hit without any is skipped (nothing to ask for).
  * A target term is present when the target contains it case-insensitively, also inside a longer word
  * (German compounds: `Datei` in `Dateiname`). One warning per source term (key: the term in lower
  * case); positions are the term's occurrences in the source; suggestedTargetTerms the target terms.
+ * At most MAX_TERMS_PER_SEGMENT distinct source terms of a segment are looked at.
  */
 export function checkNonConformingTerms(
   source: QaText,
@@ -24,27 +28,45 @@ export function checkNonConformingTerms(
   ignorable: boolean,
 ): void {
   if (!hits || hits.length === 0) return;
-  let lowerTarget: string | null = null;
-  const reported = new Set<string>();
+  // The hits by source term (a homonym's concepts together: any of their target terms will do),
+  // at most MAX_TERMS_PER_SEGMENT terms: each costs scans of the target and the source, and the cap
+  // keeps a run linear in the text.
+  const byTerm = new Map<string, { term: string; candidates: QaTermHit['targetTerms']; texts: Set<string> }>();
   for (const hit of hits) {
-    const candidates = approvedOnly ? hit.targetTerms.filter((term) => term.approved) : hit.targetTerms;
+    const key = hit.sourceTerm.toLowerCase();
+    let entry = byTerm.get(key);
+    if (entry === undefined) {
+      if (byTerm.size >= MAX_TERMS_PER_SEGMENT) continue;
+      byTerm.set(key, (entry = { term: hit.sourceTerm, candidates: [], texts: new Set() }));
+    }
+    for (const candidate of hit.targetTerms) {
+      if ((approvedOnly && !candidate.approved) || entry.texts.has(candidate.text)) continue;
+      entry.texts.add(candidate.text);
+      entry.candidates.push(candidate);
+    }
+  }
+  let lowerTarget: string | null = null;
+  const presence = new Map<string, boolean>();
+  for (const [key, { term, candidates }] of byTerm) {
     if (candidates.length === 0) continue;
     lowerTarget ??= target.text.toLowerCase();
     let present = false;
     for (const candidate of candidates) {
-      if (candidate.text !== '' && lowerTarget.includes(candidate.text.toLowerCase())) {
+      if (candidate.text === '') continue;
+      const lower = candidate.text.toLowerCase();
+      let found = presence.get(lower);
+      if (found === undefined) presence.set(lower, (found = lowerTarget.includes(lower)));
+      if (found) {
         present = true;
         break;
       }
     }
-    const key = hit.sourceTerm.toLowerCase();
-    if (present || reported.has(key)) continue;
-    reported.add(key);
+    if (present) continue;
     out.push(
       warning('NonConformingTerm', key, ignorable, {
-        term: hit.sourceTerm,
-        positions: occurrences(source.text, hit.sourceTerm, true),
-        suggestedTargetTerms: candidates.map((term) => ({ text: term.text, preferred: term.preferred })),
+        term,
+        positions: occurrences(source.text, term, true),
+        suggestedTargetTerms: candidates.map((candidate) => ({ text: candidate.text, preferred: candidate.preferred })),
       }),
     );
   }
