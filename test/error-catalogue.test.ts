@@ -127,6 +127,7 @@ const EXAMPLES: { [C in ErrorCode]: ErrorArgs<C> } = {
   BilingualFileMismatch: [{ reason: 'segment J:3 is not a segment of job J' }],
   QaWarningsUnresolved: [{ jobUid: 'j1', status: 'COMPLETED', count: 1, warnings: [{ segment: 's1:0', type: 'EmptyTranslation' }] }],
   QaWarningNotIgnorable: [{ warningId: 'w1', segment: 's1:0', reason: 'its check is not ignorable' }],
+  QaRunTimedOut: [{ jobUid: 'j1', seconds: 300 }],
   SegmentLocked: [{ segment: 's1:0' }],
   JobChanged: [{ jobUid: 'j1' }],
   AnalysisNotReady: [{ failed: true, reason: 'TM index unavailable' }],

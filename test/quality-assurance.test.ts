@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectRow } from '../src/modules/translation-workflow/kernel/index.js';
+import { lastQaRun, qaJobOf, runJobQa } from '../src/modules/translation-workflow/quality-assurance/index.js';
 import { preTranslateTask } from '../src/modules/translation-workflow/pre-translation/index.js';
 import { createTaskRegistry } from '../src/queue/queue.js';
 import { startWorker } from '../src/queue/worker.js';
@@ -475,6 +476,36 @@ describe(`quality assurance runs (${testDialect})`, () => {
       payload: { checks: [{ name: 'regexp', enabled: true, rules: [{ description: 'bad', targetRegexp: '(unclosed' }] }] },
     });
     expect(response.statusCode).toBe(400);
+  });
+
+  it('stops a run that a backtracking regular expression rule holds past its time limit, and stores nothing', async () => {
+    const own = await makeProject(t, home.organization.id, { sourceLang: 'en', targetLangs: ['de'], createdById: home.user.id });
+    const { jobs } = await makeJobs(t, own, { createdById: home.user.id, segments: ['Hello.'] });
+    const db = t.database.db;
+    const jobRow = await db.selectFrom('jobs').selectAll().where('uid', '=', jobs[0]!.uid).executeTakeFirstOrThrow();
+    await db
+      .insertInto('jobSegments')
+      .values({
+        jobId: jobRow.id,
+        idx: 0,
+        target: 'a'.repeat(40),
+        confirmed: true,
+        modifiedAt: t.clock().toISOString(),
+        modifiedById: home.user.id,
+      })
+      .execute();
+    const put = await t.inject({
+      method: 'PUT',
+      url: `/api2/v2/projects/${own.uid}/qaSettings`,
+      headers: home.headers,
+      payload: { checks: [{ name: 'regexp', enabled: true, rules: [{ description: 'overlapping', targetRegexp: '^(a|a)*b' }] }] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const qa = await qaJobOf(db, own, jobRow);
+    const started = Date.now();
+    await expect(runJobQa(t.deps, qa, { userId: home.user.id, timeLimitMs: 2000 })).rejects.toMatchObject({ errorCode: 'QaRunTimedOut' });
+    expect(Date.now() - started).toBeLessThan(60_000); // a loose bound: without the limit the run would not end
+    expect(await lastQaRun(db, String(jobRow.id))).toBeNull();
   });
 
   it("finds a missing approved term and a forbidden term of the project's QA term base", async () => {

@@ -698,6 +698,17 @@ export const TMS_ERRORS = {
       `Warning ${p.warningId} of segment ${p.segment} cannot be ignored: ${p.reason}.`,
     details: ({ warningId, segment, reason }) => [{ field: 'warnings', message: reason, warningId, segment }],
   }),
+  /**
+   * A QA run that did not finish within its time limit (QA_RUN_TIME_LIMIT_MS of the quality-assurance
+   * module): with linear checks only a regular expression rule of the QA settings that backtracks
+   * without end gets there. Its thread was stopped; nothing was stored.
+   */
+  QaRunTimedOut: define({
+    status: 400,
+    message: ({ jobUid, seconds }: { jobUid: string; seconds: number }) =>
+      `QA of job ${jobUid} did not finish within ${seconds} s and was stopped: a regular expression rule of the project's QA settings probably backtracks without end (nested or overlapping repetition such as (a|a)*). Simplify the rules and run QA again.`,
+    details: () => [{ field: 'regexp', message: 'a rule may backtrack without end' }],
+  }),
   /** Saving the target of a locked segment (runQaAndSaveV4); nothing is saved. */
   SegmentLocked: define({
     status: 400,

@@ -6,6 +6,7 @@ import { REPORTED_WARNING_TYPES, checkRuns } from '../../../domain/quality-assur
 import { QA_CHECK_NAMES, WARNING_TYPES } from '../../../domain/quality-assurance/types.js';
 import type { QaSettings, WarningType } from '../../../domain/quality-assurance/types.js';
 import { sharedThreadPool } from '../../../queue/thread-pool.js';
+import { errors } from '../../../errors/index.js';
 import { organizationWords } from '../../language-resources/spell-check/index.js';
 import { qaTargetTermTexts } from '../job-term-bases/index.js';
 import type { JobRow, ProjectRow } from '../kernel/index.js';
@@ -63,6 +64,8 @@ export interface RunOptions {
   userId: string | null;
   /** Settings already read. */
   settings?: QaSettings;
+  /** The run's time limit in its thread (QA_RUN_TIME_LIMIT_MS unless a test sets a shorter one). */
+  timeLimitMs?: number;
 }
 
 /** The project's QA settings. */
@@ -80,6 +83,24 @@ function reportedTypes(settings: QaSettings, options: RunOptions): WarningType[]
   if (options.only?.length) types = types.filter((t) => options.only!.includes(t));
   if (options.fastOnly) types = types.filter((t) => !SLOW_TYPES.has(t));
   return types;
+}
+
+/**
+ * How long one run may take in its thread. The checks are linear (tens of thousands of segments a
+ * second), so only a regular expression rule that backtracks without end (`(a|a)*b` on a long
+ * target: refused forms aside, a backtracking engine cannot be bounded beforehand) gets near it; the
+ * thread is then terminated and the run refused, instead of holding a thread of the pool forever.
+ */
+export const QA_RUN_TIME_LIMIT_MS = 300_000;
+
+async function runInThread(input: QaThreadInput, limitMs = QA_RUN_TIME_LIMIT_MS): Promise<QaThreadOutput> {
+  const signal = AbortSignal.timeout(limitMs);
+  try {
+    return await sharedThreadPool().run<QaThreadOutput>(THREAD_MODULE, 'runQaInThread', input, { signal });
+  } catch (error) {
+    if (signal.aborted) throw errors.QaRunTimedOut({ jobUid: input.jobUid, seconds: Math.round(limitMs / 1000) });
+    throw error;
+  }
 }
 
 /**
@@ -123,9 +144,7 @@ export async function runJobQa(deps: AppDeps, qa: QaJob, options: RunOptions, db
     spelling: spelling ? { lang: qa.job.targetLang, words } : null,
     ...(only ? { only } : {}),
   };
-  const output = segments.length
-    ? await sharedThreadPool().run<QaThreadOutput>(THREAD_MODULE, 'runQaInThread', input)
-    : { warnings: [], spellingUnchecked: false };
+  const output = segments.length ? await runInThread(input, options.timeLimitMs) : { warnings: [], spellingUnchecked: false };
   const warnings = only ? output.warnings.filter((w) => only.includes(w.type)) : output.warnings;
   if (options.userId !== null) await storeRun(deps, db, qa, segments, warnings, options);
   return { qa, segments, warnings, spellingUnchecked: output.spellingUnchecked };
