@@ -4,7 +4,7 @@
  * organization's words (`spellerForJob`) and the words themselves (`organizationWords`, to build
  * a speller in a worker thread with src/spelling's `loadSpeller`).
  */
-export { spellCheckRoutes, assertTextsSize } from './spell-check.routes.js';
+export { spellCheckRoutes } from './spell-check.routes.js';
 export { SpellCheckRequest, SpellCheckResponse } from './spell-check.schemas.js';
 export { checkTexts, organizationWords, spellerForJob } from './spell-check.service.js';
 export type { CheckedText } from './spell-check.service.js';

@@ -25,17 +25,6 @@ import { addWord, checkTexts, suggestWords } from './spell-check.service.js';
 export const WORD_EDITORS = roles('ADMIN', 'PROJECT_MANAGER', 'LINGUIST');
 const tags = ['Spell Check'];
 
-/** The 400 of a request whose texts hold more than MAX_TOTAL_CHARS characters together. */
-export function assertTextsSize(texts: readonly string[], field = 'texts'): void {
-  let total = 0;
-  for (const text of texts) total += text.length;
-  if (total > MAX_TOTAL_CHARS)
-    throw errors.InvalidArguments({
-      reason: `The ${field} hold ${total} characters together; one spell check may hold at most ${MAX_TOTAL_CHARS}. Send them in several requests.`,
-      details: [{ field, message: `at most ${MAX_TOTAL_CHARS} characters in total` }],
-    });
-}
-
 /** A word the organization's dictionary may keep: trimmed, not empty, at most MAX_WORD_CHARS characters, no control characters. */
 function validWord(word: string): string {
   const trimmed = word.trim();
@@ -70,14 +59,7 @@ export function spellCheckRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const lang = assertLanguage('lang', request.body.lang);
-        assertTextsSize(request.body.texts);
-        assertTextsSize(request.body.referenceTexts ?? [], 'referenceTexts');
-        const spellCheckResults = await checkTexts(db, caller.organizationId, lang, request.body.texts, {
-          zeroLengthSeparator: request.body.zeroLengthSeparator,
-          // Words of the reference texts (the source a target translates) are copied, not misspelled.
-          extraWords: request.body.referenceTexts ?? [],
-        });
-        return { spellCheckResults };
+        return { spellCheckResults: await checkTexts(db, caller.organizationId, lang, request.body) };
       },
     );
 

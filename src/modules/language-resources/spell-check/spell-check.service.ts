@@ -5,6 +5,7 @@ import type { QaSpeller } from '../../../domain/quality-assurance/types.js';
 import { errors } from '../../../errors/index.js';
 import { loadSpeller, suggest } from '../../../spelling/index.js';
 import { insertWord, wordsFor } from './spell-check.repository.js';
+import { MAX_TOTAL_CHARS } from './spell-check.schemas.js';
 
 /**
  * Spell checking with the organization's dictionary (docs/spelling.md): the words it added for a
@@ -48,17 +49,35 @@ export interface CheckedText {
   misspelledWords: { word: string; offset: number }[];
 }
 
-/** The checked texts, or the 400 SpellingDictionaryMissing. `lang` is the caller's, validated. */
+/** The 400 of a request whose texts hold more than MAX_TOTAL_CHARS characters together. */
+function assertTextsSize(texts: readonly string[], field: string): void {
+  let total = 0;
+  for (const text of texts) total += text.length;
+  if (total > MAX_TOTAL_CHARS)
+    throw errors.InvalidArguments({
+      reason: `The ${field} hold ${total} characters together; one spell check may hold at most ${MAX_TOTAL_CHARS}. Send them in several requests.`,
+      details: [{ field, message: `at most ${MAX_TOTAL_CHARS} characters in total` }],
+    });
+}
+
+/**
+ * The checked texts of a check request, or a 400 (too much text, SpellingDictionaryMissing). `lang`
+ * is the caller's, validated. Words of the request's `referenceTexts` (the source the texts
+ * translate) and `extraWords` (a job's terms) are copied, not misspelled: never flagged.
+ */
 export async function checkTexts(
   db: Kysely<DB>,
   organizationId: Id,
   lang: string,
-  texts: readonly string[],
-  options: { zeroLengthSeparator?: string | undefined; extraWords?: Iterable<string> } = {},
+  request: { texts: readonly string[]; referenceTexts?: readonly string[] | undefined; zeroLengthSeparator?: string | undefined },
+  extraWords: readonly string[] = [],
 ): Promise<CheckedText[]> {
-  const speller = await spellerForJob(db, organizationId, lang, options.extraWords ?? []);
+  const { texts, referenceTexts = [] } = request;
+  assertTextsSize(texts, 'texts');
+  assertTextsSize(referenceTexts, 'referenceTexts');
+  const speller = await spellerForJob(db, organizationId, lang, [...extraWords, ...referenceTexts]);
   if (speller === null) throw errors.SpellingDictionaryMissing({ lang });
-  const separator = options.zeroLengthSeparator ?? '';
+  const separator = request.zeroLengthSeparator ?? '';
   const results: CheckedText[] = [];
   let sliceStart = performance.now();
   for (const text of texts) {

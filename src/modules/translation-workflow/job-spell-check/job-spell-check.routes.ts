@@ -1,3 +1,4 @@
+import { primaryLanguage } from '../../../domain/terminology/index.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../deps.js';
@@ -5,7 +6,7 @@ import { assertLanguage } from '../../../domain/languages/language-validation.js
 import { errors } from '../../../errors/index.js';
 import { AUTHENTICATED, callerOf } from '../../../http/access.js';
 import { PathUid } from '../../../http/schema-helpers.js';
-import { SpellCheckRequest, SpellCheckResponse, assertTextsSize, checkTexts } from '../../language-resources/spell-check/index.js';
+import { SpellCheckRequest, SpellCheckResponse, checkTexts } from '../../language-resources/spell-check/index.js';
 import { qaTargetTermTexts } from '../job-term-bases/index.js';
 import { findVisibleProject, requireJobOf } from '../kernel/index.js';
 import { projectUidOfJob } from './job-spell-check.repository.js';
@@ -19,9 +20,6 @@ import { projectUidOfJob } from './job-spell-check.repository.js';
 
 const tags = ['Spell Check'];
 const JobOnlyParams = Type.Object({ jobUid: PathUid });
-
-/** Whether two language codes are of the same language (`de` and `de_at`). */
-const sameLanguage = (a: string, b: string) => a.split('_')[0] === b.split('_')[0];
 
 export function jobSpellCheckRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const db = deps.database.db;
@@ -45,18 +43,12 @@ export function jobSpellCheckRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = callerOf(request);
         const lang = assertLanguage('lang', request.body.lang);
-        assertTextsSize(request.body.texts);
-        assertTextsSize(request.body.referenceTexts ?? [], 'referenceTexts');
         const projectUid = await projectUidOfJob(db, request.params.jobUid);
         const visible = projectUid === undefined ? null : await findVisibleProject(db, caller, projectUid);
         if (visible === null) throw errors.ResourceNotFound({ what: 'Job' });
         const { project, job } = await requireJobOf(db, caller, visible, request.params.jobUid, 'view');
-        const terms = sameLanguage(lang, job.targetLang) ? await qaTargetTermTexts(db, project.project, job) : [];
-        const spellCheckResults = await checkTexts(db, project.project.organizationId, lang, request.body.texts, {
-          zeroLengthSeparator: request.body.zeroLengthSeparator,
-          extraWords: [...terms, ...(request.body.referenceTexts ?? [])],
-        });
-        return { spellCheckResults };
+        const terms = primaryLanguage(lang) === primaryLanguage(job.targetLang) ? await qaTargetTermTexts(db, project.project, job) : [];
+        return { spellCheckResults: await checkTexts(db, project.project.organizationId, lang, request.body, terms) };
       },
     );
   };

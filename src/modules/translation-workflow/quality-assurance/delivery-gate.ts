@@ -4,7 +4,7 @@ import type { DB } from '../../../db/schema.js';
 import { errors } from '../../../errors/index.js';
 import type { ApiError } from '../../../errors/index.js';
 import type { JobRow, JobStatusGuard } from '../kernel/index.js';
-import { jobRange } from './qa-segments.js';
+import { jobRange } from '../job-structure/index.js';
 import { qaSettingsOf, unresolvedWarnings } from './qa-runs.service.js';
 
 /**

@@ -5,7 +5,7 @@
  */
 export { qualityAssuranceRoutes } from './quality-assurance.routes.js';
 export { qaDeliveryGate } from './delivery-gate.js';
-export { jobRange, loadQaSegments, qaJobOf, segmentIndexOf, segmentWireId } from './qa-segments.js';
+export { loadQaSegments, qaJobOf, segmentIndexOf, segmentWireId } from './qa-segments.js';
 export type { LoadedQaSegment, QaJob } from './qa-segments.js';
 export { currentWarningId, ignoredStateOf, lastQaRun, runJobQa } from './qa-runs.service.js';
 export type { QaRunOutcome, StoredQaWarning } from './qa-runs.service.js';

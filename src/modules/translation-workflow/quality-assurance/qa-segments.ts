@@ -5,6 +5,7 @@ import type { QaSegment } from '../../../domain/quality-assurance/types.js';
 import { errors } from '../../../errors/index.js';
 import { parseUnitFacts } from '../../../formats/unit-facts.js';
 import { qaTermHits } from '../job-term-bases/index.js';
+import { jobRange } from '../job-structure/index.js';
 import { findPreviousLevelJob } from '../jobs/index.js';
 import type { JobRow, JobSourceRow, ProjectRow } from '../kernel/index.js';
 
@@ -31,11 +32,6 @@ export async function qaJobOf(db: Kysely<DB>, project: ProjectRow, job: JobRow):
   if (source.importStatus === 'ERROR') throw errors.JobImportFailed({ jobUid: job.uid });
   if (source.importStatus !== 'OK') throw errors.JobImportNotFinished({ jobUid: job.uid });
   return { project, job, source };
-}
-
-/** The index range of the file the job covers. */
-export function jobRange(job: JobRow, source: JobSourceRow): { first: number; last: number } {
-  return { first: job.beginIndex ?? 0, last: job.endIndex ?? Number(source.segmentCount) - 1 };
 }
 
 /** The wire id of a segment of the job. */

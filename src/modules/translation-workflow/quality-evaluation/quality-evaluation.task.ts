@@ -1,6 +1,5 @@
 import type { AppDeps, AppTaskHandler } from '../../../deps.js';
 import type { QeJobResult } from '../../../domain/quality-evaluation/index.js';
-import { asyncFailure } from '../../../errors/index.js';
 import { sharedThreadPool } from '../../../queue/thread-pool.js';
 import { completeAsyncRequest, reportProgress } from '../../integration/async-requests/index.js';
 import type { QeContentSource } from './content-source.js';
@@ -121,15 +120,9 @@ export async function runQualityEvaluation(
 export const qualityEvaluationTask: AppTaskHandler<typeof QUALITY_EVALUATION_TASK> = {
   kind: QUALITY_EVALUATION_TASK,
   maxAttempts: 3,
+  // A task that fails for good has its async request failed by the worker's failure hook
+  // (failAsyncRequest, through the task's asyncRequestId), with the ApiError's own code.
   run(context, payload) {
     return runQualityEvaluation(context.deps, payload, context.signal);
-  },
-  async onFinalFailure(context, payload, error) {
-    await completeAsyncRequest(
-      context.deps,
-      context.deps.database.db,
-      payload.asyncRequestId,
-      asyncFailure('AsyncTaskFailed', { reason: error instanceof Error ? error.message : undefined }),
-    );
   },
 };
